@@ -1,0 +1,43 @@
+# RouteLog: the commands people run. `make demo` and `make test` install what is missing first.
+SHELL := /bin/bash
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BENCH_OUT ?= $(CURDIR)/.build/bench-summary.json
+
+.PHONY: setup build test test-tsan demo bench fixtures-check clean
+
+# Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
+# tests), libsqlite3-dev (the benchmark baseline) and pkg-config. Only what is missing is installed.
+setup:
+	@missing=""; \
+	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev; do \
+	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build: setup
+	$(SWIFT) build
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+test-tsan: setup
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+fixtures-check: build
+	$$($(SWIFT) build --show-bin-path)/routelog fixtures check Fixtures
+
+demo: setup
+	$(SWIFT) build --product routelog-demo
+	$(SWIFT) build --product routelog
+	@bin=$$($(SWIFT) build --show-bin-path); PATH="$$bin:$$PATH" "$$bin/routelog-demo"
+
+bench: setup
+	cd Tools/Benchmarks && BENCH_OUT="$(BENCH_OUT)" ./run.sh
+
+clean:
+	rm -rf .build .build-tsan Tools/Benchmarks/.build

@@ -1,0 +1,78 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "RouteLog",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "RouteLogCore", targets: ["RouteLogCore"]),
+        .library(name: "RouteLogLMDB", targets: ["RouteLogLMDB"]),
+        .library(name: "RouteLog", targets: ["RouteLog"]),
+        .library(name: "RouteLogTesting", targets: ["RouteLogTesting"]),
+        .library(name: "RouteLogSwiftUI", targets: ["RouteLogSwiftUI"]),
+        .executable(name: "routelog", targets: ["routelog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
+    ],
+    targets: [
+        .target(name: "RouteLogCore", swiftSettings: strict),
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
+        .target(name: "RouteLogLMDB", dependencies: ["RouteLogCore", "CLMDB"], swiftSettings: strict),
+        .target(
+            name: "RouteLog",
+            dependencies: ["RouteLogCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RouteLogTesting",
+            dependencies: ["RouteLogCore", "RouteLog", .product(name: "CustomDump", package: "swift-custom-dump")],
+            swiftSettings: strict
+        ),
+        .target(name: "RouteLogSwiftUI", dependencies: ["RouteLog"], swiftSettings: strict),
+        .executableTarget(
+            name: "routelog",
+            dependencies: [
+                "RouteLogCore", "RouteLogLMDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "routelog-demo",
+            dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RouteLogLMDBTests",
+            dependencies: ["RouteLogLMDB", "RouteLogCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RouteLogTests",
+            dependencies: ["RouteLog", "RouteLogTesting", "RouteLogLMDB", "RouteLogCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RouteLogCLITests",
+            dependencies: ["RouteLogCore", "RouteLogLMDB", .product(name: "CustomDump", package: "swift-custom-dump")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RouteLogCoreTests",
+            dependencies: ["RouteLogCore", .product(name: "CustomDump", package: "swift-custom-dump")],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

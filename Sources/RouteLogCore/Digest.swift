@@ -1,0 +1,215 @@
+/// A stable 128-bit hash of a ``NavigationState``: the same bytes on every run, process and platform.
+///
+/// ## Definition (digest v1)
+/// The digest is the wrapping 128-bit sum of one *term* per element of the state:
+/// - one term for the tab layout: whether there are tabs, their ids in order, and the selected id;
+/// - one term per route in every path: `(frame address, index, route)`;
+/// - one term per presentation: `(address of the frame presenting it, token, style, dismissible, route)`.
+///
+/// A frame's address is `root(tab id)` for a root frame (the empty id without tabs) and
+/// `content(token)` for the content of a presentation. Because tokens are unique, every element
+/// has a unique position and the sum is a function of the state alone. Each term is a
+/// ``StableHasher`` hash, which is specified byte by byte and never uses Swift's seeded `Hasher`.
+///
+/// Being a sum, the digest is maintained incrementally by the reducer: a push adds one term, a pop
+/// subtracts one, a dismiss subtracts the terms of what it removes (each created once, so the
+/// cost is amortized O(1) per event however deep a path grows). ``NavigationState/computeDigest()``
+/// recomputes it from scratch; tests check the two agree.
+public struct Digest: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var hi: UInt64
+    public var lo: UInt64
+
+    public init(hi: UInt64, lo: UInt64) {
+        self.hi = hi
+        self.lo = lo
+    }
+
+    public static let zero = Digest(hi: 0, lo: 0)
+
+    /// 32 lowercase hex digits.
+    public var hex: String { Self.hex16(hi) + Self.hex16(lo) }
+    /// The first 12 hex digits, for display (like a short git hash).
+    public var short: String { String(hex.prefix(12)) }
+    public var description: String { hex }
+
+    /// Parses 32 hex digits.
+    public init?(hex: String) {
+        let u = Array(hex.utf8)
+        guard u.count == 32, let hi = UInt64(String(decoding: u[0..<16], as: UTF8.self), radix: 16),
+              let lo = UInt64(String(decoding: u[16..<32], as: UTF8.self), radix: 16),
+              hex.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
+        else { return nil }
+        self.init(hi: hi, lo: lo)
+    }
+
+    static func hex16(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    @inlinable public static func + (a: Digest, b: Digest) -> Digest {
+        let (lo, carry) = a.lo.addingReportingOverflow(b.lo)
+        return Digest(hi: a.hi &+ b.hi &+ (carry ? 1 : 0), lo: lo)
+    }
+
+    @inlinable public static func - (a: Digest, b: Digest) -> Digest {
+        let (lo, borrow) = a.lo.subtractingReportingOverflow(b.lo)
+        return Digest(hi: a.hi &- b.hi &- (borrow ? 1 : 0), lo: lo)
+    }
+
+    @inlinable public static func += (a: inout Digest, b: Digest) { a = a + b }
+    @inlinable public static func -= (a: inout Digest, b: Digest) { a = a - b }
+
+    public static func < (a: Digest, b: Digest) -> Bool { (a.hi, a.lo) < (b.hi, b.lo) }
+}
+
+/// A fixed, specified 128-bit streaming hash (two 64-bit multiply-rotate lanes with a murmur3
+/// finalizer). Stable across runs and platforms; not cryptographic.
+public struct StableHasher {
+    @usableFromInline var a: UInt64 = 0x9E37_79B9_7F4A_7C15
+    @usableFromInline var b: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    @usableFromInline var count: UInt64 = 0
+
+    @inlinable public init() {}
+
+    @inlinable public mutating func combine(_ w: UInt64) {
+        a = ((a ^ w) &* 0x87C3_7B91_1142_53D5)
+        a = (a << 31) | (a >> 33)
+        b = ((b ^ w) &* 0x4CF5_AD43_2745_937F)
+        b = (b << 29) | (b >> 35)
+        b = b &+ a
+        count &+= 1
+    }
+
+    @inlinable public mutating func combine(_ s: String) {
+        var s = s
+        s.withUTF8 { combine(bytes: $0) }
+    }
+
+    @inlinable public mutating func combine(bytes: UnsafeBufferPointer<UInt8>) {
+        combine(UInt64(bytes.count))
+        var i = 0
+        let n = bytes.count
+        while i + 8 <= n {
+            var w: UInt64 = 0
+            for k in 0..<8 { w |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
+            combine(w)
+            i += 8
+        }
+        if i < n {
+            var w: UInt64 = 0
+            var k: UInt64 = 0
+            while i < n { w |= UInt64(bytes[i]) << (8 * k); i += 1; k += 1 }
+            combine(w)
+        }
+    }
+
+    @inlinable static func fmix(_ k: UInt64) -> UInt64 {
+        var k = k
+        k ^= k >> 33
+        k = k &* 0xFF51_AFD7_ED55_8CCD
+        k ^= k >> 33
+        k = k &* 0xC4CE_B9FE_1A85_EC53
+        k ^= k >> 33
+        return k
+    }
+
+    @inlinable public func finalize() -> Digest {
+        let x = StableHasher.fmix(a ^ count)
+        let y = StableHasher.fmix(b &+ x)
+        return Digest(hi: StableHasher.fmix(x &+ y), lo: y)
+    }
+}
+
+/// The address of a frame inside a state, as used by digest terms.
+@usableFromInline
+enum FrameAddress: Hashable, Sendable {
+    case root(String)
+    case content(UInt64)
+
+    @inlinable func feed(_ h: inout StableHasher) {
+        switch self {
+        case .root(let tab): h.combine(1); h.combine(tab)
+        case .content(let token): h.combine(2); h.combine(token)
+        }
+    }
+}
+
+extension Digest {
+    /// The hash of one route: id, type and payload bytes.
+    @inlinable static func hash(of route: RouteRef) -> Digest {
+        var h = StableHasher()
+        h.combine(route.id)
+        if let t = route.type { h.combine(1); h.combine(t) } else { h.combine(0) }
+        if let p = route.payload { h.combine(1); h.combine(p.text) } else { h.combine(0) }
+        return h.finalize()
+    }
+
+    @inlinable static func pathTerm(_ frame: FrameAddress, index: Int, route: RouteRef) -> Digest {
+        pathTerm(frame, index: index, routeHash: hash(of: route))
+    }
+
+    @inlinable static func pathTerm(_ frame: FrameAddress, index: Int, routeHash r: Digest) -> Digest {
+        var h = StableHasher()
+        h.combine(0x7061_7468) // "path"
+        frame.feed(&h)
+        h.combine(UInt64(index))
+        h.combine(r.hi)
+        h.combine(r.lo)
+        return h.finalize()
+    }
+
+    @inlinable static func presentationTerm(_ frame: FrameAddress, _ p: Presentation) -> Digest {
+        var h = StableHasher()
+        h.combine(0x7072_6573) // "pres"
+        frame.feed(&h)
+        h.combine(p.token)
+        h.combine(UInt64(PresentationStyle.allCases.firstIndex(of: p.style)!))
+        h.combine(p.dismissible ? 1 : 0)
+        let r = hash(of: p.route)
+        h.combine(r.hi)
+        h.combine(r.lo)
+        return h.finalize()
+    }
+
+    static func layoutTerm(hasTabs: Bool, ids: [String], selected: String) -> Digest {
+        var h = StableHasher()
+        h.combine(0x7461_6273) // "tabs"
+        h.combine(hasTabs ? 1 : 0)
+        if hasTabs {
+            h.combine(UInt64(ids.count))
+            for id in ids { h.combine(id) }
+            h.combine(selected)
+        }
+        return h.finalize()
+    }
+
+    /// The terms of everything in a frame: its path, its presentation and, recursively, the
+    /// presentation's content.
+    static func terms(of frame: Frame, at address: FrameAddress) -> Digest {
+        var sum = Digest.zero
+        for (i, route) in frame.path.enumerated() { sum += pathTerm(address, index: i, route: route) }
+        if let p = frame.presented {
+            sum += presentationTerm(address, p)
+            if let c = p.content { sum += terms(of: c, at: .content(p.token)) }
+        }
+        return sum
+    }
+
+    /// The digest of a whole state, from scratch.
+    static func terms(of state: NavigationState) -> Digest {
+        var sum = layoutTerm(of: state)
+        for tab in state.roots { sum += terms(of: tab.root, at: .root(state.hasTabs ? tab.id : "")) }
+        return sum
+    }
+
+    static func layoutTerm(of state: NavigationState) -> Digest {
+        layoutTerm(hasTabs: state.hasTabs, ids: state.roots.map(\.id), selected: state.selectedTab ?? "")
+    }
+}
+
+extension NavigationState {
+    /// Recomputes the digest from scratch (O(size of the state)). ``digest`` is maintained
+    /// incrementally and always equals this.
+    public func computeDigest() -> Digest { Digest.terms(of: self) }
+}

@@ -1,0 +1,383 @@
+/// A JSON value tree with one canonical text form.
+///
+/// Canonical text: object keys sorted by their UTF-8 bytes, no whitespace, integers written
+/// without a fraction, strings escaped minimally (`\"`, `\\`, and control characters). Equal
+/// values always give byte-identical text, on every run and platform.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// The canonical text of this value.
+    public var canonicalText: String {
+        var out = ""
+        write(to: &out, indent: nil, level: 0)
+        return out
+    }
+
+    /// Canonical content (sorted keys), indented by two spaces per level, for people to read.
+    public var prettyText: String {
+        var out = ""
+        write(to: &out, indent: "  ", level: 0)
+        return out
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    public var intValue: Int64? {
+        switch self {
+        case .int(let i): i
+        case .double(let d) where d.rounded() == d && abs(d) < 9.0e15: Int64(d)
+        default: nil
+        }
+    }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+    public var isNull: Bool { self == .null }
+
+    /// A short name of the value's kind for error messages.
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// Object keys in canonical order (by UTF-8 bytes).
+    public static func sortedKeys<S: Sequence<String>>(_ keys: S) -> [String] {
+        keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    func write(to out: inout String, indent: String?, level: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += JSONValue.format(d)
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (n, item) in items.enumerated() {
+                if n > 0 { out += "," }
+                JSONValue.newline(&out, indent, level + 1)
+                item.write(to: &out, indent: indent, level: level + 1)
+            }
+            JSONValue.newline(&out, indent, level)
+            out += "]"
+        case .object(let o):
+            if o.isEmpty { out += "{}"; return }
+            out += "{"
+            for (n, key) in JSONValue.sortedKeys(o.keys).enumerated() {
+                if n > 0 { out += "," }
+                JSONValue.newline(&out, indent, level + 1)
+                JSONValue.writeString(key, to: &out)
+                out += indent == nil ? ":" : ": "
+                o[key]!.write(to: &out, indent: indent, level: level + 1)
+            }
+            JSONValue.newline(&out, indent, level)
+            out += "}"
+        }
+    }
+
+    static func newline(_ out: inout String, _ indent: String?, _ level: Int) {
+        guard let indent else { return }
+        out += "\n"
+        for _ in 0..<level { out += indent }
+    }
+
+    /// Doubles: integral values in the exact-integer range print without a fraction (so `1.0`
+    /// and `1` are one value); others use Swift's shortest round-trip form.
+    static func format(_ d: Double) -> String {
+        if d.isNaN || d.isInfinite { return "null" }
+        if d.rounded() == d && abs(d) < 9.0e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
+
+    static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        var needsEscape = false
+        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C { needsEscape = true; break }
+        if !needsEscape {
+            out += s
+        } else {
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "\u{08}": out += "\\b"
+                case "\u{0C}": out += "\\f"
+                default:
+                    if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+/// A JSON syntax error, with the 1-based line and column where it was found.
+public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var line: Int
+    public var column: Int
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+extension JSONValue {
+    /// Maximum nesting depth accepted by the parser; deeper input is an error, not a stack overflow.
+    public static let maxDepth = 512
+
+    /// Parses JSON text (RFC 8259). Duplicate object keys are an error.
+    public init(parsing text: String) throws(JSONError) {
+        var parser = JSONParser(bytes: Array(text.utf8))
+        self = try parser.parseDocument()
+    }
+
+    /// Parses UTF-8 JSON bytes.
+    public init(parsing bytes: [UInt8]) throws(JSONError) {
+        var parser = JSONParser(bytes: bytes)
+        self = try parser.parseDocument()
+    }
+}
+
+struct JSONParser {
+    let bytes: [UInt8]
+    var i = 0
+    var depth = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    func error(_ message: String, at offset: Int? = nil) -> JSONError {
+        let end = min(offset ?? i, bytes.count)
+        var line = 1, col = 1
+        var k = 0
+        while k < end {
+            if bytes[k] == 0x0A { line += 1; col = 1 } else if bytes[k] & 0xC0 != 0x80 { col += 1 }
+            k += 1
+        }
+        return JSONError(message: message, line: line, column: col)
+    }
+
+    mutating func skipWhitespace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+    }
+
+    mutating func parseDocument() throws(JSONError) -> JSONValue {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        skipWhitespace()
+        let v = try parseValue()
+        skipWhitespace()
+        if i != bytes.count { throw error("unexpected text after the JSON value") }
+        return v
+    }
+
+    mutating func parseValue() throws(JSONError) -> JSONValue {
+        guard i < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[i])))', expected a value")
+        }
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONError) {
+        let n = word.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: n)
+        guard i + n <= bytes.count, bytes[i..<(i + n)].elementsEqual(expected) else {
+            throw error("invalid literal, expected '\(word)'")
+        }
+        i += n
+    }
+
+    mutating func enter() throws(JSONError) {
+        depth += 1
+        if depth > JSONValue.maxDepth { throw error("nesting deeper than \(JSONValue.maxDepth) levels") }
+    }
+
+    mutating func parseObject() throws(JSONError) -> JSONValue {
+        try enter()
+        i += 1
+        var o: [String: JSONValue] = [:]
+        skipWhitespace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(o) }
+        while true {
+            skipWhitespace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key in object") }
+            let keyStart = i
+            let key = try parseString()
+            skipWhitespace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after object key") }
+            i += 1
+            skipWhitespace()
+            let v = try parseValue()
+            if o.updateValue(v, forKey: key) != nil { throw error("duplicate key \"\(key)\"", at: keyStart) }
+            skipWhitespace()
+            guard i < bytes.count else { throw error("unexpected end of input in object") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; break }
+            throw error("expected ',' or '}' in object")
+        }
+        depth -= 1
+        return .object(o)
+    }
+
+    mutating func parseArray() throws(JSONError) -> JSONValue {
+        try enter()
+        i += 1
+        var a: [JSONValue] = []
+        skipWhitespace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(a) }
+        while true {
+            skipWhitespace()
+            a.append(try parseValue())
+            skipWhitespace()
+            guard i < bytes.count else { throw error("unexpected end of input in array") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; break }
+            throw error("expected ',' or ']' in array")
+        }
+        depth -= 1
+        return .array(a)
+    }
+
+    mutating func parseString() throws(JSONError) -> String {
+        let start = i
+        i += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = i
+        func flush(_ p: inout JSONParser, _ scalars: inout String.UnicodeScalarView, to end: Int) {
+            if runStart < end { scalars.append(contentsOf: String(decoding: p.bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
+        }
+        while true {
+            guard i < bytes.count else { throw error("unterminated string", at: start) }
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                flush(&self, &scalars, to: i)
+                i += 1
+                return String(scalars)
+            }
+            if b < 0x20 { throw error("control character in string") }
+            if b == UInt8(ascii: "\\") {
+                flush(&self, &scalars, to: i)
+                i += 1
+                guard i < bytes.count else { throw error("unterminated escape") }
+                let e = bytes[i]
+                i += 1
+                switch e {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800..<0xDC00).contains(code) {
+                        guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                            throw error("unpaired surrogate in \\u escape")
+                        }
+                        i += 2
+                        let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw error("invalid low surrogate in \\u escape") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(code) {
+                        throw error("unpaired surrogate in \\u escape")
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
+                    scalars.append(scalar)
+                default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'")
+                }
+                runStart = i
+                continue
+            }
+            if b >= 0x80 {
+                // Validate the UTF-8 sequence.
+                let len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0
+                guard len > 0, i + len <= bytes.count,
+                      String(validating: bytes[i..<(i + len)], as: UTF8.self) != nil
+                else { throw error("invalid UTF-8 in string") }
+                i += len
+                continue
+            }
+            i += 1
+        }
+    }
+
+    mutating func hex4() throws(JSONError) -> UInt32 {
+        guard i + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[i]
+            let d: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit in \\u escape")
+            }
+            v = v << 4 | d
+            i += 1
+        }
+        return v
+    }
+
+    mutating func parseNumber() throws(JSONError) -> JSONValue {
+        let start = i
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        func digits(_ p: inout JSONParser) -> Int {
+            let s = p.i
+            while p.i < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.i]) { p.i += 1 }
+            return p.i - s
+        }
+        let intStart = i
+        let n = digits(&self)
+        if n == 0 { throw error("invalid number") }
+        if n > 1 && bytes[intStart] == UInt8(ascii: "0") { throw error("leading zero in number", at: intStart) }
+        var isInteger = true
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            isInteger = false
+            if digits(&self) == 0 { throw error("expected digits after '.'") }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            isInteger = false
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            if digits(&self) == 0 { throw error("expected digits in exponent") }
+        }
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        if isInteger, let v = Int64(text) { return .int(v) }
+        guard let d = Double(text), d.isFinite else { throw error("number out of range", at: start) }
+        if d.rounded() == d && abs(d) < 9.0e15 { return .int(Int64(d)) }
+        return .double(d)
+    }
+}

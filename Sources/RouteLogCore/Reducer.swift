@@ -1,0 +1,313 @@
+/// Where a frame sits in the state: a root frame (depth 0) or the content of the `depth`-th
+/// presentation of that root's chain.
+@usableFromInline
+struct FrameLocation {
+    @usableFromInline var tab: Int
+    @usableFromInline var depth: Int
+    @usableFromInline var address: FrameAddress
+}
+
+extension NavigationState {
+    /// Applies one event: the reducer.
+    ///
+    /// Total, pure and deterministic: it reads only the state and the event, never a clock, and
+    /// every event yields an ``Outcome``. A rejected event leaves the state unchanged.
+    ///
+    /// - Parameters:
+    ///   - event: the event to apply.
+    ///   - seq: the event's sequence number in its session (1-based, increasing). A presentation
+    ///     created by this event takes `seq` as its token.
+    /// - Returns: `applied` (possibly `updatedInPlace`) or `rejected(reason)`.
+    @discardableResult
+    public mutating func apply(_ event: Event, seq: UInt64) -> Outcome {
+        // Only a hand-built state with a missing selected tab fails this; `validate()` names it.
+        guard roots.indices.contains(selectedIndex) else { return .rejected(.invalidState) }
+        switch event {
+        case .push(let route, let frame):
+            if route.id.isEmpty { return .rejected(.emptyRouteID) }
+            guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
+            if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
+            var term = Digest.zero
+            modifyFrame(loc) { f in
+                term = Digest.pathTerm(loc.address, index: f.path.count, route: route)
+                f.path.append(route)
+            }
+            digestSum += term
+            return .applied(.changed)
+
+        case .pop(let count, let frame):
+            if count < 1 { return .rejected(.invalidCount) }
+            guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
+            if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
+            if count > frameAt(loc).path.count { return .rejected(.stackTooShort) }
+            removeLast(count, at: loc)
+            return .applied(.changed)
+
+        case .popToRoot(let frame):
+            guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
+            if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
+            let n = frameAt(loc).path.count
+            if n == 0 { return .rejected(.alreadyAtRoot) }
+            removeLast(n, at: loc)
+            return .applied(.changed)
+
+        case .show(let route, let style, let dismissible, let placement):
+            if route.id.isEmpty { return .rejected(.emptyRouteID) }
+            let new = Presentation(token: seq, route: route, style: style, dismissible: dismissible)
+            switch placement {
+            case .in(let ref):
+                guard let loc = resolve(ref) else { return .rejected(.unknownFrame) }
+                return present(new, at: loc)
+            case .replacingTop:
+                if let (_, loc) = topPresentation() { return present(new, at: loc) }
+                return present(new, at: rootLocation)
+            case .onTop:
+                guard let (top, loc) = topPresentation() else { return present(new, at: rootLocation) }
+                if top.route.id == route.id && top.style == style { return present(new, at: loc) }
+                if top.style.isLeaf { return .rejected(.blockedByAlert) }
+                return present(new, at: FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(top.token)))
+            }
+
+        case .dismiss(let target):
+            switch target {
+            case .top:
+                guard let (_, loc) = topPresentation() else { return .rejected(.nothingToDismiss) }
+                removePresentation(at: loc)
+            case .token(let token):
+                guard let loc = locate(token: token) else { return .rejected(.unknownToken) }
+                removePresentation(at: loc)
+            case .all:
+                if roots[selectedIndex].root.presented == nil { return .rejected(.nothingToDismiss) }
+                removePresentation(at: rootLocation)
+            }
+            return .applied(.changed)
+
+        case .interactiveDismiss(let token):
+            guard let (top, loc) = topPresentation() else { return .rejected(.stale) }
+            if let token, token != top.token { return .rejected(.stale) }
+            if !top.style.allowsInteractiveDismiss { return .rejected(.notInteractive) }
+            if !top.dismissible { return .rejected(.notDismissible) }
+            removePresentation(at: loc)
+            return .applied(.changed)
+
+        case .setTabs(let ids, let selected):
+            if ids.isEmpty || ids.contains(where: \.isEmpty) || Set(ids).count != ids.count { return .rejected(.invalidTabs) }
+            if let selected, !ids.contains(selected) { return .rejected(.unknownTab) }
+            setTabs(ids, selected: selected)
+            return .applied(.changed)
+
+        case .selectTab(let id):
+            if id.isEmpty { return .rejected(.invalidTabs) }
+            guard hasTabs, let index = roots.firstIndex(where: { $0.id == id }) else { return .rejected(.unknownTab) }
+            digestSum -= Digest.layoutTerm(of: self)
+            selectedIndex = index
+            digestSum += Digest.layoutTerm(of: self)
+            return .applied(.changed)
+
+        case .reset(let state):
+            if !state.validate().isEmpty { return .rejected(.invalidState) }
+            if let max = state.allTokens().max(), max > seq { return .rejected(.invalidState) }
+            self = state
+            digestSum = Digest.terms(of: state)
+            return .applied(.changed)
+        }
+    }
+
+    // MARK: - Locating frames
+
+    @usableFromInline var rootLocation: FrameLocation {
+        FrameLocation(tab: selectedIndex, depth: 0, address: .root(hasTabs ? roots[selectedIndex].id : ""))
+    }
+
+    /// The top-most presentation of the selected chain and the location of the frame presenting it.
+    @usableFromInline func topPresentation() -> (Presentation, FrameLocation)? {
+        var frame = roots[selectedIndex].root
+        var loc = rootLocation
+        guard var p = frame.presented else { return nil }
+        while let content = p.content, let next = content.presented {
+            loc = FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(p.token))
+            frame = content
+            p = next
+        }
+        return (p, loc)
+    }
+
+    /// The active frame: the content of the top-most presentation; the frame presenting it when
+    /// that is an alert or dialog; the root when nothing is presented.
+    @usableFromInline var activeLocation: FrameLocation {
+        guard let (top, loc) = topPresentation() else { return rootLocation }
+        if top.style.isLeaf { return loc }
+        return FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(top.token))
+    }
+
+    /// Resolves an event's frame reference (`nil` = the active frame). A token resolves to the
+    /// content of that presentation in any tab; an alert or dialog has no content and so no frame.
+    @usableFromInline func resolve(_ ref: FrameRef?) -> FrameLocation? {
+        switch ref {
+        case nil: return activeLocation
+        case .root: return rootLocation
+        case .presentation(let token):
+            guard let loc = locate(token: token) else { return nil }
+            guard let p = frameAt(loc).presented, !p.style.isLeaf else { return nil }
+            return FrameLocation(tab: loc.tab, depth: loc.depth + 1, address: .content(token))
+        }
+    }
+
+    /// The location of the frame presenting `token`, searching the selected tab first.
+    @usableFromInline func locate(token: UInt64) -> FrameLocation? {
+        let order = [selectedIndex] + roots.indices.filter { $0 != selectedIndex }
+        for t in order {
+            var loc = FrameLocation(tab: t, depth: 0, address: .root(hasTabs ? roots[t].id : ""))
+            var frame = roots[t].root
+            while let p = frame.presented {
+                if p.token == token { return loc }
+                guard let content = p.content else { break }
+                loc = FrameLocation(tab: t, depth: loc.depth + 1, address: .content(p.token))
+                frame = content
+            }
+        }
+        return nil
+    }
+
+    @usableFromInline func frameAt(_ loc: FrameLocation) -> Frame {
+        var frame = roots[loc.tab].root
+        for _ in 0..<loc.depth { frame = frame.presented!.content! }
+        return frame
+    }
+
+    @usableFromInline func presentsLeaf(_ loc: FrameLocation) -> Bool {
+        frameAt(loc).presented?.style.isLeaf ?? false
+    }
+
+    @usableFromInline mutating func modifyFrame<R>(_ loc: FrameLocation, _ body: (inout Frame) -> R) -> R {
+        Self.modify(&roots[loc.tab].root, depth: loc.depth, body)
+    }
+
+    @usableFromInline static func modify<R>(_ frame: inout Frame, depth: Int, _ body: (inout Frame) -> R) -> R {
+        if depth == 0 { return body(&frame) }
+        return frame.withPresented { p in modify(&p.content!, depth: depth - 1, body) }!
+    }
+
+    // MARK: - Mutations that keep the digest
+
+    @usableFromInline mutating func removeLast(_ count: Int, at loc: FrameLocation) {
+        var removed = Digest.zero
+        modifyFrame(loc) { f in
+            let start = f.path.count - count
+            for i in start..<f.path.count { removed += Digest.pathTerm(loc.address, index: i, route: f.path[i]) }
+            f.path.removeLast(count)
+        }
+        digestSum -= removed
+    }
+
+    /// Presents `new` from the frame at `loc`, replacing what it presents, or updates the current
+    /// presentation in place when it has the same id and style.
+    @usableFromInline mutating func present(_ new: Presentation, at loc: FrameLocation) -> Outcome {
+        var delta = (add: Digest.zero, remove: Digest.zero)
+        var inPlace = false
+        modifyFrame(loc) { f in
+            if let old = f.presented {
+                delta.remove += Digest.presentationTerm(loc.address, old)
+                if old.route.id == new.route.id && old.style == new.style {
+                    inPlace = true
+                    f.withPresented { p in
+                        p.route = new.route
+                        p.dismissible = new.dismissible
+                        delta.add += Digest.presentationTerm(loc.address, p)
+                    }
+                    return
+                }
+                if let c = old.content { delta.remove += Digest.terms(of: c, at: .content(old.token)) }
+            }
+            f.presented = new
+            delta.add += Digest.presentationTerm(loc.address, new)
+        }
+        digestSum += delta.add
+        digestSum -= delta.remove
+        return .applied(inPlace ? .updatedInPlace : .changed)
+    }
+
+    @usableFromInline mutating func removePresentation(at loc: FrameLocation) {
+        var removed = Digest.zero
+        modifyFrame(loc) { f in
+            guard let old = f.presented else { return }
+            removed += Digest.presentationTerm(loc.address, old)
+            if let c = old.content { removed += Digest.terms(of: c, at: .content(old.token)) }
+            f.presented = nil
+        }
+        digestSum -= removed
+    }
+
+    mutating func setTabs(_ ids: [String], selected: String?) {
+        if hasTabs {
+            var byID: [String: Frame] = [:]
+            for tab in roots { byID[tab.id] = tab.root }
+            let current = roots[selectedIndex].id
+            var removed = Digest.layoutTerm(of: self)
+            for tab in roots where !ids.contains(tab.id) { removed += Digest.terms(of: tab.root, at: .root(tab.id)) }
+            roots = ids.map { Tab(id: $0, root: byID[$0] ?? Frame()) }
+            let sel = selected ?? (ids.contains(current) ? current : ids[0])
+            selectedIndex = ids.firstIndex(of: sel)!
+            digestSum -= removed
+            digestSum += Digest.layoutTerm(of: self)
+        } else {
+            let sel = selected ?? ids[0]
+            let old = roots[selectedIndex].root
+            digestSum -= Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root(""))
+            roots = ids.map { Tab(id: $0, root: $0 == sel ? old : Frame()) }
+            selectedIndex = ids.firstIndex(of: sel)!
+            hasTabs = true
+            digestSum += Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root(sel))
+        }
+    }
+
+    // MARK: - Invariants
+
+    /// Every presentation token in the state, in tree order.
+    public func allTokens() -> [UInt64] {
+        var out: [UInt64] = []
+        func walk(_ f: Frame) {
+            guard let p = f.presented else { return }
+            out.append(p.token)
+            if let c = p.content { walk(c) }
+        }
+        for tab in roots { walk(tab.root) }
+        return out
+    }
+
+    /// Checks the invariants and returns every violation (empty when the state is valid):
+    /// leaves have no content and other styles have one; tokens are unique; the selected tab
+    /// exists; tab ids are non-empty and unique; route ids are non-empty.
+    public func validate() -> [Violation] {
+        var out: [Violation] = []
+        var seen = Set<UInt64>()
+        func walk(_ f: Frame, _ at: String) {
+            for (i, r) in f.path.enumerated() where r.id.isEmpty { out.append(Violation(path: "\(at).path[\(i)].id", problem: "empty route id")) }
+            guard let p = f.presented else { return }
+            let here = "presented#\(p.token)"
+            if !seen.insert(p.token).inserted { out.append(Violation(path: here, problem: "token \(p.token) is used twice")) }
+            if p.route.id.isEmpty { out.append(Violation(path: "\(here).route.id", problem: "empty route id")) }
+            if p.style.isLeaf, p.content != nil { out.append(Violation(path: "\(here).content", problem: "\(p.style.rawValue) is a leaf and cannot have content")) }
+            if !p.style.isLeaf, p.content == nil { out.append(Violation(path: "\(here).content", problem: "\(p.style.rawValue) needs a content frame")) }
+            if let c = p.content { walk(c, here) }
+        }
+        if hasTabs {
+            if roots.isEmpty { out.append(Violation(path: "tabs", problem: "no tabs")) }
+            var ids = Set<String>()
+            for tab in roots {
+                if tab.id.isEmpty { out.append(Violation(path: "tabs[]", problem: "empty tab id")) }
+                if !ids.insert(tab.id).inserted { out.append(Violation(path: "tabs[\(tab.id)]", problem: "duplicate tab id")) }
+            }
+            if !roots.indices.contains(selectedIndex) { out.append(Violation(path: "selectedTab", problem: "the selected tab does not exist")) }
+        }
+        for tab in roots { walk(tab.root, hasTabs ? "tabs[\(tab.id)]" : "root") }
+        return out
+    }
+
+    /// One broken invariant, addressed by a readable path.
+    public struct Violation: Hashable, Sendable, CustomStringConvertible {
+        public var path: String
+        public var problem: String
+        public var description: String { "\(path): \(problem)" }
+    }
+}

@@ -1,0 +1,1 @@
+print("routelog-demo: not built yet")

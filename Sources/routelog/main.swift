@@ -1,0 +1,1 @@
+print("routelog: not built yet")
