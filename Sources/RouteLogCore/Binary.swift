@@ -616,11 +616,33 @@ public struct BinaryReader {
         // `readLength` checked n <= remaining, so `base` is non-nil here.
         let start = base.unsafelyUnwrapped + offset
         let utf8 = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: n)
-        guard let s = String(validating: utf8, as: UTF8.self) else {
-            throw error("string of \(n) bytes at byte \(offset) is not valid UTF-8", at: at)
+        // ASCII (the common case) is valid UTF-8 as it is; anything else is validated in full.
+        let s: String
+        if Self.isASCII(utf8) {
+            s = String(decoding: utf8, as: UTF8.self)
+        } else {
+            guard let v = String(validating: utf8, as: UTF8.self) else {
+                throw error("string of \(n) bytes at byte \(offset) is not valid UTF-8", at: at)
+            }
+            s = v
         }
         offset += n
         return s
+    }
+
+    @inline(__always) static func isASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawPointer(b.baseAddress.unsafelyUnwrapped)
+        var i = 0
+        var acc: UInt64 = 0
+        while i + 8 <= b.count {
+            acc |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < b.count {
+            acc |= UInt64(b[i])
+            i += 1
+        }
+        return acc & 0x8080_8080_8080_8080 == 0
     }
 
     mutating func readFlags(_ what: StaticString, allowed mask: UInt8) throws(BinaryDecodingError) -> UInt8 {
