@@ -54,7 +54,17 @@ struct FixtureCorpusTests {
 
         // The file is written through `rendered()`, so it reads well in a diff.
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text == fixture.rendered(), "\(file) is not in canonical form; run the tests with ROUTELOG_RECORD=1 to rewrite it")
+        let canonical = fixture.rendered()
+        if text != canonical {
+            let have = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let want = canonical.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = (0..<min(have.count, want.count)).first { have[$0] != want[$0] } ?? min(have.count, want.count)
+            Issue.record("""
+                \(file) is not in canonical form; run the tests with ROUTELOG_RECORD=1 to rewrite it. First difference at line \(line + 1):
+                  file:      \(line < have.count ? have[line] : "<end of file>")
+                  canonical: \(line < want.count ? want[line] : "<end of file>")
+                """)
+        }
     }
 
     /// Every rejection reason and both applied details occur somewhere in the corpus.
