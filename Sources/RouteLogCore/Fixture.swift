@@ -383,7 +383,9 @@ public enum FixtureMismatch: Hashable, Sendable, CustomStringConvertible {
         case .outcome(let i, let e, let a, let n):
             "events[\(i)] (seq \(i + 1)): expected \(e), got \(a)" + (n > 1 ? " (\(n) outcomes differ; this is the first)" : "")
         case .state(let e, let a):
-            "final state differs\n  expected: \(e.canonicalJSON)\n  actual:   \(a.canonicalJSON)"
+            "final state differs (expected → actual):\n"
+                + StateDiff.between(e, a).changes.map { "    \($0)" }.joined(separator: "\n")
+                + "\n  expected: \(e.canonicalJSON)\n  actual:   \(a.canonicalJSON)"
         case .digest(let e, let a):
             "digest differs: expected \(e.hex), got \(a.hex)"
         }

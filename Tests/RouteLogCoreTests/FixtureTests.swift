@@ -262,6 +262,7 @@ struct FixtureFormatTests {
             .state(expected: recordedState, actual: actualState),
             .digest(expected: recordedState.digest, actual: actualState.digest),
         ])
+        #expect(result.description.contains("\n    presented#2.presented: removed {"), "\(result)")
         #expect(result.description.contains("expected: \(recordedState.canonicalJSON)"))
         #expect(result.description.contains("actual:   \(actualState.canonicalJSON)"))
         #expect(result.firstDifferingOutcome == nil)
