@@ -357,7 +357,11 @@ extension Fixture {
         do {
             try Data(rendered().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw FixtureError(file: path, problem: .unwritable("\(error.localizedDescription)"))
+            let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isDir: ObjCBool = false
+            let reason = FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue
+                ? "permission denied or I/O error" : "no such directory \(dir)"
+            throw FixtureError(file: path, problem: .unwritable(reason))
         }
     }
 }

@@ -124,6 +124,7 @@ struct FixtureFormatTests {
             Issue.record("expected an error", sourceLocation: sourceLocation)
             return ""
         } catch {
+            #expect(!error.description.contains("\n"), "one line: \(error)", sourceLocation: sourceLocation)
             return error.description
         }
     }
@@ -291,6 +292,9 @@ struct FixtureFormatTests {
         let path = dir.appendingPathComponent("everything.json").path
         try Self.everything.recorded().write(toFile: path)
         #expect(try Fixture(contentsOf: path) == Self.everything.recorded())
-        #expect(throws: FixtureError.self) { try Self.everything.write(toFile: dir.path + "/missing-dir/x.json") }
+        let unwritable = dir.path + "/missing-dir/x.json"
+        #expect(throws: FixtureError(file: unwritable, problem: .unwritable("no such directory \(dir.path)/missing-dir"))) {
+            try Self.everything.write(toFile: unwritable)
+        }
     }
 }
