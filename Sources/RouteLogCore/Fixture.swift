@@ -10,7 +10,7 @@ import Foundation
 ///   "name": "sheet-stack-swipe-nondismissible",
 ///   "description": "A swipe on an upsell shown with dismissible: false is rejected.",
 ///   "events": [
-///     {"show":{"placement":"onTop","route":{"id":"upsell"},"style":"sheet","dismissible":false}},
+///     {"show":{"dismissible":false,"placement":"onTop","route":{"id":"upsell"},"style":"sheet"}},
 ///     {"interactiveDismiss":{},"meta":{"origin":"user"}}
 ///   ],
 ///   "expect": {
