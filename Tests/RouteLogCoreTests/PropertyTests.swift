@@ -162,6 +162,22 @@ import Testing
         }
     }
 
+    /// Timestamps ISO 8601 text cannot hold (a broken clock) are written as milliseconds, never
+    /// trap, and round-trip through both codecs.
+    @Test func extremeTimestampsRoundTrip() throws {
+        for ts: Int64 in [.min, .min + 1, .min + 999, -62_135_596_800_001, -62_135_596_800_000, -1001, -1, 1,
+                          253_402_300_799_999, 253_402_300_800_000, .max] {
+            let e = RecordedEvent(.dismiss(), meta: EventMetadata(timestamp: ts, origin: .system))
+            let text = e.canonicalJSON
+            #expect(text.contains(ISO8601.range.contains(ts) ? "\"time\":\"" : "\"time\":\(ts)"), "\(text)")
+            #expect(try RecordedEvent(jsonText: text) == e, "\(text)")
+            #expect(try BinaryCodec.decodeRecordedEvent(BinaryCodec.encode(e)) == e, "\(ts)")
+        }
+        #expect(ISO8601.format(milliseconds: ISO8601.range.lowerBound) == "0001-01-01T00:00:00.000Z")
+        #expect(ISO8601.format(milliseconds: ISO8601.range.upperBound) == "9999-12-31T23:59:59.999Z")
+        #expect(ISO8601.format(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
+    }
+
     // MARK: - Time travel
 
     @Test(arguments: mixes, seeds)
@@ -217,7 +233,7 @@ import Testing
     }
 }
 
-/// Random but plausible event metadata: times from 1906 to 2100, call sites and notes with
+/// Random event metadata: times from 1906 to 2100 and some anywhere in Int64, call sites and notes with
 /// quotes, colons, newlines and non-ASCII text.
 struct MetadataGenerator {
     var rng: SplitMix64
@@ -228,9 +244,10 @@ struct MetadataGenerator {
 
     mutating func next() -> EventMetadata {
         var m = EventMetadata()
-        switch rng.next() % 4 {
+        switch rng.next() % 5 {
         case 0: m.timestamp = 0
         case 1: m.timestamp = -Int64(rng.next() % 2_000_000_000_000)
+        case 2: m.timestamp = Int64(bitPattern: rng.next()) // a broken clock: any value at all
         default: m.timestamp = 1_600_000_000_000 + Int64(rng.next() % 2_500_000_000_000)
         }
         m.origin = Origin.allCases[Int(rng.next() % 3)]
