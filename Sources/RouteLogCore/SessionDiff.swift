@@ -100,7 +100,8 @@ public struct SessionDiff: Hashable, Sendable {
                 break
             }
         }
-        let ops = SequenceDiff.ops(a.map(\.event.canonicalJSON), b.map(\.event.canonicalJSON))
+        // Events are equal exactly when their canonical JSON is; comparing values is cheaper.
+        let ops = SequenceDiff.ops(a.map(\.event), b.map(\.event))
         return SessionDiff(a: a, b: b, firstDivergence: first, alignment: align(ops, a, b))
     }
 
