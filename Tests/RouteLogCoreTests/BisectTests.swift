@@ -141,6 +141,7 @@ private func log2Ceil(_ x: Int) -> Int {
                 #expect(result.eventsFolded <= result.materialized * 49, "\(note): \(result.eventsFolded)")
                 let linear = try Bisect.firstSeq(in: log, session: s.id, mode: .linear) { truth[Int($0.seq)] }
                 #expect(linear.seq == result.seq, "\(note) linear")
+            #expect(linear.undecided == result.undecided, "\(note) linear undecided \(linear.undecided)")
             }
         }
     }
@@ -193,10 +194,14 @@ private func log2Ceil(_ x: Int) -> Int {
             // The answer is the first seq at or after the boundary that was not skipped.
             let expected = boundary.flatMap { b in (b...n).first { !skips.contains($0) } }
             #expect(result.seq == expected.map(UInt64.init), "\(note): got \(String(describing: result.seq))")
-            for u in result.undecided {
-                #expect(skips.contains(Int(u)), "\(note)")
-                #expect(result.seq.map { u < $0 } ?? true, "\(note)")
+            // Undecided: exactly the run of skipped seqs just below the answer (or the end).
+            func skippedRun(below top: Int) -> [UInt64] {
+                var run: [UInt64] = []
+                var s = top - 1
+                while s >= 0 && skips.contains(s) { run.insert(UInt64(s), at: 0); s -= 1 }
+                return run
             }
+            #expect(result.undecided == skippedRun(below: result.seq.map(Int.init) ?? n + 1), "\(note): undecided \(result.undecided)")
             if let b = boundary, result.seq != UInt64(b) {
                 #expect(result.undecided.contains(UInt64(b)), "\(note): undecided \(result.undecided)")
             }
@@ -208,6 +213,7 @@ private func log2Ceil(_ x: Int) -> Int {
                 return boundary.map { seq >= $0 } == true ? .bad : .good
             })
             #expect(linear.seq == result.seq, "\(note) linear")
+            #expect(linear.undecided == result.undecided, "\(note) linear undecided \(linear.undecided)")
             if let b = boundary, linear.seq != UInt64(b) { #expect(linear.undecided.contains(UInt64(b)), "\(note) linear") }
         }
     }
