@@ -127,6 +127,20 @@ private func rows(_ a: NavigationState, _ b: NavigationState) -> [String] {
         ])
     }
 
+    /// The example in the DiffBisectMinimize article.
+    @Test func articleExample() {
+        var r = Replayer()
+        r.apply(.push(RouteRef(id: "inbox")))
+        let before = r.state
+        r.apply(.push(RouteRef(id: "thread")))
+        r.apply(.show(RouteRef(id: "composer"), style: .sheet))
+        let diff = StateDiff.between(before, r.state)
+        #expect(diff.summary == """
+            root.path[1]: added {"id":"thread"}
+            root.presented: added {"content":{"path":[],"presented":null},"dismissible":true,"route":{"id":"composer"},"style":"sheet","token":3}
+            """)
+    }
+
     @Test func jsonForm() {
         let a = fold([.push(r("a"))])
         let b = fold([.push(r("a")), .pop(), .push(r("b"))])
