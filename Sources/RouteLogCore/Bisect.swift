@@ -155,22 +155,27 @@ public enum Bisect {
     ///
     /// - Parameters:
     ///   - log: the log.
-    ///   - session: the session to search, seqs `0...eventCount`.
+    ///   - session: the session to search.
+    ///   - through: the last seq to consider (default: the session's last event); seqs
+    ///     `0...through` are searched.
     ///   - mode: ``Mode/binary`` (default) or ``Mode/linear``.
     ///   - predicate: true where the condition holds.
     /// - Returns: the first seq where `predicate` holds, with counts.
-    /// - Throws: the log's errors, ``BisectError``, or what `predicate` throws.
-    public static func firstSeq(in log: some EventLog, session: SessionID, mode: Mode = .binary,
+    /// - Throws: the log's errors (``EventLogError/seqOutOfRange(session:seq:count:)`` when
+    ///   `through` is past the last event), ``BisectError``, or what `predicate` throws.
+    public static func firstSeq(in log: some EventLog, session: SessionID, through: UInt64? = nil, mode: Mode = .binary,
                                 where predicate: (BisectContext) throws -> Bool) throws -> Result {
-        try run(in: log, session: session, mode: mode, verdict: { try predicate($0) ? .bad : .good })
+        try run(in: log, session: session, through: through, mode: mode, verdict: { try predicate($0) ? .bad : .good })
     }
 
     /// Searches a session of a log with a three-way ``Verdict``, as `git bisect run` does: the
     /// first seq judged ``Verdict/bad``, trying neighbours of seqs judged ``Verdict/skip``
-    /// (see ``firstSeq(in:session:mode:where:)``).
-    public static func run(in log: some EventLog, session: SessionID, mode: Mode = .binary,
+    /// (see ``firstSeq(in:session:through:mode:where:)``).
+    public static func run(in log: some EventLog, session: SessionID, through: UInt64? = nil, mode: Mode = .binary,
                            verdict: (BisectContext) throws -> Verdict) throws -> Result {
-        let source = LogSource(log: log, session: session, count: try log.session(session).eventCount)
+        let count = try log.session(session).eventCount
+        if let through, through > count { throw EventLogError.seqOutOfRange(session: session, seq: through, count: count) }
+        let source = LogSource(log: log, session: session, count: through ?? count)
         return try search(source, mode: mode, verdict: verdict)
     }
 

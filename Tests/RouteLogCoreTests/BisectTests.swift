@@ -141,6 +141,12 @@ private func log2Ceil(_ x: Int) -> Int {
                 #expect(result.eventsFolded <= result.materialized * 49, "\(note): \(result.eventsFolded)")
                 let linear = try Bisect.firstSeq(in: log, session: s.id, mode: .linear) { truth[Int($0.seq)] }
                 #expect(linear.seq == result.seq, "\(note) linear")
+                // A prefix: seqs 0...700 only.
+                let prefix = try Bisect.firstSeq(in: log, session: s.id, through: 700) { ctx in
+                    #expect(ctx.seq <= 700, "\(note)")
+                    return truth[Int(ctx.seq)]
+                }
+                #expect(prefix.seq == truth[0...700].firstIndex(of: true).map(UInt64.init), "\(note) through 700")
             #expect(linear.undecided == result.undecided, "\(note) linear undecided \(linear.undecided)")
             }
         }
@@ -246,6 +252,10 @@ private func log2Ceil(_ x: Int) -> Int {
         #expect(throws: BisectError.self) {
             try Bisect.firstSeq(in: log, session: log.id) { $0.seq >= 8 }
         }
+        #expect(throws: EventLogError.seqOutOfRange(session: log.id, seq: 11, count: 10)) {
+            try Bisect.firstSeq(in: log, session: log.id, through: 11) { _ in true }
+        }
+        #expect(try Bisect.firstSeq(in: log, session: log.id, through: 5, mode: .linear) { $0.seq == 5 }.seq == 5)
         #expect(BisectError.missingEvent(seq: 6).description == "the log has no event at seq 6, although the session counts past it")
     }
 }
