@@ -94,6 +94,9 @@ public struct CheckpointedSession: Sendable {
 ///   e.g. "the path has ever been deeper than 5" or "the state equals the bad one from here on").
 ///   It materializes O(log N) states, each from the nearest checkpoint, and reports how many in
 ///   ``Result/materialized``.
+///   On a predicate that is not monotone it still returns a seq where the predicate holds and
+///   did not hold at the seq before (a transition), but not necessarily the first one, and `nil`
+///   when the predicate does not hold at the last seq.
 /// - ``Mode/linear`` folds once from the start and checks every seq in order: exact for any
 ///   predicate, monotone or not.
 ///
@@ -352,7 +355,7 @@ protocol BisectSource {
 
 extension CheckpointedSession: BisectSource {
     func read(from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
-        guard from >= 1, from <= through else { return }
+        guard from >= 1, from <= through, from <= count else { return }
         for i in Int(from - 1)..<Int(min(through, count)) {
             if try !body(events[i]) { return }
         }

@@ -81,7 +81,11 @@ public enum Minimize {
     /// the shorter session (so that reference fails as it would for a presentation that never
     /// appeared); token 0 and tokens above `events.count` are kept. With every event kept, the
     /// events are returned unchanged.
+    ///
+    /// - Precondition: `indices` are ascending, distinct positions in `events`.
     public static func subsequence(of events: [Event], keeping indices: [Int], renumberingTokens: Bool = true) -> [Event] {
+        precondition(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 } && indices.allSatisfy(events.indices.contains),
+                     "subsequence(of:keeping:) needs ascending, distinct positions within the events")
         let picked = indices.map { events[$0] }
         guard renumberingTokens, indices.count != events.count else { return picked }
         var newSeq = [UInt64](repeating: 0, count: events.count)

@@ -173,6 +173,13 @@ private func log2Ceil(_ x: Int) -> Int {
                 }
                 #expect(result.seq == expected.map(UInt64.init), "\(note)")
                 if let e = expected, e > 0 { #expect(result.stateBefore == ref.states[e - 1], "\(note)") }
+                // Binary mode on a non-monotone predicate finds a transition, if the last seq holds.
+                let binary = try Bisect.firstSeq(in: session) { p($0) }
+                if let b = binary.seq.map(Int.init) {
+                    #expect(p(ref.context(b)) && (b == 0 || !p(ref.context(b - 1))), "\(note) binary \(b)")
+                } else {
+                    #expect(!p(ref.context(ref.n)), "\(note) binary nil")
+                }
             }
         }
     }
