@@ -7,6 +7,7 @@ public struct BisectContext: Hashable, Sendable {
     /// The event at ``seq`` as stored (with its recorded outcome and digest); `nil` at seq 0.
     public var event: StoredEvent?
 
+    /// A context from its parts.
     public init(seq: UInt64, state: NavigationState, event: StoredEvent?) {
         self.seq = seq
         self.state = state
@@ -22,6 +23,7 @@ public enum BisectError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The source did not hold the event at this seq although its count says it should.
     case missingEvent(seq: UInt64)
 
+    /// A one-line message.
     public var description: String {
         switch self {
         case .missingEvent(let seq): "the log has no event at seq \(seq), although the session counts past it"

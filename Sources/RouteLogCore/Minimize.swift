@@ -3,6 +3,7 @@ public enum MinimizeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The full input does not satisfy the failure predicate, so there is nothing to minimize.
     case inputDoesNotFail(count: Int)
 
+    /// A one-line message.
     public var description: String {
         switch self {
         case .inputDoesNotFail(let n): "the input (\(n) events) does not fail the predicate, so it cannot be minimized"
