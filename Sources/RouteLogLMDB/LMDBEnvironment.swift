@@ -422,6 +422,38 @@ public class LMDBReadTransaction {
         if rc != MDB_NOTFOUND { throw LMDBError(rawValue: rc) }
     }
 
+    /// Calls `body` with the last entry whose key sorts before `key` (or the database's last
+    /// entry when `key` is `nil`); returns `nil` when there is none. The buffers are valid only
+    /// inside `body`.
+    public func withLastEntry<R>(in db: LMDBDatabase, before key: [UInt8]?,
+                                 _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        checkValid()
+        var cursorp: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(txn, db.handle, &cursorp))
+        let cursor = cursorp!
+        defer { mdb_cursor_close(cursor) }
+        var k = MDB_val()
+        var data = MDB_val()
+        var rc: Int32
+        if let key {
+            rc = key.withUnsafeBytes { s in
+                k = MDB_val(mv_size: s.count, mv_data: UnsafeMutableRawPointer(mutating: s.baseAddress))
+                return mdb_cursor_get(cursor, &k, &data, MDB_SET_RANGE)
+            }
+            if rc == 0 {
+                rc = mdb_cursor_get(cursor, &k, &data, MDB_PREV)
+            } else if rc == MDB_NOTFOUND {
+                rc = mdb_cursor_get(cursor, &k, &data, MDB_LAST)
+            }
+        } else {
+            rc = mdb_cursor_get(cursor, &k, &data, MDB_LAST)
+        }
+        if rc == MDB_NOTFOUND { return nil }
+        try LMDBError.check(rc)
+        return try body(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+                        UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
+    }
+
     /// A copy of the database's last key, or `nil` when it is empty.
     public func lastKey(in db: LMDBDatabase) throws(LMDBError) -> [UInt8]? {
         checkValid()
