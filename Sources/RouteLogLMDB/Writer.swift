@@ -15,7 +15,9 @@ final class Writer: @unchecked Sendable {
     typealias Body = (LMDBWriteTransaction, inout Scratch) throws -> () -> Void
 
     final class Job {
-        let body: Body
+        /// Released before the caller is woken, so the writer thread never holds the last
+        /// reference to what the body captured.
+        var body: Body?
         let weight: Int
         var error: (any Error)?
         var isDone = false
@@ -27,6 +29,11 @@ final class Writer: @unchecked Sendable {
 
     /// Unowned: the log owns the environment and stops the writer before releasing it.
     private unowned let environment: LMDBEnvironment
+    private static let threadKey = "RouteLogLMDBWriter"
+    private static var isWriterThread: Bool {
+        get { Thread.current.threadDictionary[threadKey] != nil }
+        set { Thread.current.threadDictionary[threadKey] = newValue ? true : nil }
+    }
     private let syncOnCommit: Bool
     private let groupDelay: Duration?
     private let condition = NSCondition()
@@ -50,7 +57,10 @@ final class Writer: @unchecked Sendable {
             syncOnCommit = false
             groupDelay = nil
         }
-        let thread = Thread { [self] in loop() }
+        let thread = Thread { [self] in
+            Writer.isWriterThread = true
+            loop()
+        }
         thread.name = "RouteLog LMDB writer"
         thread.start()
     }
@@ -72,6 +82,11 @@ final class Writer: @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.broadcast()
+        if Writer.isWriterThread {
+            // Released from a hook: the loop ends by itself after this group.
+            condition.unlock()
+            return
+        }
         while running { condition.wait() }
         let pendingSync = syncScheduled
         condition.unlock()
@@ -96,6 +111,7 @@ final class Writer: @unchecked Sendable {
             }
             condition.unlock()
             run(jobs)
+            for job in jobs { job.body = nil }
             condition.lock()
             for job in jobs { job.isDone = true }
             condition.broadcast()
@@ -112,7 +128,7 @@ final class Writer: @unchecked Sendable {
                 for job in jobs {
                     job.error = nil
                     do {
-                        hooks.append(try job.body(txn, &scratch))
+                        hooks.append(try job.body!(txn, &scratch))
                     } catch let error as LMDBError {
                         throw error
                     } catch {
@@ -121,6 +137,7 @@ final class Writer: @unchecked Sendable {
                 }
             }
             for hook in hooks { hook() }
+            hooks.removeAll()
             scheduleSync()
         } catch {
             if jobs.count > 1 {
