@@ -113,9 +113,13 @@ public final class LMDBEnvironment: @unchecked Sendable {
     public static func open(at path: String, options: Options = Options()) throws(LMDBError) -> LMDBEnvironment {
         let resolved = resolve(path)
         while true {
+            // Holds a found environment until the lock is released: dropping the last reference
+            // inside the lock would run `deinit`, which takes the lock.
+            var found: LMDBEnvironment?
             let result: Result<LMDBEnvironment, LMDBError>? = registry.withLock { entries in
                 if let entry = entries[resolved] {
-                    guard let existing = entry.environment else { return nil } // closing: wait
+                    found = entry.environment
+                    guard let existing = found else { return nil } // closing: wait
                     if existing.isReadOnly && !options.readOnly { return .failure(.incompatible) }
                     return .success(existing)
                 }
@@ -127,6 +131,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
                     return .failure(error)
                 }
             }
+            withExtendedLifetime(found) {}
             if let result { return try result.get() }
             usleep(200)
         }
@@ -135,7 +140,9 @@ public final class LMDBEnvironment: @unchecked Sendable {
     /// Whether this process has an environment open at `path`.
     public static func isOpen(at path: String) -> Bool {
         let resolved = resolve(path)
-        return registry.withLock { $0[resolved]?.environment != nil }
+        var found: LMDBEnvironment?
+        registry.withLock { found = $0[resolved]?.environment }
+        return found != nil
     }
 
     private static func resolve(_ path: String) -> String {
@@ -175,6 +182,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
 
     /// Opens the named database (`nil`: the unnamed main database), creating it if `create` is
     /// true and the environment is writable. Handles are cached for the environment's life.
+    /// Call it outside any transaction (it runs its own).
     ///
     /// - Throws: ``LMDBError/notFound`` when it does not exist and is not created.
     public func database(named name: String?, create: Bool = false) throws -> LMDBDatabase {
@@ -247,7 +255,8 @@ public final class LMDBEnvironment: @unchecked Sendable {
     ///
     /// Only one write transaction is open at a time in this process (and LMDB serializes writers
     /// across processes). When the map is full, the transaction is aborted, the map grows and
-    /// `body` runs again, so `body` must only act through the transaction until it returns.
+    /// `body` runs again, so `body` must only act through the transaction until it returns. Do
+    /// not open databases or start another transaction inside `body`: open databases first.
     ///
     /// - Parameters:
     ///   - syncOnCommit: `true` makes the commit durable (fsync) before returning; `false` skips
