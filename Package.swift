@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(
             name: "RouteLogCLITests",
             dependencies: ["RouteLogCore", "RouteLogLMDB", .product(name: "CustomDump", package: "swift-custom-dump")],
+            exclude: ["Golden"],
             swiftSettings: strict
         ),
         .testTarget(

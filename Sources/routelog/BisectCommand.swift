@@ -7,15 +7,15 @@ struct BisectCommand: ParsableCommand {
         commandName: "bisect",
         abstract: "Find the first seq where a predicate holds (or a command says bad).",
         discussion: """
-        Binary search over the session's seqs: seq 0 (before any event) counts as good, and the
-        predicate is assumed to stay true once it holds; only O(log N) states are materialized.
+        Binary search over the session's seqs: seq 0 (before any event) counts as good, and the \
+        predicate is assumed to stay true once it holds; only O(log N) states are materialized. \
         For a predicate that can turn false again, --linear checks every seq in order.
 
-        --run CMD follows git bisect run: the state's canonical JSON goes on stdin, ROUTELOG_SEQ
-        (and ROUTELOG_EVENT, ROUTELOG_OUTCOME) in the environment; exit 0 means good, 125 skip,
+        --run CMD follows git bisect run: the state's canonical JSON goes on stdin, ROUTELOG_SEQ \
+        (and ROUTELOG_EVENT, ROUTELOG_OUTCOME) in the environment; exit 0 means good, 125 skip, \
         1-127 (but 125) bad, 128 or more aborts. The command's output goes to stderr.
 
-        Prints the seq, the event, the state diff across it and how many states were
+        Prints the seq, the event, the state diff across it and how many states were \
         materialized. Exit status: 1 when a bad seq is found, 0 when the predicate never holds.
 
         \(Predicate.helpText)
@@ -24,8 +24,8 @@ struct BisectCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The session (REF@N searches seqs 1...N).") var session: String
-    @Option(help: "The predicate that marks a bad state, e.g. 'top.id == \"upsell\"'.") var predicate: String?
-    @Option(name: .customLong("run"), help: "A shell command that judges each state (git bisect run semantics).") var command: String?
+    @Option(help: ArgumentHelp("The predicate that marks a bad state, e.g. 'top.id == \"upsell\"'.", valueName: "expr")) var predicate: String?
+    @Option(name: .customLong("run"), help: ArgumentHelp("A shell command that judges each state (git bisect run semantics).", valueName: "cmd")) var command: String?
     @Flag(help: "Check every seq in order (for predicates that are not monotone).") var linear = false
     @Flag(help: "Print the result as JSON.") var json = false
 

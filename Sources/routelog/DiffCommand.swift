@@ -8,9 +8,9 @@ struct DiffCommand: ParsableCommand {
         abstract: "Diff the states (and optionally the events) of two session refs.",
         discussion: """
         A and B are session refs, e.g. latest@40 latest@41, or a session against a fixture:
-        latest Fixtures/upsell.json. Prints the state diff with -/+ lines and unchanged runs
-        collapsed. --events also aligns the two event lists (up to each ref's seq) and names the
-        first divergent seq. --json gives the changes as data.
+        latest Fixtures/upsell.json. Prints the state diff with -/+ lines and unchanged runs \
+        collapsed. --events also aligns the two event lists (up to each ref's seq) and names the \
+        first divergent seq. --json gives the changes as data. \
         Exit status: 0 when equal, 1 when different.
         """
     )

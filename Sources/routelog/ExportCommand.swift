@@ -8,9 +8,9 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write a session as a portable fixture file.",
         discussion: """
-        Writes the events (with their metadata) and an expect block replayed with the current
-        reducer. --redact replaces every string and number inside route payloads (and notes) with
-        a stable hash, keeping route ids, types, styles and the shape of the payloads, so a tester
+        Writes the events (with their metadata) and an expect block replayed with the current \
+        reducer. --redact replaces every string and number inside route payloads (and notes) with \
+        a stable hash, keeping route ids, types, styles and the shape of the payloads, so a tester \
         can attach the file to a bug report. -o - writes to stdout.
         """
     )

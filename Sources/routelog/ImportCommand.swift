@@ -7,8 +7,8 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import fixture or export files as new sessions in the store.",
         discussion: """
-        Each FILE becomes a new session (the store is created if it does not exist). A
-        hand-written event list without an expect block imports fine. Every file is read and
+        Each FILE becomes a new session (the store is created if it does not exist). A \
+        hand-written event list without an expect block imports fine. Every file is read and \
         checked before anything is written.
         """
     )

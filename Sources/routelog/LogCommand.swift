@@ -8,11 +8,11 @@ struct LogCommand: AsyncParsableCommand {
         commandName: "log",
         abstract: "Print a session's events, one per line.",
         discussion: """
-        Columns: seq, time since the session's first event, origin, the event, its outcome
-        (rejected events stand out), call site, and the state after it in one line, e.g.
+        Columns: seq, time since the session's first event, origin, the event, its outcome \
+        (rejected events stand out), call site, and the state after it in one line, e.g. \
         inbox ▸ thread-42 ┃ sheet composer#12 ▸ attachments
 
-        --follow keeps printing events as another process appends them (stop it with Ctrl-C,
+        --follow keeps printing events as another process appends them (stop it with Ctrl-C, \
         or give --to). --json prints one JSON object per line.
         """
     )
@@ -116,8 +116,8 @@ final class LogPrinter {
         let time = e.meta.timestamp == 0 || origin == nil || origin == 0 ? "-" : Render.relativeTime(e.meta.timestamp, from: origin!)
         let site = e.meta.callSite.map { "\($0.file):\($0.line)" } ?? "-"
         var cols = [
-            out.paint(seqCol, .bold), pad(time, 9), pad(e.meta.origin.rawValue, 6), pad(Render.event(e.event), 30),
-            pad(Render.outcome(e.outcome, out), 24), pad(site, 20), out.paint(Render.summary(replayer.state), .cyan),
+            out.paint(seqCol, .bold), pad(time, 9), pad(e.meta.origin.rawValue, 6), pad(Render.event(e.event), 38),
+            pad(Render.outcome(e.outcome, out), 23), pad(site, 22), out.paint(Render.summary(replayer.state), .cyan),
         ]
         if let note = e.meta.note { cols.append(out.paint("# " + note, .dim)) }
         return cols.joined(separator: "  ")

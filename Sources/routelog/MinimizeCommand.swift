@@ -7,9 +7,9 @@ struct MinimizeCommand: ParsableCommand {
         commandName: "minimize",
         abstract: "Shrink a session to a 1-minimal event list that still fails; write it as a fixture.",
         discussion: """
-        The session is first cut at the first seq where the predicate holds (or --run says bad).
-        Then delta debugging (ddmin) removes events while the last event of the remaining list
-        still makes the predicate hold, until removing any single event would make it pass.
+        The session is first cut at the first seq where the predicate holds (or --run says bad). \
+        Then delta debugging (ddmin) removes events while the last event of the remaining list \
+        still makes the predicate hold, until removing any single event would make it pass. \
         The result is written with -o as a fixture (with its expect block) and printed.
 
         \(Predicate.helpText)
@@ -18,8 +18,8 @@ struct MinimizeCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The session (REF@N considers events 1...N).") var session: String
-    @Option(help: "The predicate that marks a failing state.") var predicate: String?
-    @Option(name: .customLong("run"), help: "A shell command that judges the final state (git bisect run semantics).") var command: String?
+    @Option(help: ArgumentHelp("The predicate that marks a failing state.", valueName: "expr")) var predicate: String?
+    @Option(name: .customLong("run"), help: ArgumentHelp("A shell command that judges the final state (git bisect run semantics).", valueName: "cmd")) var command: String?
     @Option(name: .shortAndLong, help: ArgumentHelp("The fixture file to write.", valueName: "file"), completion: .file(extensions: ["json"]))
     var output: String
     @Option(help: "The fixture's name (default: minimized-<session>).") var name: String?

@@ -65,18 +65,18 @@ struct Predicate: CustomStringConvertible {
 
         var help: String {
             switch self {
-            case .topID: "id of the top-most presentation (absent when nothing is presented)"
-            case .topStyle: "its style: sheet, fullScreenCover, popover, alert, confirmationDialog"
+            case .topID: "id of the top-most presentation"
+            case .topStyle: "its style (sheet, alert, …)"
             case .topDismissible: "whether the user can dismiss it"
-            case .depth: "number of presentations in the selected chain"
-            case .pathCount: "number of routes on the active frame's path"
-            case .pathLastID: "id of the last route on the active frame's path"
-            case .pathIDs: "the ids on the active frame's path (use with contains)"
-            case .tab: "the selected tab's id (absent without tabs)"
-            case .event: "kind of the event at that seq: push, pop, popToRoot, show, dismiss, interactiveDismiss, setTabs, selectTab, reset"
+            case .depth: "presentations in the selected chain"
+            case .pathCount: "routes on the active frame's path"
+            case .pathLastID: "id of the last route on that path"
+            case .pathIDs: "the ids on that path (use contains)"
+            case .tab: "the selected tab's id"
+            case .event: "the event's kind (push, show, dismiss, …)"
             case .outcome: "applied or rejected"
-            case .reason: "the rejection reason, e.g. stale, notDismissible (absent when applied)"
-            case .invalid: "true when the state breaks an invariant"
+            case .reason: "the rejection reason (stale, …)"
+            case .invalid: "the state breaks an invariant"
             case .seq: "the seq being judged"
             }
         }
@@ -168,9 +168,9 @@ struct Predicate: CustomStringConvertible {
         A predicate judges the state after an event, with that event and its outcome.
         Fields:
         \(fields)
-        Operators: == != < <= > >= (integers), contains (list or substring),
-        && || ! and parentheses. Literals: "strings", integers, true, false.
-        A field with no value (top.id with nothing presented) is absent: every
+        Operators: == != < <= > >= (integers), contains (list or substring), \
+        && || ! and parentheses. Literals: "strings", integers, true, false. \
+        A field with no value (top.id with nothing presented) is absent: every \
         comparison with it is false except !=.
         Example: top.id == "upsell" && outcome == "rejected"
         """

@@ -7,7 +7,7 @@ struct RouteLogCommand: AsyncParsableCommand {
         commandName: "routelog",
         abstract: "Replay and debug RouteLog navigation sessions.",
         discussion: """
-        routelog opens a RouteLog store (an LMDB directory) or a fixture/export file and
+        routelog opens a RouteLog store (an LMDB directory) or a fixture/export file and \
         replays, shows, diffs, bisects, verifies and minimizes its sessions.
 
         \(HelpText.sessions)
@@ -16,7 +16,7 @@ struct RouteLogCommand: AsyncParsableCommand {
 
         \(HelpText.exitCodes)
 
-        Text output is colored only on a terminal, and never when NO_COLOR is set.
+        Text output is colored only on a terminal, and never when NO_COLOR is set. \
         Every command has --json for scripts. Reading never writes to the store.
         Shell completion: routelog --generate-completion-script bash|zsh|fish
         """,

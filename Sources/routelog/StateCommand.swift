@@ -7,7 +7,7 @@ struct StateCommand: ParsableCommand {
         commandName: "state",
         abstract: "Show the state after an event (time travel).",
         discussion: """
-        Prints the state after event --at N (default: the last event; 0 is the state before any
+        Prints the state after event --at N (default: the last event; 0 is the state before any \
         event) as an indented tree, or with --json as canonical JSON {"digest", "seq", "state"}.
         """
     )

@@ -7,10 +7,10 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Check sessions: checksums, chain, and digests replayed with the current reducer.",
         discussion: """
-        For a session in the store, checks every record's checksum and the hash chain, then replays
-        the events with the current reducer and compares each stored outcome and digest. For a
-        fixture file, compares the replay with its expect block. Names the first failing seq and
-        what failed; when digests diverge it prints the state diff there, which is how a changed
+        For a session in the store, checks every record's checksum and the hash chain, then replays \
+        the events with the current reducer and compares each stored outcome and digest. For a \
+        fixture file, compares the replay with its expect block. Names the first failing seq and \
+        what failed; when digests diverge it prints the state diff there, which is how a changed \
         reducer rule shows up. Exit status: 1 when any session fails.
         """
     )

@@ -25,6 +25,9 @@ func runMain() async -> Int32 {
         return result.code
     } catch let exit as ExitCode {
         return exit.rawValue
+    } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+        // Help requests, validation errors and clean exits raised while running.
+        return report(parseError: error)
     } catch {
         let e = CLIError.from(error)
         printError(e.message)
