@@ -7,9 +7,10 @@ struct BisectCommand: ParsableCommand {
         commandName: "bisect",
         abstract: "Find the first seq where a predicate holds (or a command says bad).",
         discussion: """
-        Binary search over the session's seqs: seq 0 (before any event) counts as good, and the \
-        predicate is assumed to stay true once it holds; only O(log N) states are materialized. \
-        For a predicate that can turn false again, --linear checks every seq in order.
+        Binary search over seqs 0...N (0 is the state before any event), assuming the \
+        predicate stays true once it holds; only O(log N) states are materialized, each from \
+        the nearest snapshot. For a predicate that can turn false again, --linear checks every \
+        seq in order with one fold.
 
         --run CMD follows git bisect run: the state's canonical JSON goes on stdin, ROUTELOG_SEQ \
         (and ROUTELOG_EVENT, ROUTELOG_OUTCOME) in the environment; exit 0 means good, 125 skip, \
@@ -34,122 +35,85 @@ struct BisectCommand: ParsableCommand {
         let s = try store.workspace().resolve(try parseRef(session))
         try s.requireEvents()
         let n = s.seqOrHead
-        if n == 0 { throw CLIError.usage("nothing to bisect: \(session) is at seq 0") }
-        let result = linear ? try Bisector.linear(s, through: n, judge) : try Bisector.binary(s, through: n, judge)
+        let result = try Bisector.search(s, through: n, mode: linear ? .linear : .binary, judge)
         let out = Output.stdout()
-        let mode = linear ? "linear" : "binary"
-        switch result.answer {
-        case .none:
+        let mode = result.mode.rawValue
+        let counts: [String: JSONValue] = [
+            "materialized": .int(Int64(result.materialized)), "folded": .int(Int64(result.eventsFolded)),
+            "evaluations": .int(Int64(result.evaluations)), "mode": .string(mode),
+            "undecided": .array(result.undecided.map { .int(Int64($0)) }),
+        ]
+        let countLine = "materialized \(result.materialized) state\(result.materialized == 1 ? "" : "s"), folded \(result.eventsFolded) events, "
+            + "judged \(result.evaluations) seqs (\(mode))"
+        guard let seq = result.seq, let context = result.context else {
             if json {
-                out.line(JSONValue.object(["seq": .null, "materialized": .int(Int64(result.materialized)), "mode": .string(mode)]).canonicalText)
+                out.line(JSONValue.object(counts.merging(["seq": .null]) { a, _ in a }).canonicalText)
             } else {
-                out.line("no bad seq: \(judge.summary) never says bad in seqs 1...\(n)")
-                out.line(out.paint("materialized \(result.materialized) states (\(mode))", .dim))
+                out.line("no bad seq: \(judge.summary) never says bad in seqs 0...\(n)")
+                if !result.undecided.isEmpty { out.line("skipped: \(result.undecided.map(String.init).joined(separator: ", "))") }
+                out.line(out.paint(countLine, .dim))
             }
-        case .ambiguous(let range):
-            if json {
-                out.line(JSONValue.object([
-                    "seq": .null, "candidates": .array(range.map { .int(Int64($0)) }),
-                    "materialized": .int(Int64(result.materialized)), "mode": .string(mode),
-                ]).canonicalText)
-            } else {
-                out.line("the first bad seq is one of \(range.lowerBound)...\(range.upperBound) (the others were skipped)")
-                out.line(out.paint("materialized \(result.materialized) states (\(mode))", .dim))
+            return
+        }
+        let changes = result.diff?.changes ?? []
+        if json {
+            var o = counts
+            o["seq"] = .int(Int64(seq))
+            o["event"] = context.event?.recorded.json ?? .null
+            o["outcome"] = context.outcome?.json ?? .null
+            o["changes"] = .array(changes.map(\.json))
+            out.line(JSONValue.object(o).canonicalText)
+        } else {
+            out.line(out.paint("first bad seq: \(seq) of \(n)", .bold))
+            if !result.undecided.isEmpty {
+                out.line("undecided: the first bad seq may also be one of \(result.undecided.map(String.init).joined(separator: ", ")) (skipped)")
             }
-            out.flush()
-            throw CommandResult.different
-        case .found(let seq):
-            let before = try call { try s.log.state(of: s.id, at: seq - 1) }
-            let after = try call { try s.log.state(of: s.id, at: seq) }
-            guard let e = try s.event(at: seq) else { throw CLIError.data("seq \(seq) is missing from \(s.name)") }
-            if json {
-                out.line(JSONValue.object([
-                    "seq": .int(Int64(seq)), "event": e.recorded.json, "outcome": e.outcome.json,
-                    "changes": .array(Diffing.changes(before, after).map(\.json)),
-                    "materialized": .int(Int64(result.materialized)), "mode": .string(mode),
-                ]).canonicalText)
-            } else {
-                out.line(out.paint("first bad seq: \(seq) of \(n)", .bold))
+            if let e = context.event {
                 let site = e.meta.callSite.map { ", \($0.file):\($0.line)" } ?? ""
                 out.line("event: \(Render.event(e.event))  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
                 out.line("state diff \(seq - 1) → \(seq):")
-                if before == after {
-                    out.line("  (no change)")
+                if let before = result.stateBefore, before != context.state {
+                    for line in Diffing.text(before, context.state, out: out) { out.line(line) }
                 } else {
-                    for line in Diffing.text(before, after, out: out) { out.line(line) }
+                    out.line("  (no change)")
                 }
-                out.line(out.paint("materialized \(result.materialized) states (\(mode))", .dim))
+            } else {
+                out.line("the predicate already holds before any event (seq 0)")
             }
-            out.flush()
-            throw CommandResult.different
+            out.line(out.paint(countLine, .dim))
         }
+        out.flush()
+        throw CommandResult.different
     }
 }
 
-/// The two search strategies of `bisect`.
+/// Runs the core's ``Bisect`` over a resolved session with a ``Judge``.
 enum Bisector {
-    enum Answer: Equatable {
-        case none
-        case found(UInt64)
-        /// Every seq in the range was skipped; the first bad one is among them (the upper bound is bad).
-        case ambiguous(ClosedRange<UInt64>)
-    }
-
-    struct Result {
-        var answer: Answer
-        var materialized: Int
-    }
-
-    static func context(_ s: ResolvedSession, _ seq: UInt64) throws -> PredicateContext {
-        let state = try call { try s.log.state(of: s.id, at: seq) }
-        let e = try s.event(at: seq)
-        return PredicateContext(seq: seq, state: state, event: e?.event, outcome: e?.outcome)
-    }
-
-    /// Binary search assuming good at 0 and monotone; skips move to the nearest unskipped seq.
-    static func binary(_ s: ResolvedSession, through n: UInt64, _ judge: Judge) throws -> Result {
-        var materialized = 0
-        var cache: [UInt64: Verdict] = [:]
-        func verdict(_ seq: UInt64) throws -> Verdict {
-            if let v = cache[seq] { return v }
-            materialized += 1
-            let v = try judge.judge(try context(s, seq))
-            cache[seq] = v
-            return v
-        }
-        switch try verdict(n) {
-        case .good: return Result(answer: .none, materialized: materialized)
-        case .skip: throw CLIError.usage("--run skipped the last seq \(n); bisect needs it to be bad")
-        case .bad: break
-        }
-        var lo: UInt64 = 0, hi = n   // lo good (or 0), hi bad
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2
-            // Nearest unskipped seq to mid inside (lo, hi): mid, mid+1, mid-1, mid+2, …
-            var probe: UInt64?
-            var offset: UInt64 = 0
-            while probe == nil, offset < hi - lo {
-                for c in [mid + offset, offset <= mid ? mid - offset : 0] where c > lo && c < hi {
-                    if try verdict(c) != .skip { probe = c; break }
-                }
-                offset += 1
+    static func search(_ s: ResolvedSession, through n: UInt64, mode: Bisect.Mode, _ judge: Judge) throws -> Bisect.Result {
+        func verdict(_ c: BisectContext) throws -> Bisect.Verdict {
+            let ctx = PredicateContext(seq: c.seq, state: c.state, event: c.event?.event, outcome: c.outcome)
+            switch try judge.judge(ctx) {
+            case .good: return .good
+            case .bad: return .bad
+            case .skip: return .skip
             }
-            guard let p = probe else { return Result(answer: .ambiguous((lo + 1)...hi), materialized: materialized) }
-            if try verdict(p) == .bad { hi = p } else { lo = p }
         }
-        return Result(answer: .found(hi), materialized: materialized)
+        if n == s.info.eventCount {
+            return try Bisect.run(in: s.log, session: s.id, mode: mode, verdict: verdict)
+        }
+        // REF@N: search the prefix 1...N.
+        let events = try call { try s.log.events(s.id, from: 1, through: n) }.map(\.recorded)
+        return try Bisect.run(in: CheckpointedSession(events), mode: mode, verdict: verdict)
     }
 
-    /// Checks every seq in order with one running fold; skipped seqs are passed over.
-    static func linear(_ s: ResolvedSession, through n: UInt64, _ judge: Judge) throws -> Result {
+    /// The first seq ≥ 1 (through `n`) the judge calls bad, by one fold from the start.
+    static func firstBad(_ s: ResolvedSession, through n: UInt64, _ judge: Judge) throws -> UInt64? {
         var r = Replayer()
-        var materialized = 0
         var found: UInt64?
         var failure: (any Error)?
         try call {
             try s.log.read(s.id, from: 1, through: n) { e in
                 r.apply(e.event)
-                materialized += 1
                 do {
                     if try judge.judge(PredicateContext(seq: e.seq, state: r.state, event: e.event, outcome: e.outcome)) == .bad {
                         found = e.seq
@@ -163,6 +127,6 @@ enum Bisector {
             }
         }
         if let failure { throw failure }
-        return Result(answer: found.map { .found($0) } ?? .none, materialized: materialized)
+        return found
     }
 }

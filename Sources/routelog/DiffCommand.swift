@@ -28,14 +28,14 @@ struct DiffCommand: ParsableCommand {
         let seqA = sa.seqOrHead, seqB = sb.seqOrHead
         let stA = try call { try sa.log.state(of: sa.id, at: seqA) }
         let stB = try call { try sb.log.state(of: sb.id, at: seqB) }
-        let changes = Diffing.changes(stA, stB)
+        let changes = StateDiff.between(stA, stB).changes
         var different = stA != stB
         var alignment: EventAlignment?
         if events {
             let ea = try call { try sa.log.events(sa.id, from: 1, through: seqA) }
             let eb = try call { try sb.log.events(sb.id, from: 1, through: seqB) }
             let al = EventAlignment(ea, eb)
-            if al.firstDivergentSeq != nil { different = true }
+            if al.isDifferent { different = true }
             alignment = al
         }
         let out = Output.stdout()
@@ -67,80 +67,66 @@ struct DiffCommand: ParsableCommand {
     }
 }
 
-/// Two event lists aligned by a longest common subsequence of their events (metadata ignored).
+/// Two event lists aligned by ``SessionDiff`` (events compared by canonical JSON, metadata
+/// ignored; the first divergence is the first seq whose digests differ), rendered with the CLI's
+/// compact event descriptions.
 struct EventAlignment {
-    enum Row {
-        case same(StoredEvent, StoredEvent)
-        case removed(StoredEvent)
-        case added(StoredEvent)
-    }
-
-    var rows: [Row] = []
-    /// The first seq (in A's numbering, or B's when A ran out) where the lists stop matching, or
-    /// where the digests differ although the events match (a session recorded by another reducer).
-    var firstDivergentSeq: UInt64?
+    let diff: SessionDiff
+    let a: [StoredEvent]
+    let b: [StoredEvent]
 
     init(_ a: [StoredEvent], _ b: [StoredEvent]) {
-        let ops = Diffing.lineOps(a.map(\.event.canonicalJSON), b.map(\.event.canonicalJSON))
-        var i = 0, j = 0
-        for op in ops {
-            switch op {
-            case .same: rows.append(.same(a[i], b[j])); i += 1; j += 1
-            case .removed: rows.append(.removed(a[i])); i += 1
-            case .added: rows.append(.added(b[j])); j += 1
-            }
-        }
-        var k = 0
-        while k < a.count, k < b.count, a[k].event == b[k].event { k += 1 }
-        if k < a.count || k < b.count { firstDivergentSeq = UInt64(k + 1) }
+        self.a = a
+        self.b = b
+        diff = SessionDiff.between(a, b)
     }
 
-    var json: JSONValue {
-        .object([
-            "firstDivergentSeq": firstDivergentSeq.map { .int(Int64($0)) } ?? .null,
-            "rows": .array(rows.map { row in
-                switch row {
-                case .same(let x, let y): .object(["op": .string("same"), "a": .int(Int64(x.seq)), "b": .int(Int64(y.seq)), "event": x.event.json])
-                case .removed(let x): .object(["op": .string("removed"), "a": .int(Int64(x.seq)), "event": x.event.json])
-                case .added(let y): .object(["op": .string("added"), "b": .int(Int64(y.seq)), "event": y.event.json])
-                }
-            }),
-        ])
-    }
+    var firstDivergentSeq: UInt64? { diff.firstDivergence }
+
+    /// Whether the event lists differ (a divergence, or any edit in the alignment).
+    var isDifferent: Bool { !diff.isEmpty }
+
+    var json: JSONValue { diff.json }
 
     func text(out: Output) -> [String] {
         var lines: [String]
         if let s = firstDivergentSeq {
             lines = [out.paint("events: first divergent seq \(s)", .bold)]
         } else {
-            lines = [out.paint("events: identical", .bold)]
+            lines = [out.paint("events: identical (\(a.count) events, same digests)", .bold)]
         }
-        var body: [String] = []
-        var kinds: [Character] = []
-        func seq(_ n: UInt64) -> String { let s = String(n); return String(repeating: " ", count: max(0, 4 - s.count)) + s }
-        for row in rows {
-            switch row {
-            case .same(let x, let y):
-                body.append("\(seq(x.seq)) \(seq(y.seq))  \(Render.event(x.event))"); kinds.append(" ")
-            case .removed(let x):
-                body.append("\(seq(x.seq))   ·   \(Render.event(x.event))"); kinds.append("-")
-            case .added(let y):
-                body.append("  ·  \(seq(y.seq))  \(Render.event(y.event))"); kinds.append("+")
+        func seq(_ n: UInt64?) -> String {
+            let s = n.map(String.init) ?? "·"
+            return String(repeating: " ", count: max(0, 4 - s.count)) + s
+        }
+        func event(_ list: [StoredEvent], _ n: UInt64) -> String {
+            let i = Int(n) - 1
+            return list.indices.contains(i) ? Render.event(list[i].event) : "?"
+        }
+        var body: [(Character, String)] = []
+        for entry in diff.alignment {
+            switch entry {
+            case .same(let x, let y): body.append((" ", "\(seq(x)) \(seq(y))  \(event(a, x))"))
+            case .removed(let x): body.append(("-", "\(seq(x)) \(seq(nil))  \(event(a, x))"))
+            case .inserted(let y): body.append(("+", "\(seq(nil)) \(seq(y))  \(event(b, y))"))
+            case .changed(let x, let y):
+                body.append(("-", "\(seq(x)) \(seq(nil))  \(event(a, x))"))
+                body.append(("+", "\(seq(nil)) \(seq(y))  \(event(b, y))"))
             }
         }
-        // Keep two rows of context around each change and collapse the rest.
+        // Keep two rows of context around each edit and collapse the rest.
         var keep = [Bool](repeating: false, count: body.count)
-        for (i, k) in kinds.enumerated() where k != " " {
+        for (i, row) in body.enumerated() where row.0 != " " {
             for c in max(0, i - 2)...min(body.count - 1, i + 2) { keep[c] = true }
         }
         var skipped = 0
-        for (i, line) in body.enumerated() {
+        for (i, row) in body.enumerated() {
             if !keep[i] { skipped += 1; continue }
             if skipped > 0 { lines.append(out.paint("  … (\(skipped) identical events)", .dim)); skipped = 0 }
-            switch kinds[i] {
-            case "-": lines.append(out.paint("- " + line, .red))
-            case "+": lines.append(out.paint("+ " + line, .green))
-            default: lines.append("  " + line)
+            switch row.0 {
+            case "-": lines.append(out.paint("- " + row.1, .red))
+            case "+": lines.append(out.paint("+ " + row.1, .green))
+            default: lines.append("  " + row.1)
             }
         }
         if skipped > 0 { lines.append(out.paint("  … (\(skipped) identical events)", .dim)) }

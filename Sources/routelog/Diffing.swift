@@ -1,67 +1,8 @@
 import RouteLogCore
 
-/// One change between two states, addressed by a readable path such as `tabs[inbox].path[2]` or
-/// `presented#12.route.id`.
-struct StateChange: Equatable {
-    var path: String
-    var before: JSONValue?
-    var after: JSONValue?
-
-    var json: JSONValue {
-        var o: [String: JSONValue] = ["path": .string(path)]
-        o["before"] = before ?? .null
-        o["after"] = after ?? .null
-        return .object(o)
-    }
-}
-
-/// State and line diffs for the CLI's text and JSON output.
+/// Line diffs for the CLI's text output: states are diffed as their tree renderings (the same
+/// form `routelog state` prints); the addressed changes in JSON output come from ``StateDiff``.
 enum Diffing {
-    /// The leaves of a state, in document order, keyed by readable paths.
-    static func leaves(_ state: NavigationState) -> [(String, JSONValue)] {
-        var out: [(String, JSONValue)] = []
-        func route(_ r: RouteRef, _ at: String) {
-            out.append(("\(at).id", .string(r.id)))
-            if let t = r.type { out.append(("\(at).type", .string(t))) }
-            if let p = r.payload { out.append(("\(at).payload", p.value)) }
-        }
-        func frame(_ f: Frame, _ at: String) {
-            for (i, r) in f.path.enumerated() { route(r, "\(at).path[\(i)]") }
-            if let p = f.presented {
-                let here = "presented#\(p.token)"
-                out.append(("\(here).from", .string(at)))
-                out.append(("\(here).style", .string(p.style.rawValue)))
-                out.append(("\(here).dismissible", .bool(p.dismissible)))
-                route(p.route, "\(here).route")
-                if let c = p.content { frame(c, here) }
-            }
-        }
-        if let tabs = state.tabs {
-            out.append(("tabs", .array(tabs.map { .string($0.id) })))
-            out.append(("selectedTab", .string(state.selectedTab ?? "")))
-            for t in tabs { frame(t.root, "tabs[\(t.id)]") }
-        } else {
-            frame(state.root, "root")
-        }
-        return out
-    }
-
-    /// The changes from `a` to `b`: removed and changed leaves in `a`'s order, then added ones in `b`'s.
-    static func changes(_ a: NavigationState, _ b: NavigationState) -> [StateChange] {
-        let la = leaves(a), lb = leaves(b)
-        var bIndex: [String: JSONValue] = [:]
-        for (k, v) in lb { bIndex[k] = v }
-        var aKeys = Set<String>()
-        var out: [StateChange] = []
-        for (k, v) in la {
-            aKeys.insert(k)
-            let w = bIndex[k]
-            if w != v { out.append(StateChange(path: k, before: v, after: w)) }
-        }
-        for (k, v) in lb where !aKeys.contains(k) { out.append(StateChange(path: k, before: nil, after: v)) }
-        return out
-    }
-
     /// A `-`/`+` diff of two states' tree renderings, unchanged runs collapsed.
     static func text(_ a: NavigationState, _ b: NavigationState, context: Int = 2, out: Output) -> [String] {
         lines(Render.tree(a), Render.tree(b), context: context, out: out)

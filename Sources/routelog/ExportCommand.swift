@@ -31,16 +31,19 @@ struct ExportCommand: ParsableCommand {
         let name = s.document?.name ?? (s.info.label.isEmpty ? s.id.rawValue : s.info.label)
         var description = s.document?.description ?? "Exported from session \(s.id.rawValue)" + (app == "-" ? "" : " (\(app))") + "."
         if redact { description += " Payloads redacted." }
-        let doc = FixtureDocument(name: name, description: description, events: events, expect: FixtureDocument.expectation(for: events))
+        let header = s.document?.session ?? (s.document == nil
+            ? Fixture.SessionHeader(label: s.info.label, app: s.info.appName, appVersion: s.info.appVersion, created: s.info.createdAt)
+            : nil)
+        let doc = Fixture(name: name, description: description, session: header, events: events, expect: Fixture.expectation(for: events))
         if output == "-" {
-            FileHandle.standardOutput.write(Data(doc.text.utf8))
+            FileHandle.standardOutput.write(Data(doc.rendered().utf8))
             return
         }
         try doc.write(to: output)
         let out = Output.stdout()
         if json {
             out.line(JSONValue.object([
-                "file": .string(output), "events": .int(Int64(events.count)), "digest": .string(doc.expect!.digest.hex), "redacted": .bool(redact),
+                "file": .string(output), "events": .int(Int64(events.count)), "digest": .string(doc.expect?.digest?.hex ?? ""), "redacted": .bool(redact),
             ]).canonicalText)
         } else {
             out.line("exported \(events.count) events of \(s.name) to \(output)" + (redact ? " (payloads redacted)" : ""))

@@ -52,7 +52,7 @@ struct FixturesCheckCommand: ParsableCommand {
             var problems: [String] = []
             var diff: [String] = []
             do {
-                let doc = try FixtureDocument.load(file)
+                let doc = try Fixture.load(file)
                 (problems, diff) = Self.check(doc, out: out)
             } catch {
                 problems = [error.message]
@@ -76,23 +76,22 @@ struct FixturesCheckCommand: ParsableCommand {
     }
 
     /// The problems with one fixture, and the state diff when the state differs.
-    static func check(_ doc: FixtureDocument, out: Output) -> ([String], [String]) {
-        guard let expect = doc.expect else { return (["no expect block (record one with: routelog fixtures record FILE)"], []) }
-        let r = replay(doc.events.map(\.event))
+    static func check(_ doc: Fixture, out: Output) -> ([String], [String]) {
+        guard doc.expect != nil else { return (["no expect block (record one with: routelog fixtures record FILE)"], []) }
+        let result = doc.check()
         var problems: [String] = []
-        for (i, step) in r.steps.enumerated() where i < expect.outcomes.count && step.outcome != expect.outcomes[i] {
-            problems.append("events[\(i)] (\(Render.event(doc.events[i].event))): expected \(expect.outcomes[i]), got \(step.outcome)")
-        }
-        if expect.outcomes.count != r.steps.count {
-            problems.append("expect.outcomes has \(expect.outcomes.count) entries for \(r.steps.count) events")
-        }
         var diff: [String] = []
-        if r.state != expect.state {
-            problems.append("state differs (expected → replayed):")
-            diff = Diffing.text(expect.state, r.state, out: out)
-        }
-        if r.state.digest != expect.digest {
-            problems.append("digest: expected \(expect.digest.hex), got \(r.state.digest.hex)")
+        for m in result.mismatches {
+            switch m {
+            case .outcome(let i, let expected, let actual, let n):
+                problems.append("events[\(i)] (seq \(i + 1), \(Render.event(doc.events[i].event))): expected \(expected), got \(actual)"
+                    + (n > 1 ? " (\(n) outcomes differ; this is the first)" : ""))
+            case .state(let expected, let actual):
+                problems.append("state differs (expected → replayed):")
+                diff = Diffing.text(expected, actual, out: out)
+            default:
+                problems.append(m.description)
+            }
         }
         return (problems, diff)
     }
@@ -113,23 +112,22 @@ struct FixturesRecordCommand: ParsableCommand {
 
     func run() throws {
         let files = try FixturesCommand.expand(paths)
-        let docs = try files.map { f throws(CLIError) in (f, try FixtureDocument.load(f)) }
+        let docs = try files.map { f throws(CLIError) in (f, try Fixture.load(f)) }
         let out = Output.stdout()
         var changed = 0
         var results: [JSONValue] = []
         for (file, doc) in docs {
-            var updated = doc
-            updated.expect = FixtureDocument.expectation(for: doc.events)
+            let updated = doc.recorded()
             let original = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-            let same = original == updated.text
+            let same = original == updated.rendered()
             if !same {
                 try updated.write(to: file)
                 changed += 1
             }
             if json {
-                results.append(.object(["file": .string(file), "changed": .bool(!same), "digest": .string(updated.expect!.digest.hex)]))
+                results.append(.object(["file": .string(file), "changed": .bool(!same), "digest": .string(updated.expect?.digest?.hex ?? "")]))
             } else {
-                out.line("\(same ? "unchanged" : "recorded ") \(file)  (\(doc.events.count) events, digest \(updated.expect!.digest.short))")
+                out.line("\(same ? "unchanged" : "recorded ") \(file)  (\(doc.events.count) events, digest \(updated.expect?.digest?.short ?? "-"))")
             }
         }
         if json {

@@ -23,7 +23,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let docs = try files.map { f throws(CLIError) in (f, try FixtureDocument.load(f)) }
+        let docs = try files.map { f throws(CLIError) in (f, try Fixture.load(f)) }
         let log = try StoreAccess.open(path: store.path, writable: true)
         let out = Output.stdout()
         for (file, doc) in docs {

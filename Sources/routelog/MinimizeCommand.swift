@@ -30,8 +30,7 @@ struct MinimizeCommand: ParsableCommand {
         let s = try store.workspace().resolve(try parseRef(session))
         try s.requireEvents()
         let n = s.seqOrHead
-        let linear = try Bisector.linear(s, through: n, judge)
-        guard case .found(let firstBad) = linear.answer else {
+        guard let firstBad = try Bisector.firstBad(s, through: n, judge) else {
             throw CLIError("nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)", code: Exit.different)
         }
         let events = try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded)
@@ -45,10 +44,10 @@ struct MinimizeCommand: ParsableCommand {
         if let failure { throw failure }
         let minimal = kept.map { events[$0] }
         let label = s.document?.name ?? (s.info.label.isEmpty ? String(s.id.rawValue.prefix(8)) : s.info.label)
-        let doc = FixtureDocument(
+        let doc = Fixture(
             name: name ?? "minimized-\(label)",
             description: "Minimized from \(s.name) with \(judge.summary): \(minimal.count) of \(firstBad) events.",
-            events: minimal, expect: FixtureDocument.expectation(for: minimal)
+            events: minimal, expect: Fixture.expectation(for: minimal)
         )
         try doc.write(to: output)
         let out = Output.stdout()

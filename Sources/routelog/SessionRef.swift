@@ -60,7 +60,7 @@ struct ResolvedSession {
     /// How the user named it (for messages).
     let name: String
     /// The file it came from, if any, with its parsed content.
-    let document: FixtureDocument?
+    let document: Fixture?
     /// The `@N` seq, checked against the session's length.
     let seq: UInt64?
 
@@ -109,7 +109,7 @@ final class Workspace {
         let resolved: ResolvedSession
         switch ref.base {
         case .file(let path):
-            let doc = try FixtureDocument.load(path)
+            let doc = try Fixture.load(path)
             let (log, info) = try Self.memoryLog(doc)
             resolved = ResolvedSession(log: log, id: info.id, info: info, name: path, document: doc, seq: ref.seq)
         case .latest(let back):
@@ -143,7 +143,7 @@ final class Workspace {
     }
 
     /// A file's events loaded into an in-memory log with a fixed clock, so output is deterministic.
-    static func memoryLog(_ doc: FixtureDocument) throws(CLIError) -> (InMemoryEventLog, SessionInfo) {
+    static func memoryLog(_ doc: Fixture) throws(CLIError) -> (InMemoryEventLog, SessionInfo) {
         let log = InMemoryEventLog(snapshotInterval: 256, clock: { 0 })
         return try call {
             let info = try log.createSession(NewSession(label: doc.name))

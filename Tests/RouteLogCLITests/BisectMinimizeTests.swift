@@ -56,7 +56,8 @@ import Testing
             let v = try r.stdout.json()
             #expect(v["seq"]?.intValue == want.map(Int64.init), "seed \(seed) \(text): \(r)")
             #expect(r.status == (want == nil ? 0 : 1), "seed \(seed) \(text)")
-            if let want { #expect(v["materialized"]?.intValue == Int64(want)) }
+            if let want { #expect(v["evaluations"]?.intValue == Int64(want + 1), "seq 0 and 1...\(want) judged") }
+            #expect(v["mode"]?.stringValue == "linear")
         }
     }
 
@@ -82,12 +83,16 @@ import Testing
         #expect(try skip.stdout.json()["seq"]?.intValue == 17, "\(skip)")
         // When the last good seq is skipped, the first bad one could be it or the next (git's answer too).
         let edge = try run(["bisect", "deep.json", "--json", "--run", #"test "$ROUTELOG_SEQ" -eq 16 && exit 125; test "$ROUTELOG_SEQ" -lt 17"#])
-        #expect(try edge.stdout.json()["candidates"]?.arrayValue?.compactMap(\.intValue) == [16, 17], "\(edge)")
-        // With every seq around the boundary skipped, the answer is a range.
+        #expect(try edge.stdout.json()["seq"]?.intValue == 17, "\(edge)")
+        #expect(try edge.stdout.json()["undecided"]?.arrayValue?.compactMap(\.intValue) == [16], "\(edge)")
+        // With every seq around the boundary skipped, the answer is the first bad seq judged and
+        // the skipped seqs before it, any of which may be the real one.
         let amb = try run(["bisect", "deep.json", "--json", "--run",
                            #"s=$ROUTELOG_SEQ; if [ $s -ge 14 ] && [ $s -le 20 ]; then exit 125; fi; test $s -lt 17"#])
         #expect(amb.status == 1, "\(amb)")
-        #expect(try amb.stdout.json()["candidates"]?.arrayValue?.compactMap(\.intValue) == Array(14...21), "\(amb)")
+        let ambJSON = try amb.stdout.json()
+        #expect(ambJSON["seq"]?.intValue == 21, "\(amb)")
+        #expect(ambJSON["undecided"]?.arrayValue?.compactMap(\.intValue) == Array(14...20), "\(amb)")
         // 128 and above abort with a usage error naming the seq.
         CLI.expectError(try run(["bisect", "deep.json", "--run", "exit 130"]), status: 2, "exited with 130 at seq 64")
         // The command's own output goes to stderr, so --json stays parseable.

@@ -33,7 +33,7 @@ import Testing
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.hasSuffix("\n1 passed, 2 failed\n"), "\(r)")
         #expect(r.stdout.contains("FAIL fx/a-upsell.json"))
-        #expect(r.stdout.contains("events[5] (interactiveDismiss): expected applied, got rejected:notDismissible"), "\(r)")
+        #expect(r.stdout.contains("events[5] (seq 6, interactiveDismiss): expected applied, got rejected:notDismissible"), "\(r)")
         #expect(r.stdout.contains("FAIL fx/nested/c-tabs.json"))
         #expect(r.stdout.contains("- tab a  (selected)") && r.stdout.contains("+ tab b  (selected)"), "a state diff: \(r)")
         try Golden.check(r.stdout, "fixtures-check-failures.txt")
