@@ -36,7 +36,7 @@ struct ExportCommand: ParsableCommand {
             : nil)
         let doc = Fixture(name: name, description: description, session: header, events: events, expect: Fixture.expectation(for: events))
         if output == "-" {
-            FileHandle.standardOutput.write(Data(doc.rendered().utf8))
+            writeStdout(doc.rendered())
             return
         }
         try doc.write(to: output)

@@ -4,20 +4,20 @@ import Foundation
 ///
 /// Colors are used only when the stream is a terminal and `NO_COLOR` is not set (https://no-color.org).
 final class Output {
-    private let handle: FileHandle
+    private let fd: Int32
     private var buffer: [UInt8] = []
     /// Whether ANSI colors are written.
     let colors: Bool
 
-    init(handle: FileHandle, fd: Int32) {
-        self.handle = handle
+    init(fd: Int32) {
+        self.fd = fd
         let env = ProcessInfo.processInfo.environment
         let noColor = env["NO_COLOR"].map { !$0.isEmpty } ?? false
         colors = !noColor && isatty(fd) == 1
     }
 
-    static func stdout() -> Output { Output(handle: .standardOutput, fd: 1) }
-    static func stderr() -> Output { Output(handle: .standardError, fd: 2) }
+    static func stdout() -> Output { Output(fd: 1) }
+    static func stderr() -> Output { Output(fd: 2) }
 
     /// Writes `text` and a newline.
     func line(_ text: String = "") {
@@ -34,7 +34,7 @@ final class Output {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
+        writeAll(fd, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -59,3 +59,21 @@ final class Output {
         colors && !text.isEmpty ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 }
+
+/// Writes all of `bytes` to `fd`. When the reader has gone away (`routelog log | head`), the
+/// process ends quietly with status 0, like a tool killed by SIGPIPE would, but without a signal;
+/// any other write failure is a one-line error with status 3.
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress! + offset, raw.count - offset) }
+        if n > 0 { offset += n; continue }
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 && errno == EPIPE { exit(Exit.ok) }
+        if fd != 2 { printError("cannot write output: \(String(cString: strerror(errno)))") }
+        exit(Exit.data)
+    }
+}
+
+/// Writes text to stdout.
+func writeStdout(_ text: String) { writeAll(1, Array(text.utf8)) }

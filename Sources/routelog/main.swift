@@ -40,7 +40,7 @@ func report(parseError error: any Error) -> Int32 {
     let code = RouteLogCommand.exitCode(for: error)
     if code == .success {
         let text = RouteLogCommand.fullMessage(for: error)
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        writeStdout(text.hasSuffix("\n") ? text : text + "\n")
         return Exit.ok
     }
     if let e = error as? CLIError {
@@ -53,7 +53,7 @@ func report(parseError error: any Error) -> Int32 {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("routelog: \(oneLine(message))\n".utf8))
+    writeAll(2, Array("routelog: \(oneLine(message))\n".utf8))
 }
 
 exit(await runMain())

@@ -108,4 +108,34 @@ import Testing
     @Test func followNeedsAStoreSession() throws {
         CLI.expectError(try run(["log", "upsell.json", "--follow"]), status: 2, "--follow needs a session in a store")
     }
+
+    @Test func aClosedPipeOrAFullDiskIsNotACrash() throws {
+        try dir.writeSession("big.json", Sessions.generated(seed: 2, count: 5_000, mix: .deepPath))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", "set -o pipefail; '\(CLI.binary.path)' log big.json | head -1 >/dev/null; echo status=$?"]
+        p.currentDirectoryURL = dir.url
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(o == "status=0\n", "routelog | head ends quietly: \(o) \(e)")
+        #expect(e.isEmpty, "no crash report: \(e)")
+        if FileManager.default.fileExists(atPath: "/dev/full") {
+            let full = Process()
+            full.executableURL = URL(fileURLWithPath: "/bin/sh")
+            full.arguments = ["-c", "'\(CLI.binary.path)' log big.json > /dev/full"]
+            full.currentDirectoryURL = dir.url
+            let ferr = Pipe()
+            full.standardError = ferr
+            try full.run()
+            let fe = String(decoding: ferr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            full.waitUntilExit()
+            #expect(full.terminationStatus == 3)
+            #expect(fe == "routelog: cannot write output: No space left on device\n", "\(fe)")
+        }
+    }
 }

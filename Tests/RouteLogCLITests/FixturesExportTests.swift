@@ -21,6 +21,17 @@ import Testing
         #expect(r.stdout == "3 passed, 0 failed\n", "\(r)")
     }
 
+    @Test func theFixtureCorpusPasses() throws {
+        let corpus = CLI.packageRoot.appendingPathComponent("Fixtures")
+        let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasSuffix(".json") }
+        try #require(!files.isEmpty, "no fixtures in \(corpus.path)")
+        let r = try CLI.run(["fixtures", "check", "Fixtures"], cwd: CLI.packageRoot)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == "\(files.count) passed, 0 failed\n", "\(r)")
+        let v = try CLI.run(["verify"] + files.sorted().map { "Fixtures/\($0)" }, cwd: CLI.packageRoot)
+        #expect(v.status == 0 && v.stdout.hasSuffix("\(files.count) ok, 0 failed\n"), "\(v)")
+    }
+
     @Test func checkReportsEachMismatchAndCounts() throws {
         // A wrong outcome, a wrong state and a wrong digest, each in its own file.
         var text = try dir.read("fx/a-upsell.json")
