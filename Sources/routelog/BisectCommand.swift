@@ -44,7 +44,7 @@ struct BisectCommand: ParsableCommand {
             "undecided": .array(result.undecided.map { .int(Int64($0)) }),
         ]
         let countLine = "materialized \(result.materialized) state\(result.materialized == 1 ? "" : "s"), folded \(result.eventsFolded) events, "
-            + "judged \(result.evaluations) seqs (\(mode))"
+            + "judged \(result.evaluations) seq\(result.evaluations == 1 ? "" : "s") (\(mode))"
         guard let seq = result.seq, let context = result.context else {
             if json {
                 out.line(JSONValue.object(counts.merging(["seq": .null]) { a, _ in a }).canonicalText)

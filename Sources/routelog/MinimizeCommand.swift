@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RouteLogCore
 
 /// `routelog minimize`: ddmin a session down to a 1-minimal failing event list, written as a fixture.
@@ -22,7 +23,7 @@ struct MinimizeCommand: ParsableCommand {
     @Option(name: .customLong("run"), help: ArgumentHelp("A shell command that judges the final state (git bisect run semantics).", valueName: "cmd")) var command: String?
     @Option(name: .shortAndLong, help: ArgumentHelp("The fixture file to write.", valueName: "file"), completion: .file(extensions: ["json"]))
     var output: String
-    @Option(help: "The fixture's name (default: minimized-<session>).") var name: String?
+    @Option(help: "The fixture's name (default: the file name without .json).") var name: String?
     @Flag(help: "Print the result as JSON.") var json = false
 
     func run() throws {
@@ -43,9 +44,10 @@ struct MinimizeCommand: ParsableCommand {
         }
         if let failure { throw failure }
         let minimal = kept.map { events[$0] }
-        let label = s.document?.name ?? (s.info.label.isEmpty ? String(s.id.rawValue.prefix(8)) : s.info.label)
+        // By convention a fixture's name is its file name without `.json`.
+        let fileName = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
         let doc = Fixture(
-            name: name ?? "minimized-\(label)",
+            name: name ?? fileName,
             description: "Minimized from \(s.name) with \(judge.summary): \(minimal.count) of \(firstBad) events.",
             events: minimal, expect: Fixture.expectation(for: minimal)
         )
