@@ -26,6 +26,12 @@ public struct RecordingStatus: Hashable, Sendable {
     public var pendingCount: Int
     /// The current failure, if recording is stopped.
     public var error: RecordingError?
+
+    public init(writtenSeq: UInt64, pendingCount: Int, error: RecordingError? = nil) {
+        self.writtenSeq = writtenSeq
+        self.pendingCount = pendingCount
+        self.error = error
+    }
 }
 
 /// Writes a navigator's events to its log off the main actor.
