@@ -358,7 +358,7 @@ public final class Navigator<Route: Routable> {
         let outcome = next.apply(event, seq: seq)
         if outcome.isApplied { live = next }
         headSeq = seq
-        history.append(event, after: live, seq: seq)
+        history.append(event, outcome: outcome, after: live, seq: seq)
         let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: CallSite(file: file, line: line), note: note)
         recorder.enqueue(RecordedEvent(event, meta: meta), digest: live.digest)
         if !outcome.isApplied {
@@ -386,6 +386,13 @@ public final class Navigator<Route: Routable> {
         } catch {
             return refuse(.unencodableRoute(error), file: file, line: line)
         }
+    }
+
+    /// The outcomes of the events recorded after `seq` by this navigator, in order (only events
+    /// since the navigator opened are known; older seqs are skipped).
+    public func outcomes(after seq: UInt64) -> [Outcome] {
+        let start = max(seq, history.baseSeq) - history.baseSeq
+        return start < UInt64(history.outcomes.count) ? Array(history.outcomes[Int(start)...]) : []
     }
 
     // MARK: - Time travel
@@ -507,13 +514,15 @@ struct History {
     static let checkpointInterval: UInt64 = 256
     private(set) var checkpoints: [Snapshot]
     private(set) var events: [Event] = []
+    private(set) var outcomes: [Outcome] = []
 
     init(base: Snapshot) { checkpoints = [base] }
 
     var baseSeq: UInt64 { checkpoints[0].seq }
 
-    mutating func append(_ event: Event, after state: NavigationState, seq: UInt64) {
+    mutating func append(_ event: Event, outcome: Outcome, after state: NavigationState, seq: UInt64) {
         events.append(event)
+        outcomes.append(outcome)
         if (seq - baseSeq) % Self.checkpointInterval == 0 { checkpoints.append(Snapshot(seq: seq, state: state)) }
     }
 
