@@ -142,7 +142,7 @@ func routelog(_ args: [String]) {
     var env = ProcessInfo.processInfo.environment
     if !useColor { env["NO_COLOR"] = "1" }
     p.environment = env
-    fflush(stdout)
+    fflush(nil)
     do {
         try p.run()
         p.waitUntilExit()
