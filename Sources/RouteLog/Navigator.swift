@@ -102,17 +102,32 @@ public final class Navigator<Route: Routable> {
     ///   - clock: milliseconds since 1970, stamped on each event's metadata.
     ///   - retryDelay: seconds between attempts to write to a failing log.
     /// - Throws: what the log throws when it cannot create the session.
-    public init(log: any EventLog, session: NewSession = NewSession(), logger: Logger = Logger(label: "RouteLog"),
-                clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
+    public convenience init(log: any EventLog, session: NewSession = NewSession(), logger: Logger = Logger(label: "RouteLog"),
+                            clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
         let info = try log.createSession(session)
+        self.init(log: log, session: info.id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: retryDelay)
+    }
+
+    /// A navigator on a new ``InMemoryEventLog``, for previews and tests. Never fails.
+    public static func inMemory(label: String = "in memory", logger: Logger = Logger(label: "RouteLog"),
+                                clock: @escaping @Sendable () -> Int64 = Navigator.wallClock) -> Navigator {
+        let log = InMemoryEventLog(clock: clock)
+        // An in-memory log cannot fail to create a session; if it ever did, the recorder
+        // would report it through `recordingError` and navigation would still work.
+        let id = (try? log.createSession(NewSession(label: label)))?.id ?? SessionID("in-memory")
+        return Navigator(log: log, session: id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: 1)
+    }
+
+    private init(log: any EventLog, session: SessionID, state: NavigationState, headSeq: UInt64, logger: Logger,
+                 clock: @escaping @Sendable () -> Int64, retryDelay: Double) {
         self.log = log
-        self.session = info.id
+        self.session = session
         self.logger = logger
         self.clock = clock
-        self.live = NavigationState()
-        self.headSeq = 0
-        self.history = History(base: Snapshot(seq: 0, state: NavigationState()))
-        self.recorder = Recorder(log: log, session: info.id, writtenSeq: 0, logger: logger, retryDelay: retryDelay)
+        self.live = state
+        self.headSeq = headSeq
+        self.history = History(base: Snapshot(seq: headSeq, state: state))
+        self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay)
         connectRecorder()
     }
 
@@ -121,20 +136,12 @@ public final class Navigator<Route: Routable> {
     ///
     /// - Throws: ``EventLogError`` when the session cannot be read; ``RouteDecodingError``
     ///   naming the seq that recorded a route which no longer decodes as `Route`.
-    public init(log: any EventLog, restoring session: SessionID, logger: Logger = Logger(label: "RouteLog"),
-                clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
+    public convenience init(log: any EventLog, restoring session: SessionID, logger: Logger = Logger(label: "RouteLog"),
+                            clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
         let info = try log.session(session)
         let state = try log.state(of: session, at: info.eventCount)
-        self.log = log
-        self.session = session
-        self.logger = logger
-        self.clock = clock
-        self.live = state
-        self.headSeq = info.eventCount
-        self.history = History(base: Snapshot(seq: info.eventCount, state: state))
-        self.recorder = Recorder(log: log, session: session, writtenSeq: info.eventCount, logger: logger, retryDelay: retryDelay)
+        self.init(log: log, session: session, state: state, headSeq: info.eventCount, logger: logger, clock: clock, retryDelay: retryDelay)
         try checkDecodable(state, through: info.eventCount)
-        connectRecorder()
     }
 
     /// Opens the most recent session of `log` if there is one, otherwise starts a new one.

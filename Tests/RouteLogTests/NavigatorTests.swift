@@ -179,4 +179,13 @@ import Testing
         guard case .refused(.undecodableRoute) = nav.reset(to: foreign) else { Issue.record("expected a refusal"); return }
         #expect(nav.headSeq == 2)
     }
+
+    @Test func anInMemoryNavigatorRecordsToItsOwnLog() async throws {
+        let nav = Navigator<PodRoute>.inMemory(label: "preview", clock: fixedClock)
+        nav.push(.settings)
+        await nav.flush()
+        #expect(try nav.log.session(nav.session).label == "preview")
+        #expect(try nav.log.events(nav.session).map(\.event) == [.push(try RouteRef(PodRoute.settings))])
+        #expect(nav.recordingError == nil)
+    }
 }
