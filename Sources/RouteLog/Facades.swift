@@ -5,7 +5,7 @@ import RouteLogCore
 @MainActor
 public struct SheetStack<Route: Routable>: Sendable {
     /// The navigator the stack drives.
-    public let navigator: Navigator<Route>
+    nonisolated public let navigator: Navigator<Route>
 
     public init(_ navigator: Navigator<Route>) { self.navigator = navigator }
 
@@ -34,7 +34,7 @@ public struct SheetStack<Route: Routable>: Sendable {
 @MainActor
 public struct Router<Route: Routable>: Sendable {
     /// The navigator the router drives.
-    public let navigator: Navigator<Route>
+    nonisolated public let navigator: Navigator<Route>
 
     public init(_ navigator: Navigator<Route>) { self.navigator = navigator }
 
@@ -72,9 +72,9 @@ public struct Router<Route: Routable>: Sendable {
 @MainActor
 public struct ScopedRouter<Route: Routable>: Sendable {
     /// The navigator the router drives.
-    public let navigator: Navigator<Route>
+    nonisolated public let navigator: Navigator<Route>
     /// The frame the router is bound to.
-    public let frame: FrameRef
+    nonisolated public let frame: FrameRef
 
     public init(_ navigator: Navigator<Route>, frame: FrameRef) {
         self.navigator = navigator
