@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
+        // Test-only: lets CustomDump's `expectNoDifference` record its failures in Swift Testing
+        // (without it, a difference is only printed and the test passes).
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.4.0"),
     ],
     targets: [
         .target(name: "RouteLogCore", swiftSettings: strict),
@@ -60,17 +63,26 @@ let package = Package(
         ),
         .testTarget(
             name: "RouteLogTests",
-            dependencies: ["RouteLog", "RouteLogTesting", "RouteLogLMDB", "RouteLogCore"],
+            dependencies: [
+                "RouteLog", "RouteLogTesting", "RouteLogLMDB", "RouteLogCore",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "RouteLogCLITests",
-            dependencies: ["RouteLogCore", "RouteLogLMDB", .product(name: "CustomDump", package: "swift-custom-dump")],
+            dependencies: [
+                "RouteLogCore", "RouteLogLMDB", .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "RouteLogCoreTests",
-            dependencies: ["RouteLogCore", .product(name: "CustomDump", package: "swift-custom-dump")],
+            dependencies: [
+                "RouteLogCore", .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
             swiftSettings: strict
         ),
     ],

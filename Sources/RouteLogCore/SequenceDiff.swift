@@ -1,0 +1,162 @@
+/// A minimal edit script between two sequences (Myers' O(ND) algorithm, linear-space variant).
+///
+/// Used for the line diff of rendered states and the alignment of two sessions' events.
+enum SequenceDiff {
+    /// One step of an edit script, with indices into the two inputs.
+    enum Op: Hashable, Sendable {
+        /// `a[i] == b[j]`.
+        case same(Int, Int)
+        /// `a[i]` is not in `b`.
+        case delete(Int)
+        /// `b[j]` is not in `a`.
+        case insert(Int)
+    }
+
+    /// A shortest edit script turning `a` into `b`. Deterministic; within each run of edits
+    /// between two equal elements, deletions come before insertions.
+    static func ops<T: Hashable>(_ a: [T], _ b: [T]) -> [Op] {
+        // Intern the elements so the inner loops compare integers.
+        var ids: [T: Int] = [:]
+        func intern(_ x: T) -> Int {
+            if let id = ids[x] { return id }
+            let id = ids.count
+            ids[x] = id
+            return id
+        }
+        let ia = a.map(intern)
+        let ib = b.map(intern)
+        var raw: [Op] = []
+        raw.reserveCapacity(max(a.count, b.count))
+        diff(ia, 0, ia.count, ib, 0, ib.count, into: &raw)
+        return normalized(raw)
+    }
+
+    /// Reorders each run of edits so that deletions come first (both keep their order).
+    static func normalized(_ ops: [Op]) -> [Op] {
+        var out: [Op] = []
+        out.reserveCapacity(ops.count)
+        var dels: [Op] = []
+        var ins: [Op] = []
+        func flush() {
+            out += dels
+            out += ins
+            dels.removeAll(keepingCapacity: true)
+            ins.removeAll(keepingCapacity: true)
+        }
+        for op in ops {
+            switch op {
+            case .same: flush(); out.append(op)
+            case .delete: dels.append(op)
+            case .insert: ins.append(op)
+            }
+        }
+        flush()
+        return out
+    }
+
+    private static func diff(_ a: [Int], _ aLo: Int, _ aHi: Int, _ b: [Int], _ bLo: Int, _ bHi: Int, into out: inout [Op]) {
+        var aLo = aLo, bLo = bLo, aHi = aHi, bHi = bHi
+        // Common prefix.
+        while aLo < aHi && bLo < bHi && a[aLo] == b[bLo] {
+            out.append(.same(aLo, bLo))
+            aLo += 1
+            bLo += 1
+        }
+        // Common suffix (emitted after the middle).
+        var suffixCount = 0
+        while aLo < aHi && bLo < bHi && a[aHi - 1] == b[bHi - 1] {
+            aHi -= 1
+            bHi -= 1
+            suffixCount += 1
+        }
+        defer { for k in 0..<suffixCount { out.append(.same(aHi + k, bHi + k)) } }
+
+        if aLo == aHi {
+            for j in bLo..<bHi { out.append(.insert(j)) }
+            return
+        }
+        if bLo == bHi {
+            for i in aLo..<aHi { out.append(.delete(i)) }
+            return
+        }
+        if let (x, y) = middle(a, aLo, aHi, b, bLo, bHi) {
+            diff(a, aLo, x, b, bLo, y, into: &out)
+            diff(a, x, aHi, b, y, bHi, into: &out)
+        } else {
+            for i in aLo..<aHi { out.append(.delete(i)) }
+            for j in bLo..<bHi { out.append(.insert(j)) }
+        }
+    }
+
+    /// Finds the middle snake of a shortest edit path and returns a split point strictly
+    /// inside the box, so both halves are smaller than the whole.
+    private static func middle(_ a: [Int], _ aLo: Int, _ aHi: Int, _ b: [Int], _ bLo: Int, _ bHi: Int) -> (Int, Int)? {
+        let n = aHi - aLo, m = bHi - bLo
+        let maxD = (n + m + 1) / 2
+        let vOffset = maxD
+        let vLength = 2 * maxD + 2
+        var v1 = [Int](repeating: -1, count: vLength)
+        var v2 = [Int](repeating: -1, count: vLength)
+        v1[vOffset + 1] = 0
+        v2[vOffset + 1] = 0
+        let delta = n - m
+        let front = delta % 2 != 0
+        var k1start = 0, k1end = 0, k2start = 0, k2end = 0
+        for d in 0..<maxD {
+            var k1 = -d + k1start
+            while k1 <= d - k1end {
+                let k1o = vOffset + k1
+                var x1 = (k1 == -d || (k1 != d && v1[k1o - 1] < v1[k1o + 1])) ? v1[k1o + 1] : v1[k1o - 1] + 1
+                var y1 = x1 - k1
+                while x1 < n && y1 < m && a[aLo + x1] == b[bLo + y1] {
+                    x1 += 1
+                    y1 += 1
+                }
+                v1[k1o] = x1
+                if x1 > n {
+                    k1end += 2
+                } else if y1 > m {
+                    k1start += 2
+                } else if front {
+                    let k2o = vOffset + delta - k1
+                    if k2o >= 0 && k2o < vLength && v2[k2o] != -1 {
+                        let x2 = n - v2[k2o]
+                        if x1 >= x2 { return split(x1, y1, n, m, aLo, bLo) }
+                    }
+                }
+                k1 += 2
+            }
+            var k2 = -d + k2start
+            while k2 <= d - k2end {
+                let k2o = vOffset + k2
+                var x2 = (k2 == -d || (k2 != d && v2[k2o - 1] < v2[k2o + 1])) ? v2[k2o + 1] : v2[k2o - 1] + 1
+                var y2 = x2 - k2
+                while x2 < n && y2 < m && a[aLo + n - x2 - 1] == b[bLo + m - y2 - 1] {
+                    x2 += 1
+                    y2 += 1
+                }
+                v2[k2o] = x2
+                if x2 > n {
+                    k2end += 2
+                } else if y2 > m {
+                    k2start += 2
+                } else if !front {
+                    let k1o = vOffset + delta - k2
+                    if k1o >= 0 && k1o < vLength && v1[k1o] != -1 {
+                        let x1 = v1[k1o]
+                        let y1 = vOffset + x1 - k1o
+                        if x1 >= n - x2 { return split(x1, y1, n, m, aLo, bLo) }
+                    }
+                }
+                k2 += 2
+            }
+        }
+        return nil
+    }
+
+    private static func split(_ x: Int, _ y: Int, _ n: Int, _ m: Int, _ aLo: Int, _ bLo: Int) -> (Int, Int)? {
+        // A split on the box's corner would not make progress; fall back (never expected).
+        if (x == 0 && y == 0) || (x == n && y == m) { return nil }
+        return (aLo + x, bLo + y)
+    }
+}

@@ -1,0 +1,225 @@
+/// How two sessions differ: where their states first diverge, and how their event lists line up.
+///
+/// Build one with `between(_:_:)` from two sessions read from logs (`[StoredEvent]`) or from
+/// steps (each event with the digest after it), or with ``between(events:_:)`` from two event
+/// lists, replayed here.
+///
+/// - ``firstDivergence`` compares the digest after each event, seq by seq: it is the first seq
+///   whose digests differ, or where one session has an event and the other has ended. It is
+///   `nil` when both sessions have the same length and every digest agrees. Because every
+///   stored event carries its digest, replaying a session with a changed reducer and diffing
+///   against the stored one pinpoints the first event whose behaviour changed.
+/// - ``alignment`` is a shortest edit script between the two event lists, compared by their
+///   canonical JSON (metadata such as timestamps is ignored): events that match, events only in
+///   the first session, events only in the second, and events that replaced one another.
+public struct SessionDiff: Hashable, Sendable {
+    /// One event of a session, as the diff sees it.
+    public struct Step: Hashable, Sendable {
+        /// The event's seq in its session (1-based).
+        public var seq: UInt64
+        public var event: Event
+        /// The digest of the state after the event.
+        public var digest: Digest
+        /// The reducer's outcome, when known.
+        public var outcome: Outcome?
+
+        public init(seq: UInt64, event: Event, digest: Digest, outcome: Outcome? = nil) {
+            self.seq = seq
+            self.event = event
+            self.digest = digest
+            self.outcome = outcome
+        }
+
+        /// The step of a stored event.
+        public init(_ stored: StoredEvent) {
+            self.init(seq: stored.seq, event: stored.event, digest: stored.digest, outcome: stored.outcome)
+        }
+    }
+
+    /// One entry of the alignment of two event lists, by seq.
+    public enum Entry: Hashable, Sendable, CustomStringConvertible {
+        /// The same event (equal canonical JSON) at `seqA` in the first session and `seqB` in the second.
+        case same(UInt64, UInt64)
+        /// An event only in the first session.
+        case removed(UInt64)
+        /// An event only in the second session.
+        case inserted(UInt64)
+        /// The event at `seqA` was replaced by a different event at `seqB`: a removal and an
+        /// insertion at the same place.
+        case changed(UInt64, UInt64)
+
+        /// `same 3 3`, `removed 4`, `inserted 5`, `changed 6 6`.
+        public var description: String {
+            switch self {
+            case .same(let a, let b): "same \(a) \(b)"
+            case .removed(let a): "removed \(a)"
+            case .inserted(let b): "inserted \(b)"
+            case .changed(let a, let b): "changed \(a) \(b)"
+            }
+        }
+
+        /// `{"op": "same", "a": 3, "b": 3}`; `removed` has only `a`, `inserted` only `b`.
+        public var json: JSONValue {
+            switch self {
+            case .same(let a, let b): .object(["op": .string("same"), "a": Self.int(a), "b": Self.int(b)])
+            case .removed(let a): .object(["op": .string("removed"), "a": Self.int(a)])
+            case .inserted(let b): .object(["op": .string("inserted"), "b": Self.int(b)])
+            case .changed(let a, let b): .object(["op": .string("changed"), "a": Self.int(a), "b": Self.int(b)])
+            }
+        }
+
+        static func int(_ v: UInt64) -> JSONValue { .int(Int64(bitPattern: v)) }
+    }
+
+    /// The first session's events.
+    public let a: [Step]
+    /// The second session's events.
+    public let b: [Step]
+    /// The first seq at which the digests after the events differ, or at which only one session
+    /// has an event; `nil` when both have the same length and all digests agree.
+    public let firstDivergence: UInt64?
+    /// A shortest alignment of the two event lists, in order.
+    public let alignment: [Entry]
+
+    /// Whether the sessions have the same events and the same digests.
+    public var isEmpty: Bool {
+        firstDivergence == nil && alignment.allSatisfy { if case .same = $0 { true } else { false } }
+    }
+
+    /// Diffs two sessions read from logs (see ``EventLog/events(_:from:through:)``).
+    public static func between(_ a: [StoredEvent], _ b: [StoredEvent]) -> SessionDiff {
+        between(a.map(Step.init), b.map(Step.init))
+    }
+
+    /// Diffs two sessions given as steps (each event with the digest after it).
+    public static func between(_ a: [Step], _ b: [Step]) -> SessionDiff {
+        var first: UInt64?
+        for i in 0..<max(a.count, b.count) {
+            if i >= a.count || i >= b.count || a[i].digest != b[i].digest {
+                first = i < a.count ? a[i].seq : b[i].seq
+                break
+            }
+        }
+        let ops = SequenceDiff.ops(a.map(\.event.canonicalJSON), b.map(\.event.canonicalJSON))
+        return SessionDiff(a: a, b: b, firstDivergence: first, alignment: align(ops, a, b))
+    }
+
+    /// Diffs two event lists by replaying each from the empty state.
+    public static func between(events a: [Event], _ b: [Event]) -> SessionDiff {
+        func steps(_ events: [Event]) -> [Step] {
+            var r = Replayer()
+            return events.map { e in
+                let s = r.apply(e)
+                return Step(seq: s.seq, event: e, digest: s.digest, outcome: s.outcome)
+            }
+        }
+        return between(steps(a), steps(b))
+    }
+
+    /// Turns an edit script into entries; inside each run of edits, the k-th removal and the
+    /// k-th insertion pair up as `changed`, and what is left over stays removed or inserted.
+    static func align(_ ops: [SequenceDiff.Op], _ a: [Step], _ b: [Step]) -> [Entry] {
+        var out: [Entry] = []
+        var dels: [Int] = []
+        var ins: [Int] = []
+        func flush() {
+            let pairs = min(dels.count, ins.count)
+            for k in 0..<pairs { out.append(.changed(a[dels[k]].seq, b[ins[k]].seq)) }
+            for i in dels.dropFirst(pairs) { out.append(.removed(a[i].seq)) }
+            for j in ins.dropFirst(pairs) { out.append(.inserted(b[j].seq)) }
+            dels.removeAll()
+            ins.removeAll()
+        }
+        for op in ops {
+            switch op {
+            case .same(let i, let j):
+                flush()
+                out.append(.same(a[i].seq, b[j].seq))
+            case .delete(let i): dels.append(i)
+            case .insert(let j): ins.append(j)
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// The diff as JSON: `{"firstDivergence": N | null, "digestA"?: …, "digestB"?: …,
+    /// "alignment": [Entry]}` where `digestA`/`digestB` are the digests at the first divergence
+    /// (left out for a session that has no event there).
+    public var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "firstDivergence": firstDivergence.map(Entry.int) ?? .null,
+            "alignment": .array(alignment.map(\.json)),
+        ]
+        if let d = firstDivergence {
+            if let s = step(a, d) { o["digestA"] = .string(s.digest.hex) }
+            if let s = step(b, d) { o["digestB"] = .string(s.digest.hex) }
+        }
+        return .object(o)
+    }
+
+    func step(_ steps: [Step], _ seq: UInt64) -> Step? {
+        // Steps are usually numbered 1...n; fall back to a search otherwise.
+        let i = Int(clamping: seq) - 1
+        if steps.indices.contains(i), steps[i].seq == seq { return steps[i] }
+        return steps.first { $0.seq == seq }
+    }
+
+    /// A readable rendering: a header line naming the first divergence, then the alignment with
+    /// each event's canonical JSON: `  a3 b3  …` for a matching event, `- a4     …` for an event
+    /// only in the first session, `+     b5  …` for one only in the second, and a `-`/`+` pair for
+    /// a changed event. Runs of matching events farther than `context` from an edit collapse into
+    /// `… (N unchanged)`.
+    ///
+    /// - Parameter context: how many matching events to keep around each edit (default 2).
+    public func text(context: Int = 2) -> String {
+        var out: [String] = []
+        if let d = firstDivergence {
+            let da = step(a, d).map { $0.digest.short } ?? "(ended)"
+            let db = step(b, d).map { $0.digest.short } ?? "(ended)"
+            out.append("first divergence at seq \(d): digest \(da) vs \(db)")
+        } else {
+            out.append("no divergence: \(a.count) events, same digests")
+        }
+        let width = String(max(a.last?.seq ?? 0, b.last?.seq ?? 0)).count + 1
+        func col(_ prefix: String, _ seq: UInt64?) -> String {
+            let s = seq.map { prefix + String($0) } ?? ""
+            return s + String(repeating: " ", count: max(0, width - s.count))
+        }
+        func line(_ mark: String, _ sa: UInt64?, _ sb: UInt64?, _ event: Event) -> String {
+            "\(mark) \(col("a", sa)) \(col("b", sb))  \(event.canonicalJSON)"
+        }
+        var show = [Bool](repeating: false, count: alignment.count)
+        var last = Int.min / 2
+        for (n, e) in alignment.enumerated() {
+            if case .same = e { if n - last <= context { show[n] = true } } else { show[n] = true; last = n }
+        }
+        last = Int.max / 2
+        for n in stride(from: alignment.count - 1, through: 0, by: -1) {
+            if case .same = alignment[n] { if last - n <= context { show[n] = true } } else { last = n }
+        }
+        var n = 0
+        while n < alignment.count {
+            if !show[n] {
+                var end = n
+                while end < alignment.count && !show[end] { end += 1 }
+                out.append("  … (\(end - n) unchanged)")
+                n = end
+                continue
+            }
+            switch alignment[n] {
+            case .same(let sa, let sb):
+                out.append(line(" ", sa, sb, step(a, sa)!.event))
+            case .removed(let sa):
+                out.append(line("-", sa, nil, step(a, sa)!.event))
+            case .inserted(let sb):
+                out.append(line("+", nil, sb, step(b, sb)!.event))
+            case .changed(let sa, let sb):
+                out.append(line("-", sa, nil, step(a, sa)!.event))
+                out.append(line("+", nil, sb, step(b, sb)!.event))
+            }
+            n += 1
+        }
+        return out.joined(separator: "\n")
+    }
+}
