@@ -12,7 +12,7 @@ let benchmarks: @Sendable () -> Void = {
     let deepCount = 100_000
     let config = Benchmark.Configuration(
         metrics: [.wallClock, .throughput, .cpuTotal, .peakMemoryResident],
-        timeUnits: .milliseconds,
+        timeUnits: .nanoseconds,
         scalingFactor: .mega,
         maxDuration: .seconds(10),
         maxIterations: 10
