@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RouteLogCore
+import RouteLogLMDB
 
 /// `routelog log`: one line per event, optionally following a live session.
 struct LogCommand: AsyncParsableCommand {
@@ -49,7 +50,17 @@ struct LogCommand: AsyncParsableCommand {
         }
         out.flush()
         guard follow else { return }
-        // Follow: short read transactions, polled with backoff; nothing is held between polls.
+        if let lmdb = s.log as? LMDBEventLog {
+            // The store's follower polls with short read transactions and backs off while idle.
+            guard next <= last else { return }
+            for try await e in lmdb.follow(session: s.id, from: next) {
+                printer.print(e)
+                out.flush()
+                if e.seq >= last { break }
+            }
+            return
+        }
+        // Any other log: poll with backoff; nothing is held between polls.
         var delay: UInt64 = 20_000_000
         while next <= last {
             let info = try call { try s.log.session(s.id) }
@@ -88,14 +99,18 @@ final class LogPrinter {
     func print(from: UInt64, through: UInt64) throws {
         try call {
             try session.log.read(session.id, from: from, through: through) { e in
-                if origin == nil { origin = e.meta.timestamp }
-                // Fold the event to know the state after it (the log's outcome is what is shown).
-                replayer = Replayer(state: replayer.state, seq: e.seq - 1)
-                replayer.apply(e.event)
-                out.line(json ? jsonLine(e) : textLine(e))
+                print(e)
                 return true
             }
         }
+    }
+
+    /// Prints one event (the next one after those printed so far).
+    func print(_ e: StoredEvent) {
+        if origin == nil { origin = e.meta.timestamp }
+        // Fold the event to know the state after it (the log's outcome is what is shown).
+        replayer.apply(e.event)
+        out.line(json ? jsonLine(e) : textLine(e))
     }
 
     func jsonLine(_ e: StoredEvent) -> String {
