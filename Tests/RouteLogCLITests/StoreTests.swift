@@ -44,9 +44,14 @@ import Testing
         #expect(arr.map { $0["id"]?.stringValue } == ids)
         #expect(arr[0]["events"]?.intValue == 10 && arr[0]["headDigest"]?.stringValue == head.hex)
         #expect(arr[0]["lastEventAt"]?.stringValue == ISO8601.format(milliseconds: Sessions.t0 + 10_000))
+        // --label names the imported sessions.
+        let labelled = try run(["import", "--store", "st", "--label", "from QA", "upsell.json"])
+        #expect(labelled.status == 0, "\(labelled)")
+        let all = try #require(try run(["sessions", "--store", "st", "--json"]).stdout.json().arrayValue)
+        #expect(all.count == 3 && all.contains { $0["label"]?.stringValue == "from QA" }, "\(all)")
         // ROUTELOG_STORE is the default store.
         let viaEnv = try run(["sessions", "--json"], env: ["ROUTELOG_STORE": dir.path("st")])
-        #expect(viaEnv.stdout == j.stdout)
+        #expect(try viaEnv.stdout.json().arrayValue?.count == 3, "\(viaEnv)")
     }
 
     @Test func sessionReferences() throws {
@@ -160,6 +165,12 @@ import Testing
         }
         CLI.expectError(try run(["sessions", "--store", "st"]), status: 3, "newer store format: st was written in format 9")
         CLI.expectError(try run(["import", "upsell.json", "--store", "st"]), status: 3, "newer store format")
+        // A store whose lock file cannot be used (LMDB never makes a reader wait for a writer, so
+        // this is the "locked" case a reader can meet).
+        try importFiles(["upsell.json"], store: "locked")
+        try FileManager.default.removeItem(atPath: dir.path("locked/lock.mdb"))
+        try FileManager.default.createDirectory(atPath: dir.path("locked/lock.mdb"), withIntermediateDirectories: false)
+        CLI.expectError(try run(["sessions", "--store", "locked"]), status: 3, "store error while opening locked")
         try dir.write("other/notes.txt", "hello")
         CLI.expectError(try run(["sessions", "--store", "other"]), status: 3, "not a store: other (it has no data.mdb)")
         CLI.expectError(try run(["import", "upsell.json", "--store", "other"]), status: 3, "not a store: other")
@@ -186,17 +197,18 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: data.path)[.modificationDate] as? Date == mtime)
     }
 
-    @Test func followTailsAConcurrentWriter() async throws {
-        let storePath = dir.path("live")
+    /// Starts `routelog log … --follow` on a live store, appends `events[5...]` in small batches
+    /// while it runs, and returns its output lines once it has printed `expected` lines (or ended).
+    func follow(_ extra: [String], events: [RecordedEvent], expected: Int) async throws -> (lines: [Substring], exitedByItself: Bool) {
+        let storePath = dir.path("live-\(extra.joined())")
         let log = try LMDBEventLog.open(at: storePath, options: .init(durability: .none, snapshotInterval: 16))
         let info = try log.createSession(NewSession(label: "live"))
-        let events = Sessions.generated(seed: 4, count: 60)
         try log.append(Array(events[0..<5]), to: info.id, expectedSeq: 0)
 
         let p = Process()
         p.executableURL = CLI.binary
-        p.arguments = ["log", "latest", "--store", storePath, "--follow", "--to", "60", "--json"]
-        let outURL = dir.url.appendingPathComponent("follow.out")
+        p.arguments = ["log", "latest", "--store", storePath, "--follow", "--json"] + extra
+        let outURL = dir.url.appendingPathComponent("follow\(extra.joined()).out")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         p.standardOutput = try FileHandle(forWritingTo: outURL)
         p.standardError = FileHandle.standardError
@@ -204,25 +216,43 @@ import Testing
 
         // Write the rest while the follower runs, in small batches with pauses.
         var seq: UInt64 = 5
-        while seq < 60 {
+        while seq < UInt64(events.count) {
             try await Task.sleep(nanoseconds: 30_000_000)
-            let n = min(UInt64(7), 60 - seq)
+            let n = min(UInt64(7), UInt64(events.count) - seq)
             try log.append(Array(events[Int(seq)..<Int(seq + n)]), to: info.id, expectedSeq: seq)
             seq += n
         }
-        // The follower ends by itself at --to 60; give it a bounded time.
+        func lines() throws -> [Substring] { try String(contentsOf: outURL, encoding: .utf8).split(separator: "\n") }
         let deadline = Date().addingTimeInterval(20)
-        while p.isRunning && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        while try p.isRunning && lines().count < expected && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let exited = !p.isRunning
         if p.isRunning { p.terminate() }
         p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "the follower stopped at --to 60")
-        let lines = try String(contentsOf: outURL, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 60)
+        if exited { #expect(p.terminationStatus == 0) }
+        return (try lines(), exited)
+    }
+
+    @Test func followTailsAConcurrentWriter() async throws {
+        let events = Sessions.generated(seed: 4, count: 60)
         let steps = replay(events.map(\.event)).steps
-        for (i, line) in lines.enumerated() {
+        // Without --to it keeps following until stopped.
+        let open = try await follow([], events: events, expected: 60)
+        #expect(!open.exitedByItself, "follow without --to waits for more")
+        #expect(open.lines.count == 60)
+        for (i, line) in open.lines.enumerated() {
             let v = try String(line).json()
             #expect(v["seq"]?.intValue == Int64(i + 1))
             #expect(v["digest"]?.stringValue == steps[i].digest.hex, "seq \(i + 1)")
         }
+        // With --from beyond the head and --to, it prints that range with the right states and stops.
+        let range = try await follow(["--from", "20", "--to", "45"], events: events, expected: 26)
+        #expect(range.exitedByItself, "the follower stopped at --to 45")
+        #expect(range.lines.count == 26)
+        let first = try String(try #require(range.lines.first)).json()
+        #expect(first["seq"]?.intValue == 20)
+        let summary = replay(events.prefix(20).map(\.event)).state
+        #expect(first["digest"]?.stringValue == summary.digest.hex)
+        #expect(try String(try #require(range.lines.last)).json()["seq"]?.intValue == 45)
     }
 }
