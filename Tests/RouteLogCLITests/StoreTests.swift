@@ -54,6 +54,22 @@ import Testing
         #expect(try viaEnv.stdout.json().arrayValue?.count == 3, "\(viaEnv)")
     }
 
+    @Test func sessionsTextGolden() throws {
+        // Files with a session header keep their creation time, app and version through import.
+        var text = try dir.read("upsell.json")
+        text = text.replacingOccurrences(of: "  \"events\": [", with: """
+          "session": {"label": "Upsell came back", "app": "Mailer", "appVersion": "5.1 (88)", "created": "2026-11-20T09:30:00.000Z"},
+          "events": [
+        """)
+        try dir.write("with-header.json", text)
+        try importFiles(["with-header.json"])
+        let r = try run(["sessions", "--store", "st"])
+        #expect(r.status == 0, "\(r)")
+        let masked = r.stdout.replacingOccurrences(of: #"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#,
+                                                   with: "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", options: .regularExpression)
+        try Golden.check(masked, "sessions.txt")
+    }
+
     @Test func sessionReferences() throws {
         let ids = try importFiles(["upsell.json", "gen.json"])
         let file = try run(["state", "upsell.json@7", "--json"]).stdout
