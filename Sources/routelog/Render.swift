@@ -106,18 +106,24 @@ enum Render {
     /// The state as an indented tree, one line per frame, route and presentation.
     static func tree(_ state: NavigationState) -> [String] {
         var lines: [String] = []
-        func frame(_ f: Frame, _ indent: String) {
-            if f.path.isEmpty {
-                lines.append("\(indent)path: (empty)")
-            } else {
-                lines.append("\(indent)path:")
-                for (i, r) in f.path.enumerated() { lines.append("\(indent)  [\(i)] \(route(r))" + (r.type.map { "  (\($0))" } ?? "")) }
-            }
-            if let p = f.presented {
+        // A frame presents at most one presentation, whose content is one frame: the chain is a
+        // list, walked with a loop (no recursion, however deep a session nests its sheets).
+        func frame(_ start: Frame, _ startIndent: String) {
+            var current: Frame? = start
+            var indent = startIndent
+            while let f = current {
+                if f.path.isEmpty {
+                    lines.append("\(indent)path: (empty)")
+                } else {
+                    lines.append("\(indent)path:")
+                    for (i, r) in f.path.enumerated() { lines.append("\(indent)  [\(i)] \(route(r))" + (r.type.map { "  (\($0))" } ?? "")) }
+                }
+                guard let p = f.presented else { return }
                 var head = "\(indent)\(p.style.rawValue) #\(p.token): \(route(p.route))" + (p.route.type.map { "  (\($0))" } ?? "")
                 if !p.dismissible { head += "  [not dismissible]" }
                 lines.append(head)
-                if let c = p.content { frame(c, indent + "  ") }
+                current = p.content
+                indent += "  "
             }
         }
         if let tabs = state.tabs {
