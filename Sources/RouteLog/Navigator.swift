@@ -18,6 +18,7 @@ public enum CallResult: Hashable, Sendable, CustomStringConvertible {
     public var isApplied: Bool { outcome?.isApplied ?? false }
 
     /// `#12 applied`, `#13 rejected:stale`, `refused: …`.
+    /// One line for logs and the demo.
     public var description: String {
         switch self {
         case .recorded(let seq, let outcome): "#\(seq) \(outcome)"
@@ -35,6 +36,7 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
     /// A `reset` state holds a route that does not decode as the navigator's route type.
     case undecodableRoute(RouteDecodingError)
 
+    /// One line for logs and the demo.
     public var description: String {
         switch self {
         case .timeTravelling(let seq): "the navigator is showing seq \(seq) (time travel); resume() before navigating"
@@ -481,6 +483,7 @@ public enum TimeTravelError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The log could not be read.
     case logUnreadable(String)
 
+    /// One line for logs and the demo.
     public var description: String {
         switch self {
         case .seqOutOfRange(let seq, let head): "seq \(seq) is past the head of the session (\(head))"
