@@ -155,4 +155,39 @@ private func r(_ id: String) -> RouteRef { RouteRef(id: id) }
             #expect(ia == n && ib == m, "round \(round)")
         }
     }
+
+    /// With a tiny cost limit the search splits heuristically: the script must stay valid, and
+    /// it is never shorter than a shortest one.
+    @Test func costLimitedScriptsStayValid() {
+        var rng = SplitMix64(seed: 7)
+        var longer = 0
+        for round in 0..<300 {
+            let n = Int(rng.next() % 60), m = Int(rng.next() % 60)
+            let alphabet = UInt64(1 + rng.next() % 6)
+            let a = (0..<n).map { _ in Int(rng.next() % alphabet) }
+            let b = (0..<m).map { _ in Int(rng.next() % alphabet) }
+            let exact = SequenceDiff.ops(a, b)
+            for limit in [1, 2, 3, 5] {
+                let ops = SequenceDiff.ops(a, b, costLimit: limit)
+                var ia = 0, ib = 0
+                for op in ops {
+                    switch op {
+                    case .same(let i, let j): #expect(i == ia && j == ib && a[i] == b[j], "round \(round) limit \(limit)"); ia += 1; ib += 1
+                    case .delete(let i): #expect(i == ia, "round \(round) limit \(limit)"); ia += 1
+                    case .insert(let j): #expect(j == ib, "round \(round) limit \(limit)"); ib += 1
+                    }
+                }
+                #expect(ia == n && ib == m, "round \(round) limit \(limit)")
+                #expect(ops.count >= exact.count, "round \(round) limit \(limit)")
+                if ops.count > exact.count { longer += 1 }
+            }
+        }
+        #expect(longer > 0, "the heuristic split was never taken")
+        // Unrelated long lists finish and give a valid script.
+        let a = (0..<20_000).map { _ in Int(rng.next() % 50) }
+        let b = (0..<20_000).map { _ in Int(rng.next() % 50) }
+        let ops = SequenceDiff.ops(a, b, costLimit: 64)
+        let same = ops.filter { if case .same(let i, let j) = $0 { a[i] == b[j] } else { false } }.count
+        #expect(ops.count - same == 40_000 - 2 * same)
+    }
 }
