@@ -12,6 +12,10 @@
 /// - ``alignment`` is a shortest edit script between the two event lists, compared by their
 ///   canonical JSON (metadata such as timestamps is ignored): events that match, events only in
 ///   the first session, events only in the second, and events that replaced one another.
+///   It comes from Myers' algorithm and is a shortest script whenever the sessions differ by up
+///   to about a thousand events; beyond that, each step of the search splits heuristically (as
+///   GNU diff does), so the script stays valid but may not be shortest, and two unrelated
+///   sessions of N events are aligned in about O(N · 512) steps rather than O(N²).
 public struct SessionDiff: Hashable, Sendable {
     /// One event of a session, as the diff sees it.
     public struct Step: Hashable, Sendable {
@@ -80,7 +84,7 @@ public struct SessionDiff: Hashable, Sendable {
     /// The first seq at which the digests after the events differ, or at which only one session
     /// has an event; `nil` when both have the same length and all digests agree.
     public let firstDivergence: UInt64?
-    /// A shortest alignment of the two event lists, in order.
+    /// The alignment of the two event lists, in order (see the type's discussion).
     public let alignment: [Entry]
 
     /// Whether the sessions have the same events and the same digests.
