@@ -20,6 +20,21 @@ extension NavigationState {
     /// - Returns: `applied` (possibly `updatedInPlace`) or `rejected(reason)`.
     @discardableResult
     public mutating func apply(_ event: Event, seq: UInt64) -> Outcome {
+        apply(event, seq: seq, keepingDigest: true)
+    }
+
+    /// Applies one event without maintaining the digest: the pure fold, for measuring what the
+    /// digest costs. Outcomes and the resulting state are the same as ``apply(_:seq:)``'s, but the
+    /// state's ``digest`` is left stale (``computeDigest()`` still gives the right one).
+    @_spi(Benchmarks)
+    @discardableResult
+    public mutating func applyWithoutDigest(_ event: Event, seq: UInt64) -> Outcome {
+        apply(event, seq: seq, keepingDigest: false)
+    }
+
+    /// The reducer; `keepingDigest == false` skips every digest term (see ``applyWithoutDigest(_:seq:)``).
+    @inline(__always)
+    mutating func apply(_ event: Event, seq: UInt64, keepingDigest: Bool) -> Outcome {
         // Only a hand-built state with a missing selected tab fails this; `validate()` names it.
         guard roots.indices.contains(selectedIndex) else { return .rejected(.invalidState) }
         switch event {
@@ -29,7 +44,7 @@ extension NavigationState {
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
             var term = Digest.zero
             modifyFrame(loc) { f in
-                term = Digest.pathTerm(loc.address, index: f.path.count, route: route)
+                if keepingDigest { term = Digest.pathTerm(loc.address, index: f.path.count, route: route) }
                 f.path.append(route)
             }
             digestSum += term
@@ -40,7 +55,7 @@ extension NavigationState {
             guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
             if count > frameAt(loc).path.count { return .rejected(.stackTooShort) }
-            removeLast(count, at: loc)
+            removeLast(count, at: loc, keepingDigest: keepingDigest)
             return .applied(.changed)
 
         case .popToRoot(let frame):
@@ -48,7 +63,7 @@ extension NavigationState {
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
             let n = frameAt(loc).path.count
             if n == 0 { return .rejected(.alreadyAtRoot) }
-            removeLast(n, at: loc)
+            removeLast(n, at: loc, keepingDigest: keepingDigest)
             return .applied(.changed)
 
         case .show(let route, let style, let dismissible, let placement):
@@ -57,28 +72,28 @@ extension NavigationState {
             switch placement {
             case .in(let ref):
                 guard let loc = resolve(ref) else { return .rejected(.unknownFrame) }
-                return present(new, at: loc)
+                return present(new, at: loc, keepingDigest: keepingDigest)
             case .replacingTop:
-                if let (_, loc) = topPresentation() { return present(new, at: loc) }
-                return present(new, at: rootLocation)
+                if let (_, loc) = topPresentation() { return present(new, at: loc, keepingDigest: keepingDigest) }
+                return present(new, at: rootLocation, keepingDigest: keepingDigest)
             case .onTop:
-                guard let (top, loc) = topPresentation() else { return present(new, at: rootLocation) }
-                if top.route.id == route.id && top.style == style { return present(new, at: loc) }
+                guard let (top, loc) = topPresentation() else { return present(new, at: rootLocation, keepingDigest: keepingDigest) }
+                if top.route.id == route.id && top.style == style { return present(new, at: loc, keepingDigest: keepingDigest) }
                 if top.style.isLeaf { return .rejected(.blockedByAlert) }
-                return present(new, at: FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(top.token)))
+                return present(new, at: FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(top.token)), keepingDigest: keepingDigest)
             }
 
         case .dismiss(let target):
             switch target {
             case .top:
                 guard let (_, loc) = topPresentation() else { return .rejected(.nothingToDismiss) }
-                removePresentation(at: loc)
+                removePresentation(at: loc, keepingDigest: keepingDigest)
             case .token(let token):
                 guard let loc = locate(token: token) else { return .rejected(.unknownToken) }
-                removePresentation(at: loc)
+                removePresentation(at: loc, keepingDigest: keepingDigest)
             case .all:
                 if roots[selectedIndex].root.presented == nil { return .rejected(.nothingToDismiss) }
-                removePresentation(at: rootLocation)
+                removePresentation(at: rootLocation, keepingDigest: keepingDigest)
             }
             return .applied(.changed)
 
@@ -87,28 +102,28 @@ extension NavigationState {
             if let token, token != top.token { return .rejected(.stale) }
             if !top.style.allowsInteractiveDismiss { return .rejected(.notInteractive) }
             if !top.dismissible { return .rejected(.notDismissible) }
-            removePresentation(at: loc)
+            removePresentation(at: loc, keepingDigest: keepingDigest)
             return .applied(.changed)
 
         case .setTabs(let ids, let selected):
             if ids.isEmpty || ids.contains(where: \.isEmpty) || Set(ids).count != ids.count { return .rejected(.invalidTabs) }
             if let selected, !ids.contains(selected) { return .rejected(.unknownTab) }
-            setTabs(ids, selected: selected)
+            setTabs(ids, selected: selected, keepingDigest: keepingDigest)
             return .applied(.changed)
 
         case .selectTab(let id):
             if id.isEmpty { return .rejected(.invalidTabs) }
             guard hasTabs, let index = roots.firstIndex(where: { $0.id == id }) else { return .rejected(.unknownTab) }
-            digestSum -= Digest.layoutTerm(of: self)
+            if keepingDigest { digestSum -= Digest.layoutTerm(of: self) }
             selectedIndex = index
-            digestSum += Digest.layoutTerm(of: self)
+            if keepingDigest { digestSum += Digest.layoutTerm(of: self) }
             return .applied(.changed)
 
         case .reset(let state):
             if !state.validate().isEmpty { return .rejected(.invalidState) }
             if let max = state.allTokens().max(), max > seq { return .rejected(.invalidState) }
             self = state
-            digestSum = Digest.terms(of: state)
+            if keepingDigest { digestSum = Digest.terms(of: state) }
             return .applied(.changed)
         }
     }
@@ -190,11 +205,11 @@ extension NavigationState {
 
     // MARK: - Mutations that keep the digest
 
-    @usableFromInline mutating func removeLast(_ count: Int, at loc: FrameLocation) {
+    @usableFromInline mutating func removeLast(_ count: Int, at loc: FrameLocation, keepingDigest: Bool = true) {
         var removed = Digest.zero
         modifyFrame(loc) { f in
             let start = f.path.count - count
-            for i in start..<f.path.count { removed += Digest.pathTerm(loc.address, index: i, route: f.path[i]) }
+            if keepingDigest { for i in start..<f.path.count { removed += Digest.pathTerm(loc.address, index: i, route: f.path[i]) } }
             f.path.removeLast(count)
         }
         digestSum -= removed
@@ -202,35 +217,36 @@ extension NavigationState {
 
     /// Presents `new` from the frame at `loc`, replacing what it presents, or updates the current
     /// presentation in place when it has the same id and style.
-    @usableFromInline mutating func present(_ new: Presentation, at loc: FrameLocation) -> Outcome {
+    @usableFromInline mutating func present(_ new: Presentation, at loc: FrameLocation, keepingDigest: Bool = true) -> Outcome {
         var delta = (add: Digest.zero, remove: Digest.zero)
         var inPlace = false
         modifyFrame(loc) { f in
             if let old = f.presented {
-                delta.remove += Digest.presentationTerm(loc.address, old)
+                if keepingDigest { delta.remove += Digest.presentationTerm(loc.address, old) }
                 if old.route.id == new.route.id && old.style == new.style {
                     inPlace = true
                     f.withPresented { p in
                         p.route = new.route
                         p.dismissible = new.dismissible
-                        delta.add += Digest.presentationTerm(loc.address, p)
+                        if keepingDigest { delta.add += Digest.presentationTerm(loc.address, p) }
                     }
                     return
                 }
-                if let c = old.content { delta.remove += Digest.terms(of: c, at: .content(old.token)) }
+                if keepingDigest, let c = old.content { delta.remove += Digest.terms(of: c, at: .content(old.token)) }
             }
             f.presented = new
-            delta.add += Digest.presentationTerm(loc.address, new)
+            if keepingDigest { delta.add += Digest.presentationTerm(loc.address, new) }
         }
         digestSum += delta.add
         digestSum -= delta.remove
         return .applied(inPlace ? .updatedInPlace : .changed)
     }
 
-    @usableFromInline mutating func removePresentation(at loc: FrameLocation) {
+    @usableFromInline mutating func removePresentation(at loc: FrameLocation, keepingDigest: Bool = true) {
         var removed = Digest.zero
         modifyFrame(loc) { f in
             guard let old = f.presented else { return }
+            guard keepingDigest else { f.presented = nil; return }
             removed += Digest.presentationTerm(loc.address, old)
             if let c = old.content { removed += Digest.terms(of: c, at: .content(old.token)) }
             f.presented = nil
@@ -238,26 +254,28 @@ extension NavigationState {
         digestSum -= removed
     }
 
-    mutating func setTabs(_ ids: [String], selected: String?) {
+    mutating func setTabs(_ ids: [String], selected: String?, keepingDigest: Bool = true) {
         if hasTabs {
             var byID: [String: Frame] = [:]
             for tab in roots { byID[tab.id] = tab.root }
             let current = roots[selectedIndex].id
-            var removed = Digest.layoutTerm(of: self)
-            for tab in roots where !ids.contains(tab.id) { removed += Digest.terms(of: tab.root, at: .root(tab.id)) }
+            if keepingDigest {
+                var removed = Digest.layoutTerm(of: self)
+                for tab in roots where !ids.contains(tab.id) { removed += Digest.terms(of: tab.root, at: .root(tab.id)) }
+                digestSum -= removed
+            }
             roots = ids.map { Tab(id: $0, root: byID[$0] ?? Frame()) }
             let sel = selected ?? (ids.contains(current) ? current : ids[0])
             selectedIndex = ids.firstIndex(of: sel)!
-            digestSum -= removed
-            digestSum += Digest.layoutTerm(of: self)
+            if keepingDigest { digestSum += Digest.layoutTerm(of: self) }
         } else {
             let sel = selected ?? ids[0]
             let old = roots[selectedIndex].root
-            digestSum -= Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root(""))
+            if keepingDigest { digestSum -= Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root("")) }
             roots = ids.map { Tab(id: $0, root: $0 == sel ? old : Frame()) }
             selectedIndex = ids.firstIndex(of: sel)!
             hasTabs = true
-            digestSum += Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root(sel))
+            if keepingDigest { digestSum += Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root(sel)) }
         }
     }
 
