@@ -86,10 +86,14 @@ public struct SessionDiff: Hashable, Sendable {
     public let firstDivergence: UInt64?
     /// The alignment of the two event lists, in order (see the type's discussion).
     public let alignment: [Entry]
+    /// The first seq at which both sessions have an event with a known outcome and the outcomes
+    /// differ (a rejection reason can change while the state, and so the digest, does not);
+    /// `nil` when they agree. Not part of ``json``.
+    public let firstOutcomeDivergence: UInt64?
 
-    /// Whether the sessions have the same events and the same digests.
+    /// Whether the sessions have the same events, the same digests and the same known outcomes.
     public var isEmpty: Bool {
-        firstDivergence == nil && alignment.allSatisfy { if case .same = $0 { true } else { false } }
+        firstDivergence == nil && firstOutcomeDivergence == nil && alignment.allSatisfy { if case .same = $0 { true } else { false } }
     }
 
     /// Diffs two sessions read from logs (see ``EventLog/events(_:from:through:)``).
@@ -108,19 +112,39 @@ public struct SessionDiff: Hashable, Sendable {
         }
         // Events are equal exactly when their canonical JSON is; comparing values is cheaper.
         let ops = SequenceDiff.ops(a.map(\.event), b.map(\.event))
-        return SessionDiff(a: a, b: b, firstDivergence: first, alignment: align(ops, a, b))
+        var firstOutcome: UInt64?
+        for i in 0..<min(a.count, b.count) {
+            if let oa = a[i].outcome, let ob = b[i].outcome, oa != ob {
+                firstOutcome = a[i].seq
+                break
+            }
+        }
+        return SessionDiff(a: a, b: b, firstDivergence: first, alignment: align(ops, a, b), firstOutcomeDivergence: firstOutcome)
+    }
+
+    /// The steps of a fresh replay of `events` from the empty state (seqs from 1), with outcomes.
+    public static func steps(replaying events: [Event]) -> [Step] {
+        var r = Replayer()
+        return events.map { e in
+            let s = r.apply(e)
+            return Step(seq: s.seq, event: e, digest: s.digest, outcome: s.outcome)
+        }
+    }
+
+    /// Diffs a stored session against a fresh replay of its own events with the current reducer.
+    ///
+    /// ``firstDivergence`` is then the first event whose resulting state differs from the one
+    /// recorded (the reducer's behaviour changed there, or the record is wrong), and
+    /// ``firstOutcomeDivergence`` the first whose outcome differs. The alignment is all `same`.
+    ///
+    /// - Parameter stored: the whole session, from seq 1, in order.
+    public static func againstReplay(_ stored: [StoredEvent]) -> SessionDiff {
+        between(stored.map(Step.init), steps(replaying: stored.map(\.event)))
     }
 
     /// Diffs two event lists by replaying each from the empty state.
     public static func between(events a: [Event], _ b: [Event]) -> SessionDiff {
-        func steps(_ events: [Event]) -> [Step] {
-            var r = Replayer()
-            return events.map { e in
-                let s = r.apply(e)
-                return Step(seq: s.seq, event: e, digest: s.digest, outcome: s.outcome)
-            }
-        }
-        return between(steps(a), steps(b))
+        between(steps(replaying: a), steps(replaying: b))
     }
 
     /// Turns an edit script into entries; inside each run of edits, the k-th removal and the

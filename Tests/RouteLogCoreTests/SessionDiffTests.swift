@@ -190,4 +190,29 @@ private func r(_ id: String) -> RouteRef { RouteRef(id: id) }
         let same = ops.filter { if case .same(let i, let j) = $0 { a[i] == b[j] } else { false } }.count
         #expect(ops.count - same == 40_000 - 2 * same)
     }
+
+    /// A stored session against a replay of its own events: equal for a sound log; a changed
+    /// outcome or digest in the record shows up at its seq.
+    @Test func storedSessionAgainstItsReplay() throws {
+        let log = InMemoryEventLog(snapshotInterval: 16, clock: { 1_700_000_000_000 })
+        let s = try log.createSession(NewSession(label: "verify"))
+        var g = SessionGenerator(seed: 11)
+        try log.append(g.events(300).map { RecordedEvent($0) }, to: s.id, expectedSeq: 0)
+        let stored = try log.events(s.id)
+        let clean = SessionDiff.againstReplay(stored)
+        #expect(clean.isEmpty && clean.firstDivergence == nil && clean.firstOutcomeDivergence == nil)
+        // An older reducer rejected an event for another reason: same state, other outcome.
+        let rejected = try #require(stored.firstIndex { !$0.outcome.isApplied && $0.seq > 100 })
+        var tampered = stored
+        tampered[rejected].outcome = tampered[rejected].outcome == .rejected(.stale) ? .rejected(.notDismissible) : .rejected(.stale)
+        let d = SessionDiff.againstReplay(tampered)
+        #expect(d.firstOutcomeDivergence == stored[rejected].seq)
+        #expect(d.firstDivergence == nil)
+        #expect(!d.isEmpty)
+        // A wrong digest.
+        tampered = stored
+        tampered[200].digest = Digest(hi: 0, lo: 1)
+        #expect(SessionDiff.againstReplay(tampered).firstDivergence == 201)
+        #expect(SessionDiff.steps(replaying: stored.map(\.event)).map(\.digest) == stored.map(\.digest))
+    }
 }
