@@ -196,7 +196,8 @@ public struct SessionDiff: Hashable, Sendable {
         return steps.first { $0.seq == seq }
     }
 
-    /// A readable rendering: a header line naming the first divergence, then the alignment with
+    /// A readable rendering: a header line naming the first divergence (and one naming the first
+    /// outcome divergence, if any), then the alignment with
     /// each event's canonical JSON: `  a3 b3  …` for a matching event, `- a4     …` for an event
     /// only in the first session, `+     b5  …` for one only in the second, and a `-`/`+` pair for
     /// a changed event. Runs of matching events farther than `context` from an edit collapse into
@@ -211,6 +212,9 @@ public struct SessionDiff: Hashable, Sendable {
             out.append("first divergence at seq \(d): digest \(da) vs \(db)")
         } else {
             out.append("no divergence: \(a.count) events, same digests")
+        }
+        if let o = firstOutcomeDivergence, let sa = step(a, o)?.outcome, let sb = step(b, o)?.outcome {
+            out.append("first outcome divergence at seq \(o): \(sa) vs \(sb)")
         }
         let width = String(max(a.last?.seq ?? 0, b.last?.seq ?? 0)).count + 1
         func col(_ prefix: String, _ seq: UInt64?) -> String {

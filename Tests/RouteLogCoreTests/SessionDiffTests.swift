@@ -209,6 +209,10 @@ private func r(_ id: String) -> RouteRef { RouteRef(id: id) }
         #expect(d.firstOutcomeDivergence == stored[rejected].seq)
         #expect(d.firstDivergence == nil)
         #expect(!d.isEmpty)
+        #expect(d.text().hasPrefix("""
+            no divergence: 300 events, same digests
+            first outcome divergence at seq \(stored[rejected].seq): \(tampered[rejected].outcome) vs \(stored[rejected].outcome)
+            """))
         // A wrong digest.
         tampered = stored
         tampered[200].digest = Digest(hi: 0, lo: 1)
