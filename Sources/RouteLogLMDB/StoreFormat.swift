@@ -1,3 +1,4 @@
+import Foundation
 import RouteLogCore
 
 // The byte layout of a RouteLog store, format 1. Every integer is big-endian.
@@ -68,11 +69,11 @@ struct ByteSource {
     mutating func u8(_ what: String) throws(ByteSourceError) -> UInt8 { try take(1, what)[0] }
     mutating func u32(_ what: String) throws(ByteSourceError) -> UInt32 {
         let b = try take(4, what)
-        return b.reduce(0) { $0 << 8 | UInt32($1) }
+        return UInt32(bigEndian: b.loadUnaligned(as: UInt32.self))
     }
     mutating func u64(_ what: String) throws(ByteSourceError) -> UInt64 {
         let b = try take(8, what)
-        return b.reduce(0) { $0 << 8 | UInt64($1) }
+        return UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))
     }
     mutating func i64(_ what: String) throws(ByteSourceError) -> Int64 { Int64(bitPattern: try u64(what)) }
     mutating func digest(_ what: String) throws(ByteSourceError) -> Digest {
@@ -159,8 +160,10 @@ enum StoreKey {
 
     /// The seq of an event or snapshot key, if it belongs to `session`.
     static func seq(_ key: UnsafeRawBufferPointer, session: [UInt8]) -> UInt64? {
-        guard key.count == 24, key.prefix(16).elementsEqual(session) else { return nil }
-        return key[16..<24].reduce(0) { $0 << 8 | UInt64($1) }
+        guard key.count == 24, let base = key.baseAddress else { return nil }
+        let same = session.withUnsafeBytes { s in memcmp(base, s.baseAddress!, 16) == 0 }
+        guard same else { return nil }
+        return UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
     }
 
     static let format: [UInt8] = Array("format".utf8)
