@@ -81,6 +81,7 @@ let package = Package(
                 "RouteLogCore", "RouteLogLMDB", .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
+            exclude: ["Golden"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the benchmarks in release mode and measures every figure with its baselines in the same
+# run: prints the table and writes the JSON summary to $BENCH_OUT (default: the repository's
+# .build/bench-summary.json). `make bench` calls this from Tools/Benchmarks.
+#
+#   BENCH_OUT=path  BENCH_SCALE=0.1 (scale every event count)  BENCH_RUNS=5 (runs per figure)
+#   BENCH_PACKAGE=1 also runs the package-benchmark suite (`swift package benchmark`).
+set -euo pipefail
+cd "$(dirname "$0")"
+SWIFT="${SWIFT:-swift}"
+out="${BENCH_OUT:-../../.build/bench-summary.json}"
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+
+"$SWIFT" build -c release --product routelog-bench-summary
+"$("$SWIFT" build -c release --show-bin-path)/routelog-bench-summary" --out "$out"
+
+if [ -n "${BENCH_PACKAGE:-}" ]; then
+  "$SWIFT" package --allow-writing-to-package-directory benchmark
+fi
