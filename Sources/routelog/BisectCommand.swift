@@ -98,12 +98,8 @@ enum Bisector {
             case .skip: return .skip
             }
         }
-        if n == s.info.eventCount {
-            return try Bisect.run(in: s.log, session: s.id, mode: mode, verdict: verdict)
-        }
-        // REF@N: search the prefix 1...N.
-        let events = try call { try s.log.events(s.id, from: 1, through: n) }.map(\.recorded)
-        return try Bisect.run(in: CheckpointedSession(events), mode: mode, verdict: verdict)
+        // REF@N searches the prefix 0...N, from the log's snapshots.
+        return try Bisect.run(in: s.log, session: s.id, through: n, mode: mode, verdict: verdict)
     }
 
     /// The first seq ≥ 1 (through `n`) the judge calls bad, by one fold from the start.

@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import RouteLogCore
+import RouteLogLMDB
 
 /// The exit codes `routelog` documents in its help and README.
 enum Exit {
@@ -43,6 +44,10 @@ extension CLIError {
         switch error {
         case let e as CLIError:
             return e
+        case let e as LMDBEventLogError:
+            return .fromStore(e)
+        case let e as BisectError:
+            return .data("bisect: \(e)")
         case let e as EventLogError:
             switch e {
             case .sessionNotFound(let id): return .usage("unknown session: \(id)")

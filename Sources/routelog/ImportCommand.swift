@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteLogCore
+import RouteLogLMDB
 
 /// `routelog import`: each file becomes a new session in the store.
 struct ImportCommand: ParsableCommand {
@@ -28,7 +29,8 @@ struct ImportCommand: ParsableCommand {
         let out = Output.stdout()
         for (file, doc) in docs {
             let info = try call {
-                let info = try log.createSession(NewSession(label: label ?? doc.name))
+                if let lmdb = log as? LMDBEventLog { return try lmdb.importFixture(doc, label: label) }
+                let info = try log.createSession(NewSession(label: label ?? doc.session?.label ?? doc.name))
                 if !doc.events.isEmpty { try log.append(doc.events, to: info.id, expectedSeq: 0) }
                 return try log.session(info.id)
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RouteLogCore
+import RouteLogLMDB
 
 /// `routelog log`: one line per event, optionally following a live session.
 struct LogCommand: AsyncParsableCommand {
@@ -31,7 +32,8 @@ struct LogCommand: AsyncParsableCommand {
         if follow, ref.seq != nil { throw CLIError.usage("--follow cannot be combined with \(ref.text); use --to") }
         let first = from ?? 1
         if first == 0 { throw CLIError.usage("--from out of range: 0 (seqs start at 1)") }
-        var last = to ?? s.seqOrHead
+        // Following without --to never ends by itself (stop it with Ctrl-C).
+        var last = to ?? (follow ? UInt64.max : s.seqOrHead)
         if let to, let seq = ref.seq, to > seq { last = seq }
         if let to, let from, to < from { throw CLIError.usage("--to \(to) is before --from \(from)") }
         if !follow {
@@ -48,21 +50,14 @@ struct LogCommand: AsyncParsableCommand {
             next = min(last, s.info.eventCount) + 1
         }
         out.flush()
-        guard follow else { return }
-        // Follow: short read transactions, polled with backoff; nothing is held between polls.
-        var delay: UInt64 = 20_000_000
-        while next <= last {
-            let info = try call { try s.log.session(s.id) }
-            if info.eventCount >= next {
-                let through = min(info.eventCount, last)
-                try printer.print(from: next, through: through)
-                out.flush()
-                next = through + 1
-                delay = 20_000_000
-            } else {
-                try await Task.sleep(nanoseconds: delay)
-                delay = min(delay * 2, 250_000_000)
-            }
+        guard follow, next <= last else { return }
+        guard let lmdb = s.log as? LMDBEventLog else { throw CLIError.usage("--follow needs a session in a store (\(s.name))") }
+        // The store's follower polls with short read transactions (none is held between polls, so
+        // the writer's pages can be reused) and backs off while nothing arrives.
+        for try await e in lmdb.follow(session: s.id, from: printer.folded + 1) {
+            printer.print(e)
+            out.flush()
+            if e.seq >= last { break }
         }
     }
 }
@@ -74,11 +69,16 @@ final class LogPrinter {
     let out: Output
     private var replayer: Replayer
     private var origin: Int64?
+    /// The first seq to print; events before it are only folded.
+    let from: UInt64
+    /// The last seq folded so far.
+    var folded: UInt64 { replayer.seq }
 
     init(session: ResolvedSession, json: Bool, out: Output, from: UInt64) throws {
         self.session = session
         self.json = json
         self.out = out
+        self.from = from
         let start = from > 0 ? from - 1 : 0
         let known = min(start, session.info.eventCount)
         replayer = Replayer(state: try call { try session.log.state(of: session.id, at: known) }, seq: known)
@@ -88,14 +88,19 @@ final class LogPrinter {
     func print(from: UInt64, through: UInt64) throws {
         try call {
             try session.log.read(session.id, from: from, through: through) { e in
-                if origin == nil { origin = e.meta.timestamp }
-                // Fold the event to know the state after it (the log's outcome is what is shown).
-                replayer = Replayer(state: replayer.state, seq: e.seq - 1)
-                replayer.apply(e.event)
-                out.line(json ? jsonLine(e) : textLine(e))
+                print(e)
                 return true
             }
         }
+    }
+
+    /// Prints one event (the next one after those printed so far).
+    func print(_ e: StoredEvent) {
+        if origin == nil { origin = e.meta.timestamp }
+        // Fold the event to know the state after it (the log's outcome is what is shown).
+        replayer.apply(e.event)
+        guard e.seq >= from else { return }
+        out.line(json ? jsonLine(e) : textLine(e))
     }
 
     func jsonLine(_ e: StoredEvent) -> String {

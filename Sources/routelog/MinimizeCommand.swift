@@ -35,15 +35,17 @@ struct MinimizeCommand: ParsableCommand {
             throw CLIError("nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)", code: Exit.different)
         }
         let events = try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded)
-        var tests = 0
-        var failure: (any Error)?
-        let kept = Minimizer.ddmin(Array(events.indices)) { candidate in
-            if failure != nil { return false }
-            tests += 1
-            do { return try Minimizer.fails(candidate.map { events[$0].event }, judge) } catch { failure = error; return false }
+        // The core's ddmin renumbers the tokens events name, so a kept swipe on the sheet created
+        // by a kept event still names that sheet.
+        let result: Minimize.Result<RecordedEvent>
+        do {
+            result = try Minimize.events(events) { candidate in try Minimizer.fails(candidate, judge) }
+        } catch let e as MinimizeError {
+            throw CLIError("nothing to minimize: \(e)", code: Exit.different)
         }
-        if let failure { throw failure }
-        let minimal = kept.map { events[$0] }
+        let minimal = result.elements
+        let kept = result.indices
+        let tests = result.predicateCalls
         // By convention a fixture's name is its file name without `.json`.
         let fileName = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
         let doc = Fixture(
@@ -71,7 +73,7 @@ struct MinimizeCommand: ParsableCommand {
     }
 }
 
-/// Zeller's delta debugging over an event list.
+/// The failure test `minimize` hands to the core's ``Minimize``.
 enum Minimizer {
     /// Whether replaying `events` ends in a failing state: the judge says bad after the last event.
     static func fails(_ events: [Event], _ judge: Judge) throws -> Bool {
@@ -81,56 +83,5 @@ enum Minimizer {
         for e in events { last = r.apply(e) }
         let c = PredicateContext(seq: r.seq, state: r.state, event: events.last, outcome: last?.outcome)
         return try judge.judge(c) == .bad
-    }
-
-    /// ddmin: a 1-minimal subsequence of `items` for which `test` is true (`test(items)` must be true).
-    /// Results of `test` are cached, so each candidate is tried once.
-    static func ddmin<T: Hashable>(_ items: [T], _ test: ([T]) -> Bool) -> [T] {
-        var cache: [[T]: Bool] = [:]
-        func check(_ c: [T]) -> Bool {
-            if let v = cache[c] { return v }
-            let v = test(c)
-            cache[c] = v
-            return v
-        }
-        var current = items
-        var n = 2
-        while current.count >= 2 {
-            let chunks = split(current, into: n)
-            var reduced = false
-            for chunk in chunks where check(chunk) {
-                current = chunk
-                n = 2
-                reduced = true
-                break
-            }
-            if !reduced {
-                for i in chunks.indices {
-                    let complement = chunks.enumerated().filter { $0.offset != i }.flatMap(\.element)
-                    if check(complement) {
-                        current = complement
-                        n = max(n - 1, 2)
-                        reduced = true
-                        break
-                    }
-                }
-            }
-            if !reduced {
-                if n >= current.count { break }
-                n = min(current.count, n * 2)
-            }
-        }
-        return current
-    }
-
-    static func split<T>(_ items: [T], into n: Int) -> [[T]] {
-        var out: [[T]] = []
-        var start = 0
-        for i in 0..<n {
-            let end = start + (items.count - start) / (n - i)
-            if end > start { out.append(Array(items[start..<end])) }
-            start = end
-        }
-        return out
     }
 }

@@ -332,6 +332,9 @@ struct PredicateParser {
     let tokens: [PredicateToken]
     let length: Int
     var index = 0
+    /// Nesting of parentheses and `!`, bounded so a pathological predicate cannot overflow the stack.
+    var depth = 0
+    static let maxDepth = 200
 
     init(tokens: [PredicateToken], length: Int) {
         self.tokens = tokens
@@ -394,6 +397,11 @@ struct PredicateParser {
     }
 
     mutating func parseUnary(after op: PredicateToken?) throws(PredicateError) -> (Node, ValueType, Int) {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maxDepth {
+            throw PredicateError(column: current.column, message: "the predicate nests deeper than \(Self.maxDepth) levels")
+        }
         if current.kind == .op("!") {
             let bang = advance()
             let (inner, type, column) = try parseUnary(after: bang)

@@ -4,22 +4,52 @@ import RouteLogLMDB
 
 /// Opens the LMDB store behind `--store`.
 enum StoreAccess {
-    /// Opens the store at `path`. Read-only unless `writable`; a read never creates or changes a store.
+    /// Opens the store at `path`. Read-only unless `writable`: a read never creates or changes a
+    /// store, and can run while an app writes the same store.
     static func open(path: String, writable: Bool) throws(CLIError) -> any EventLog {
         var isDir: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
-        if !writable || exists {
-            guard exists else { throw .data("not a store: \(path) (no such directory; set --store or ROUTELOG_STORE)") }
-            guard isDir.boolValue else { throw .data("not a store: \(path) (a file, not a store directory)") }
+        if !writable {
+            guard exists else { throw .data("not a store: \(path) (no such directory; give --store DIR or set ROUTELOG_STORE)") }
         }
-        throw .data("not a store: \(path) (this build of routelog has no LMDB store support)")
+        if exists && !isDir.boolValue { throw .data("not a store: \(path) (a file, not a store directory)") }
+        do {
+            return try LMDBEventLog.open(at: path, options: .init(readOnly: !writable, durability: writable ? .perEvent : .none))
+        } catch {
+            throw CLIError.from(error)
+        }
+    }
+
+    /// Checks a stored session's records (checksums and hash chain) with the store's own verification.
+    /// Returns the first failure of those checks, or `nil`; digest and outcome failures are left to
+    /// the CLI's replay, which prints the state diff (and honours the test-only reducer mutation).
+    static func verifyIntegrity(_ s: ResolvedSession) throws -> (integrity: VerifyReport.Failure?, other: VerifyReport.Failure?) {
+        guard let log = s.log as? LMDBEventLog else { return (nil, nil) }
+        let report = try call { try log.verify(session: s.id) }
+        guard let f = report.failure else { return (nil, nil) }
+        let failure = VerifyReport.Failure(seq: f.seq, check: f.check.rawValue, message: f.message)
+        switch f.check {
+        case .checksum, .chain: return (failure, nil)
+        default: return (nil, failure)
+        }
     }
 }
 
-extension StoreAccess {
-    /// Checks a stored session's checksums and hash chain (the store's own verification).
-    /// Returns the first failure, or `nil` when the records are intact.
-    static func verifyIntegrity(_ s: ResolvedSession) throws -> VerifyReport.Failure? {
-        nil
+extension CLIError {
+    /// Store errors: every one is a data error (exit 3) except a read-only store asked to write.
+    static func fromStore(_ error: LMDBEventLogError) -> CLIError {
+        switch error {
+        case .notADirectory(let path): .data("not a store: \(path) (a file, not a store directory)")
+        case .notAStore(let path, let reason): .data("not a store: \(path) (\(reason))")
+        case .newerFormat(let path, let found, let supported):
+            .data("newer store format: \(path) was written in format \(found); this routelog reads format \(supported) (upgrade routelog)")
+        case .permissionDenied(let path, let reason): .data("permission denied: \(path) (\(reason))")
+        case .readOnly(let path): .data("store is read-only: \(path)")
+        case .openReadOnlyElsewhere(let path): .data("store is locked: \(path) (open read-only elsewhere in this process)")
+        case .invalidSessionID(let id): .usage("unknown session: \(id) (not a session id)")
+        case .corruptRecord(let session, let seq, let reason): .data("corrupt record: session \(session) seq \(seq): \(reason)")
+        case .corruptValue(let db, let key, let reason): .data("corrupt store: database \"\(db)\" key \(key): \(reason)")
+        case .storage(let e, let operation): .data("store error while \(operation): \(e)")
+        }
     }
 }

@@ -106,7 +106,8 @@ enum Verifier {
             report.failure = verifyDocument(doc, mutation: mutation)
             return report
         }
-        if let integrity = try StoreAccess.verifyIntegrity(s) {
+        let store = try StoreAccess.verifyIntegrity(s)
+        if let integrity = store.integrity {
             report.failure = integrity
             return report
         }
@@ -134,7 +135,7 @@ enum Verifier {
                 return false
             }
         }
-        report.failure = failure
+        report.failure = failure ?? store.other
         return report
     }
 

@@ -64,6 +64,19 @@ import Testing
         CLI.expectError(r, status: 2, "routelog: predicate: column \(column): \(message)")
     }
 
+    @Test func pathologicalPredicatesAreErrorsNotCrashes() throws {
+        let deep = String(repeating: "(", count: 30_000) + "depth > 0" + String(repeating: ")", count: 30_000)
+        CLI.expectError(try run(["bisect", "upsell.json", "--predicate", deep]), status: 2, "predicate: column 201: the predicate nests deeper than 200 levels")
+        let nots = String(repeating: "!", count: 50_000) + "invalid"
+        CLI.expectError(try run(["bisect", "upsell.json", "--predicate", nots]), status: 2, "nests deeper than 200 levels")
+        CLI.expectError(try run(["bisect", "upsell.json", "--predicate", "depth > 99999999999999999999"]), status: 2, "integer 99999999999999999999 is too large")
+        CLI.expectError(try run(["bisect", "upsell.json", "--predicate", "tôp.id == \"x\""]), status: 2, "column 2: unexpected character 'ô'")
+        // Within the limit, nesting works.
+        let ok = String(repeating: "(", count: 150) + "depth > 1" + String(repeating: ")", count: 150)
+        let r = try run(["bisect", "upsell.json", "--linear", "--json", "--predicate", ok])
+        #expect(try r.stdout.json()["seq"]?.intValue == 5, "\(r)")
+    }
+
     @Test func predicateSemantics() throws {
         // Each predicate and the seq it first holds at in the upsell session (linear scan).
         let cases: [(String, Int?)] = [

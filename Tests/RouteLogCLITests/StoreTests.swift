@@ -1,0 +1,274 @@
+import Foundation
+import RouteLogCore
+import RouteLogLMDB
+import Testing
+
+/// The CLI against LMDB stores written by the tests (through `routelog import` and `LMDBEventLog`).
+@Suite(.serialized) struct StoreTests {
+    let dir: TempDir
+    let generated = Sessions.generated(seed: 21, count: 300)
+
+    init() throws {
+        dir = try TempDir()
+        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
+        try dir.writeSession("gen.json", generated, label: "generated")
+        var pops = Array(Sessions.upsell.prefix(2))
+        pops.append(RecordedEvent(.push(RouteRef(id: "a"))))
+        pops.append(RecordedEvent(.pop(count: 2)))
+        pops.append(RecordedEvent(.push(RouteRef(id: "b"))))
+        try dir.writeSession("pops.json", pops, label: "pops")
+    }
+
+    func run(_ args: [String], env: [String: String] = [:]) throws -> CLIResult { try CLI.run(args, cwd: dir.url, env: env) }
+
+    /// Imports files into `st` and returns the new session ids, in order.
+    @discardableResult
+    func importFiles(_ files: [String], store: String = "st") throws -> [String] {
+        let r = try run(["import", "--store", store, "--json"] + files)
+        #expect(r.status == 0, "\(r)")
+        return try r.stdout.split(separator: "\n").map { try String($0).json()["session"]?.stringValue ?? "" }
+    }
+
+    @Test func importThenListSessions() throws {
+        let ids = try importFiles(["upsell.json", "gen.json"])
+        #expect(ids.count == 2 && ids[0] < ids[1], "time-ordered ids: \(ids)")
+        let r = try run(["sessions", "--store", "st"])
+        #expect(r.status == 0, "\(r)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines[0].hasPrefix("ID") && lines[0].contains("HEAD"), "\(r)")
+        let head = replay(Sessions.upsell.map(\.event)).state.digest
+        #expect(lines[1].hasPrefix(ids[0]) && lines[1].contains("upsell") && lines[1].contains("  10  ") && lines[1].contains(head.short), "\(lines[1])")
+        #expect(lines[2].hasPrefix(ids[1]) && lines[2].contains("generated") && lines[2].contains("  300  "), "\(lines[2])")
+        let j = try run(["sessions", "--store", "st", "--json"])
+        let arr = try #require(try j.stdout.json().arrayValue)
+        #expect(arr.map { $0["id"]?.stringValue } == ids)
+        #expect(arr[0]["events"]?.intValue == 10 && arr[0]["headDigest"]?.stringValue == head.hex)
+        #expect(arr[0]["lastEventAt"]?.stringValue == ISO8601.format(milliseconds: Sessions.t0 + 10_000))
+        // --label names the imported sessions.
+        let labelled = try run(["import", "--store", "st", "--label", "from QA", "upsell.json"])
+        #expect(labelled.status == 0, "\(labelled)")
+        let all = try #require(try run(["sessions", "--store", "st", "--json"]).stdout.json().arrayValue)
+        #expect(all.count == 3 && all.contains { $0["label"]?.stringValue == "from QA" }, "\(all)")
+        // ROUTELOG_STORE is the default store.
+        let viaEnv = try run(["sessions", "--json"], env: ["ROUTELOG_STORE": dir.path("st")])
+        #expect(try viaEnv.stdout.json().arrayValue?.count == 3, "\(viaEnv)")
+    }
+
+    @Test func sessionsTextGolden() throws {
+        // Files with a session header keep their creation time, app and version through import.
+        var text = try dir.read("upsell.json")
+        text = text.replacingOccurrences(of: "  \"events\": [", with: """
+          "session": {"label": "Upsell came back", "app": "Mailer", "appVersion": "5.1 (88)", "created": "2026-11-20T09:30:00.000Z"},
+          "events": [
+        """)
+        try dir.write("with-header.json", text)
+        try importFiles(["with-header.json"])
+        let r = try run(["sessions", "--store", "st"])
+        #expect(r.status == 0, "\(r)")
+        let masked = r.stdout.replacingOccurrences(of: #"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#,
+                                                   with: "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", options: .regularExpression)
+        try Golden.check(masked, "sessions.txt")
+    }
+
+    @Test func sessionReferences() throws {
+        let ids = try importFiles(["upsell.json", "gen.json"])
+        let file = try run(["state", "upsell.json@7", "--json"]).stdout
+        #expect(try run(["state", "latest~1@7", "--store", "st", "--json"]).stdout == file)
+        #expect(try run(["state", "\(ids[0])@7", "--store", "st", "--json"]).stdout == file)
+        // A unique prefix: the shortest prefix of ids[0] that ids[1] does not share.
+        let common = zip(ids[0], ids[1]).prefix { $0 == $1 }.count
+        let prefix = String(ids[0].prefix(common + 1))
+        #expect(try run(["state", "\(prefix)@7", "--store", "st", "--json"]).stdout == file)
+        #expect(try run(["state", "latest", "--store", "st", "--json"]).stdout == (try run(["state", "gen.json", "--json"]).stdout))
+        CLI.expectError(try run(["state", String(ids[0].prefix(common)), "--store", "st"]), status: 2,
+                        "ambiguous session prefix: \(ids[0].prefix(common)) matches 2 sessions")
+        CLI.expectError(try run(["state", "latest~2", "--store", "st"]), status: 2, "unknown session: latest~2 (the store st has 2 sessions)")
+        CLI.expectError(try run(["state", "ffff", "--store", "st"]), status: 2, "unknown session: ffff")
+        CLI.expectError(try run(["state", "latest@301", "--store", "st"]), status: 2, "seq out of range: 301")
+        CLI.expectError(try run(["state", "latest~x", "--store", "st"]), status: 2, "expected a number after 'latest~'")
+    }
+
+    @Test func storeAndFileGiveTheSameOutput() throws {
+        try importFiles(["upsell.json"])
+        #expect(try run(["log", "latest", "--store", "st"]).stdout == (try run(["log", "upsell.json"]).stdout))
+        #expect(try run(["log", "latest", "--store", "st", "--json"]).stdout == (try run(["log", "upsell.json", "--json"]).stdout))
+        let d = try run(["diff", "latest@6", "upsell.json@6", "--store", "st", "--events"])
+        #expect(d.status == 0, "a session against its own file: \(d)")
+        let d2 = try run(["diff", "latest@5", "latest@6", "--store", "st"])
+        #expect(d2.status == 0, "a rejected event changes nothing: \(d2)")
+        let d3 = try run(["diff", "latest@4", "latest@5", "--store", "st", "--json"])
+        let d3changes = try d3.stdout.json()["changes"]?.arrayValue?.count
+        #expect(d3.status == 1 && d3changes == 1, "\(d3)")
+        let b = try run(["bisect", "latest", "--store", "st", "--linear", "--predicate", #"reason == "stale""#, "--json"])
+        #expect(try b.stdout.json()["seq"]?.intValue == 8, "\(b)")
+    }
+
+    @Test func exportFromTheStore() throws {
+        try importFiles(["upsell.json"])
+        let r = try run(["export", "latest", "--store", "st", "-o", "exported.json"])
+        #expect(r.status == 0, "\(r)")
+        let fixture = try Fixture(contentsOf: dir.path("exported.json"))
+        #expect(fixture.events == Sessions.upsell)
+        #expect(fixture.name == "upsell" && fixture.session?.label == "upsell")
+        #expect(try run(["fixtures", "check", "exported.json"]).stdout == "1 passed, 0 failed\n")
+        // Import the export again: the same events, the same head digest.
+        let again = try importFiles(["exported.json"])
+        let j = try run(["sessions", "--store", "st", "--json"])
+        let arr = try #require(try j.stdout.json().arrayValue)
+        // The import keeps the export's creation time, so the two sessions may sort either way.
+        #expect(arr.count == 2 && arr.contains { $0["id"]?.stringValue == again[0] })
+        #expect(arr[0]["headDigest"] == arr[1]["headDigest"] && arr[0]["created"] == arr[1]["created"])
+        let red = try run(["export", "latest", "--store", "st", "-o", "red.json", "--redact"])
+        let redText = try dir.read("red.json")
+        #expect(red.status == 0 && !redText.contains("Lunch?"), "\(red)")
+    }
+
+    @Test func verifyCatchesAChangedReducerRuleAtTheRightSeq() throws {
+        try importFiles(["upsell.json", "gen.json", "pops.json"])
+        let ok = try run(["verify", "--all", "--store", "st"])
+        #expect(ok.status == 0, "\(ok)")
+        #expect(ok.stdout.hasSuffix("3 ok, 0 failed\n"), "\(ok)")
+
+        let swipe = try run(["verify", "latest~2", "--store", "st", "--json"],
+                            env: ["ROUTELOG_TEST_REDUCER_MUTATION": "interactiveDismissIgnoresDismissible"])
+        #expect(swipe.status == 1, "\(swipe)")
+        let v = try swipe.stdout.json()
+        #expect(v["seq"]?.intValue == 6 && v["check"]?.stringValue == "digest", "\(swipe)")
+        #expect(v["changes"]?.arrayValue?.first?["path"]?.stringValue == "presented#3.presented", "the upsell is gone: \(swipe)")
+
+        let pop = try run(["verify", "latest", "--store", "st"], env: ["ROUTELOG_TEST_REDUCER_MUTATION": "popIgnoresCount"])
+        #expect(pop.status == 1, "\(pop)")
+        #expect(pop.stdout.contains("at seq 4: digest: recorded applied with digest"), "\(pop)")
+        try Golden.check(pop.stdout.replacingOccurrences(of: #"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#, with: "<id>",
+                                                         options: .regularExpression), "verify-store-mutation.txt")
+        // Where the mutated rule never fires, the session still verifies.
+        let all = try run(["verify", "--all", "--store", "st", "--json"], env: ["ROUTELOG_TEST_REDUCER_MUTATION": "popIgnoresCount"])
+        let oks = try all.stdout.split(separator: "\n").map { try String($0).json()["ok"]?.boolValue }
+        #expect(oks.count == 3 && oks[2] == false && oks[0] == true, "\(all)")
+    }
+
+    @Test func verifyNamesACorruptRecord() throws {
+        try importFiles(["upsell.json"])
+        // Flip one byte of the third record with raw LMDB calls.
+        do {
+            let env = try LMDBEnvironment.open(at: dir.path("st"))
+            let events = try env.database(named: "events")
+            try env.withWriteTransaction { txn in
+                var third: ([UInt8], [UInt8])?
+                var n = 0
+                try txn.forEach(in: events) { k, v in
+                    n += 1
+                    if n == 3 { third = (Array(k), Array(v)) }
+                    return n < 3
+                }
+                var (key, value) = try #require(third)
+                value[value.count / 2] ^= 0x5A
+                try txn.put(value, forKey: key, in: events)
+            }
+        }
+        let r = try run(["verify", "latest", "--store", "st"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("at seq 3: checksum:"), "\(r)")
+        CLI.expectError(try run(["log", "latest", "--store", "st"]), status: 3, "corrupt record: session")
+    }
+
+    @Test func newerFormatAndNotAStore() throws {
+        try importFiles(["upsell.json"])
+        do {
+            let env = try LMDBEnvironment.open(at: dir.path("st"))
+            let meta = try env.database(named: "meta")
+            try env.withWriteTransaction { try $0.put([0, 0, 0, 9], forKey: Array("format".utf8), in: meta) }
+        }
+        CLI.expectError(try run(["sessions", "--store", "st"]), status: 3, "newer store format: st was written in format 9")
+        CLI.expectError(try run(["import", "upsell.json", "--store", "st"]), status: 3, "newer store format")
+        // A store whose lock file cannot be used (LMDB never makes a reader wait for a writer, so
+        // this is the "locked" case a reader can meet).
+        try importFiles(["upsell.json"], store: "locked")
+        try FileManager.default.removeItem(atPath: dir.path("locked/lock.mdb"))
+        try FileManager.default.createDirectory(atPath: dir.path("locked/lock.mdb"), withIntermediateDirectories: false)
+        CLI.expectError(try run(["sessions", "--store", "locked"]), status: 3, "store error while opening locked")
+        try dir.write("other/notes.txt", "hello")
+        CLI.expectError(try run(["sessions", "--store", "other"]), status: 3, "not a store: other (it has no data.mdb)")
+        CLI.expectError(try run(["import", "upsell.json", "--store", "other"]), status: 3, "not a store: other")
+    }
+
+    @Test func emptySessionInAStore() throws {
+        try dir.write("empty.json", #"{"format": "routelog-fixture/1", "name": "nothing yet", "events": []}"#)
+        try importFiles(["empty.json"])
+        CLI.expectError(try run(["log", "latest", "--store", "st"]), status: 3, "empty session:")
+        CLI.expectError(try run(["bisect", "latest", "--store", "st", "--predicate", "depth > 0"]), status: 3, "empty session:")
+    }
+
+    @Test func readingNeverWritesToTheStore() throws {
+        try importFiles(["upsell.json", "gen.json"])
+        let data = dir.url.appendingPathComponent("st/data.mdb")
+        let before = try Data(contentsOf: data)
+        let mtime = try FileManager.default.attributesOfItem(atPath: data.path)[.modificationDate] as? Date
+        for args in [["sessions"], ["log", "latest"], ["state", "latest~1@3"], ["diff", "latest", "latest~1", "--events"],
+                     ["bisect", "latest", "--predicate", "depth >= 1"], ["verify", "--all"], ["export", "latest", "-o", "x.json"],
+                     ["minimize", "latest~1", "--predicate", #"reason == "stale""#, "-o", "m.json"]] {
+            _ = try run(args + ["--store", "st"])
+        }
+        #expect(try Data(contentsOf: data) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: data.path)[.modificationDate] as? Date == mtime)
+    }
+
+    /// Starts `routelog log … --follow` on a live store, appends `events[5...]` in small batches
+    /// while it runs, and returns its output lines once it has printed `expected` lines (or ended).
+    func follow(_ extra: [String], events: [RecordedEvent], expected: Int) async throws -> (lines: [Substring], exitedByItself: Bool) {
+        let storePath = dir.path("live-\(extra.joined())")
+        let log = try LMDBEventLog.open(at: storePath, options: .init(durability: .none, snapshotInterval: 16))
+        let info = try log.createSession(NewSession(label: "live"))
+        try log.append(Array(events[0..<5]), to: info.id, expectedSeq: 0)
+
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = ["log", "latest", "--store", storePath, "--follow", "--json"] + extra
+        let outURL = dir.url.appendingPathComponent("follow\(extra.joined()).out")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        p.standardOutput = try FileHandle(forWritingTo: outURL)
+        p.standardError = FileHandle.standardError
+        try p.run()
+
+        // Write the rest while the follower runs, in small batches with pauses.
+        var seq: UInt64 = 5
+        while seq < UInt64(events.count) {
+            try await Task.sleep(nanoseconds: 30_000_000)
+            let n = min(UInt64(7), UInt64(events.count) - seq)
+            try log.append(Array(events[Int(seq)..<Int(seq + n)]), to: info.id, expectedSeq: seq)
+            seq += n
+        }
+        func lines() throws -> [Substring] { try String(contentsOf: outURL, encoding: .utf8).split(separator: "\n") }
+        let deadline = Date().addingTimeInterval(20)
+        while try p.isRunning && lines().count < expected && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let exited = !p.isRunning
+        if p.isRunning { p.terminate() }
+        p.waitUntilExit()
+        if exited { #expect(p.terminationStatus == 0) }
+        return (try lines(), exited)
+    }
+
+    @Test func followTailsAConcurrentWriter() async throws {
+        let events = Sessions.generated(seed: 4, count: 60)
+        let steps = replay(events.map(\.event)).steps
+        // Without --to it keeps following until stopped.
+        let open = try await follow([], events: events, expected: 60)
+        #expect(!open.exitedByItself, "follow without --to waits for more")
+        #expect(open.lines.count == 60)
+        for (i, line) in open.lines.enumerated() {
+            let v = try String(line).json()
+            #expect(v["seq"]?.intValue == Int64(i + 1))
+            #expect(v["digest"]?.stringValue == steps[i].digest.hex, "seq \(i + 1)")
+        }
+        // With --from beyond the head and --to, it prints that range with the right states and stops.
+        let range = try await follow(["--from", "20", "--to", "45"], events: events, expected: 26)
+        #expect(range.exitedByItself, "the follower stopped at --to 45")
+        #expect(range.lines.count == 26)
+        let first = try String(try #require(range.lines.first)).json()
+        #expect(first["seq"]?.intValue == 20)
+        let summary = replay(events.prefix(20).map(\.event)).state
+        #expect(first["digest"]?.stringValue == summary.digest.hex)
+        #expect(try String(try #require(range.lines.last)).json()["seq"]?.intValue == 45)
+    }
+}
