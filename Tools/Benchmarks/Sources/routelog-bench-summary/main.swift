@@ -7,6 +7,9 @@
 import Foundation
 @_spi(Benchmarks) import RouteLogCore
 import RouteLogBenchSupport
+#if ROUTELOG_STORE_BENCH
+import RouteLogLMDB
+#endif
 
 
 struct Options {
@@ -123,29 +126,52 @@ func coreFigures(_ o: Options) throws -> [Figure] {
 func storeFigures(_ o: Options) throws -> [Figure] {
     let n = o.count(1_000_000)
     let durableN = o.count(300)
+    let groupedN = o.count(20_000) / 4 * 4
+    let bigN = o.count(10_000_000)
     let dir = try TemporaryDirectory(prefix: "routelog-bench")
     defer { dir.remove() }
     progress("store files in \(dir.path)")
-    progress("generating \(n) recorded events and their records")
+    progress("generating \(n) recorded events")
     let recorded = Workloads.recorded(Workloads.realistic(n))
-    let records = BaselineRecords.make(recorded)
-    let recordBytes = Double(records.totalValueBytes) / Double(records.count)
     var figures: [Figure] = []
     let storeRuns = max(1, min(2, o.runs))
+    let replayRuns = max(1, min(3, o.runs))
+
+    // The records the raw LMDB and SQLite baselines write: the store's own keys and record bytes
+    // (copied from a store after append-batched) when the store is built, else the baseline layout.
+    let records: RecordSet
+    let recordSource: String
+    #if ROUTELOG_STORE_BENCH
+    var tAppend: [Double] = []
+    var storePath = ""
+    var storeSession = SessionID("")
+    for r in 0..<storeRuns {
+        progress("append-batched run \(r + 1)/\(storeRuns)")
+        if !storePath.isEmpty { try? FileManager.default.removeItem(atPath: storePath) }
+        storePath = dir.file("store-\(r)")
+        let (session, seconds) = try StoreBench.appendBatched(recorded, at: storePath, durability: .perEvent)
+        storeSession = session
+        tAppend.append(seconds)
+    }
+    records = try RawLMDB.copyRecords(fromEnvironment: storePath, database: "events")
+    try require(records.count == n, "the store holds \(records.count) records, not \(n)")
+    recordSource = "the store's own records"
+    #else
+    records = BaselineRecords.make(recorded)
+    recordSource = "baseline-layout records"
+    #endif
+    let recordBytes = Int((Double(records.totalValueBytes) / Double(records.count)).rounded())
 
     // raw-lmdb-batched: mdb_put with MDB_APPEND, 1,000 per synced commit, a fresh environment each run.
     var tRaw: [Double] = []
-    var lastRaw: RawLMDB?
     for r in 0..<storeRuns {
         progress("raw-lmdb-batched run \(r + 1)/\(storeRuns)")
-        let path = try dir.subdirectory("raw-\(r)")
-        let env = try RawLMDB(path: path)
+        let env = try RawLMDB(path: try dir.subdirectory("raw-\(r)"))
         tRaw += try Measure.seconds(runs: 1) { try env.put(records, batch: 1_000) }
-        lastRaw = env
     }
     let raw = rate(n, tRaw)
     figures.append(Figure(name: "raw-lmdb-batched", value: raw.best, unit: "events/s", count: n, median: raw.median, runs: storeRuns,
-                          note: "baseline: mdb_put (MDB_APPEND), 1,000 per synced commit, \(Int(recordBytes)) B records"))
+                          note: "baseline: mdb_put (MDB_APPEND) of \(recordSource) (\(recordBytes) B values), 1,000 per synced commit"))
 
     var tSQLite: [Double] = []
     for r in 0..<storeRuns {
@@ -157,7 +183,16 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     }
     let sqlite = rate(n, tSQLite)
     figures.append(Figure(name: "sqlite-batched", value: sqlite.best, unit: "events/s", count: n, median: sqlite.median, runs: storeRuns,
-                          note: "baseline: SQLite WAL, synchronous=FULL, 1,000 rows per transaction"))
+                          note: "baseline: SQLite WAL, synchronous=FULL, the same records, 1,000 rows per transaction"))
+
+    #if ROUTELOG_STORE_BENCH
+    let append = rate(n, tAppend)
+    figures.append(Figure(name: "append-batched", value: append.best, unit: "events/s", baseline: "raw-lmdb-batched", baselineValue: raw.best,
+                          target: .ratioAtLeast(0.5), count: n, median: append.median, runs: storeRuns,
+                          note: "LMDBEventLog, .perEvent durability: one synced commit per batch of 1,000"))
+    figures.append(Figure(name: "append-batched vs sqlite", value: append.best, unit: "events/s", baseline: "sqlite-batched", baselineValue: sqlite.best,
+                          target: .ratioAtLeast(4), count: n, median: append.median, runs: storeRuns))
+    #endif
 
     progress("sqlite-full-per-row, \(durableN) commits")
     let perRowDB = try SQLiteBaseline(path: dir.file("per-row.sqlite"), synchronous: "FULL")
@@ -173,18 +208,34 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "raw-lmdb-per-commit", value: perCommit.best, unit: "commits/s", count: durableN,
                           note: "reference: mdb_put, one synced commit per record"))
 
-    // raw-scan+fold over the last raw environment.
-    let scanned = try DecodingFolds.rawScanFold(lastRaw!)
+    #if ROUTELOG_STORE_BENCH
+    progress("append-durable, \(durableN) commits")
+    let tDurable = try StoreBench.appendSingles(recorded[0..<durableN], at: dir.file("durable"), durability: .perEvent)
+    let durable = rate(durableN, [tDurable])
+    figures.append(Figure(name: "append-durable", value: durable.best, unit: "commits/s", baseline: "sqlite-full-per-row", baselineValue: perRow.best,
+                          target: .ratioAtLeast(1), count: durableN, note: "LMDBEventLog, .perEvent, one event per append"))
+    progress("append-grouped, 4 appenders, \(groupedN) events")
+    let tGrouped = try StoreBench.appendGrouped(Array(recorded[0..<groupedN]), appenders: 4, at: dir.file("grouped"))
+    let grouped = rate(groupedN, [tGrouped])
+    figures.append(Figure(name: "append-grouped", value: grouped.best, unit: "events/s", baseline: "append-durable", baselineValue: durable.best,
+                          target: .ratioAtLeast(10), count: groupedN,
+                          note: "4 threads, one event per append, .grouped(maxDelay: 100 ms), final flush included"))
+    #endif
+
+    // raw-scan+fold: a raw environment of the baseline layout (BinaryCodec event + integrity fields).
+    progress("raw-scan+fold: writing \(n) baseline records")
+    let scanEnv = try RawLMDB(path: try dir.subdirectory("raw-scan"), noSync: true)
+    try scanEnv.put(BaselineRecords.make(recorded), batch: 10_000)
+    let scanned = try DecodingFolds.rawScanFold(scanEnv)
     try require(scanned.events == n, "raw scan saw \(scanned.events) records")
     var tScan: [Double] = []
-    for r in 0..<o.runs {
-        progress("raw-scan+fold run \(r + 1)/\(o.runs)")
-        tScan += try Measure.seconds(runs: 1) { _ = try DecodingFolds.rawScanFold(lastRaw!) }
+    for r in 0..<replayRuns {
+        progress("raw-scan+fold run \(r + 1)/\(replayRuns)")
+        tScan += try Measure.seconds(runs: 1) { _ = try DecodingFolds.rawScanFold(scanEnv) }
     }
     let scan = rate(n, tScan)
-    figures.append(Figure(name: "raw-scan+fold", value: scan.best, unit: "events/s", count: n, median: scan.median, runs: o.runs,
-                          note: "baseline: cursor scan, decode (\(EventBytes.encodingName)), pure fold"))
-    lastRaw = nil
+    figures.append(Figure(name: "raw-scan+fold", value: scan.best, unit: "events/s", count: n, median: scan.median, runs: replayRuns,
+                          note: "baseline: one cursor scan, BinaryCodec decode, pure fold"))
 
     let jsonlN = min(n, o.count(200_000))
     progress("writing \(jsonlN) events as JSON Lines")
@@ -198,13 +249,70 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "jsonl-replay", value: jsonl.best, unit: "events/s", count: jsonlN, median: jsonl.median, runs: storeRuns,
                           note: "baseline: JSON Lines file, JSONDecoder, fold+digest" + (jsonlN < n ? "; \(jsonlN) events (a per-event rate)" : "")))
 
+    #if ROUTELOG_STORE_BENCH
+    let check = try StoreBench.replay(at: storePath, session: storeSession)
+    try require(check.events == UInt64(n) && check.digest == scanned.0.computeDigest(), "replay of the store reaches another state")
+    var tReplay: [Double] = []
+    for r in 0..<replayRuns {
+        progress("replay-1M run \(r + 1)/\(replayRuns)")
+        tReplay += try Measure.seconds(runs: 1) { try StoreBench.replay(at: storePath, session: storeSession) }
+    }
+    let replay1 = rate(n, tReplay)
+    figures.append(Figure(name: "replay-1M", value: replay1.best, unit: "events/s", baseline: "raw-scan+fold", baselineValue: scan.best,
+                          target: .ratioAtLeast(0.5), count: n, median: replay1.median, runs: replayRuns,
+                          note: "open read-only, read (checksums), decode, fold, check every stored digest"))
+    figures.append(Figure(name: "replay-1M vs jsonl", value: replay1.best, unit: "events/s", baseline: "jsonl-replay", baselineValue: jsonl.best,
+                          target: .ratioAtLeast(20), count: n, median: replay1.median, runs: replayRuns))
+    try? FileManager.default.removeItem(atPath: storePath)
+
+    // The 10M-event session (scaled with --scale).
+    progress("writing a \(bigN)-event session to a store and a raw environment")
+    let bigStore = dir.file("store-big")
+    let bigRaw = try dir.subdirectory("raw-big")
+    let bigSession = try StoreBench.buildBig(count: bigN, storePath: bigStore, rawPath: bigRaw)
+    let big = bigN >= 1_000_000 ? "\(bigN / 1_000_000)M" : "\(bigN)"
+    progress("replay-\(big)")
+    let (bigCheck, tBigReplay) = try Measure.once { try StoreBench.replay(at: bigStore, session: bigSession) }
+    try require(bigCheck.events == UInt64(bigN), "replay of the big session read \(bigCheck.events) events")
+    progress("raw-scan+fold-\(big)")
+    let bigScanEnv = try RawLMDB(path: bigRaw, mapSize: 64 << 30, noSync: true)
+    let (bigScanned, tBigScan) = try Measure.once { try DecodingFolds.rawScanFold(bigScanEnv) }
+    try require(bigScanned.events == bigN && bigScanned.0.computeDigest() == bigCheck.digest, "the big raw scan reaches another state")
+    let scaledNote = bigN < 10_000_000 ? "; \(bigN) events, not 10M (scaled)" : ""
+    figures.append(Figure(name: "raw-scan+fold-\(big)", value: Double(bigN) / tBigScan, unit: "events/s", count: bigN, runs: 1,
+                          note: "baseline: as raw-scan+fold" + scaledNote))
+    figures.append(Figure(name: "replay-\(big)", value: Double(bigN) / tBigReplay, unit: "events/s", baseline: "raw-scan+fold-\(big)",
+                          baselineValue: Double(bigN) / tBigScan, target: .ratioAtLeast(0.5), count: bigN, runs: 1, note: "as replay-1M" + scaledNote))
+    figures.append(Figure(name: "replay-\(big) vs jsonl", value: Double(bigN) / tBigReplay, unit: "events/s", baseline: "jsonl-replay",
+                          baselineValue: jsonl.best, target: .ratioAtLeast(20), count: bigN, runs: 1))
+
+    let lookups = 101
+    progress("time-travel: \(lookups) state(at:) at random seqs")
+    let log = try LMDBEventLog.open(at: bigStore, options: .init(readOnly: true))
+    var rng = SplitMix64(seed: Workloads.seed)
+    var tTravel: [Double] = []
+    for _ in 0..<lookups {
+        let seq = 1 + rng.next() % UInt64(bigN)
+        tTravel += try Measure.seconds(runs: 1) { _ = try log.state(of: bigSession, at: seq) }
+    }
+    let travel = Measure.median(tTravel)
+    figures.append(Figure(name: "time-travel", value: travel, unit: "s", baseline: "replay-\(big) (full, s)", baselineValue: tBigReplay,
+                          target: .ratioAtMost(0.001), count: lookups, median: travel, runs: lookups,
+                          note: "median state(of:at:) at random seqs; snapshot every \(LMDBEventLog.defaultSnapshotInterval) events" + scaledNote))
+
+    progress("replay-rss: replaying \(bigN) events in a child process")
+    let rss = try StoreBench.replayRSS(path: bigStore, session: bigSession)
+    figures.append(Figure(name: "replay-rss", value: Double(rss.peak) / 1_048_576, unit: "MiB", target: .valueAtMost(64), count: bigN,
+                          note: "peak RssAnon while replaying (\(String(format: "%.1f", Double(rss.start) / 1_048_576)) MiB at start)" + scaledNote))
+    #else
     figures += StoreFigures.pending(raw: raw.best, sqlite: sqlite.best, perRow: perRow.best, scan: scan.best, jsonl: jsonl.best)
+    #endif
     return figures
 }
 
-/// The figures of the LMDB store itself.
+/// The figures of the LMDB store, reported as not measured where it is not built.
 enum StoreFigures {
-    static let why = "not measured: LMDBEventLog is not on this branch yet"
+    static let why = "not measured: LMDBEventLog is not in this build"
 
     static func pending(raw: Double, sqlite: Double, perRow: Double, scan: Double, jsonl: Double) -> [Figure] {
         [
@@ -214,14 +322,27 @@ enum StoreFigures {
             Figure(name: "append-grouped", value: nil, unit: "events/s", baseline: "append-durable", target: .ratioAtLeast(10), note: why),
             Figure(name: "replay-1M", value: nil, unit: "events/s", baseline: "raw-scan+fold", baselineValue: scan, target: .ratioAtLeast(0.5), note: why),
             Figure(name: "replay-1M vs jsonl", value: nil, unit: "events/s", baseline: "jsonl-replay", baselineValue: jsonl, target: .ratioAtLeast(20), note: why),
-            Figure(name: "replay-10M", value: nil, unit: "events/s", baseline: "raw-scan+fold", baselineValue: scan, target: .ratioAtLeast(0.5), note: why),
-            Figure(name: "time-travel", value: nil, unit: "s", baseline: "replay-10M (full)", target: .ratioAtMost(0.001), note: why),
+            Figure(name: "replay-10M", value: nil, unit: "events/s", baseline: "raw-scan+fold-10M", target: .ratioAtLeast(0.5), note: why),
+            Figure(name: "time-travel", value: nil, unit: "s", baseline: "replay-10M (full, s)", target: .ratioAtMost(0.001), note: why),
             Figure(name: "replay-rss", value: nil, unit: "MiB", target: .valueAtMost(64), note: why),
         ]
     }
 }
 
 // MARK: - Main
+
+#if ROUTELOG_STORE_BENCH
+// The child process of replay-rss: `routelog-bench-summary --replay-rss STORE SESSION`.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--replay-rss" {
+    do {
+        try StoreBench.replayRSSChild(path: CommandLine.arguments[2], session: CommandLine.arguments[3])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("replay-rss: \(error)\n".utf8))
+        exit(1)
+    }
+}
+#endif
 
 do {
     let o = try Options.parse(CommandLine.arguments)
