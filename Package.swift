@@ -56,6 +56,12 @@ let package = Package(
             dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
             swiftSettings: strict
         ),
+        // A child process for RouteLogLMDBTests: appends until killed, follows, opens as another user.
+        .executableTarget(
+            name: "routelog-lmdb-crashtest",
+            dependencies: ["RouteLogLMDB", "RouteLogCore"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RouteLogLMDBTests",
             dependencies: ["RouteLogLMDB", "RouteLogCore"],
@@ -75,6 +81,7 @@ let package = Package(
                 "RouteLogCore", "RouteLogLMDB", .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
+            exclude: ["Golden"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,31 +1,5 @@
 // The compact binary codec (format version 1) for events, metadata, states, outcomes and digests.
-//
-// ## Layout
-// Every top-level encoding starts with one byte, the format version. Integers are unsigned LEB128
-// varints (minimal: an overlong encoding is an error) or, for signed values, zigzag varints.
-// A string or byte string is a varint length followed by that many bytes (strings are UTF-8).
-// Unused flag bits must be zero.
-//
-// - RecordedEvent: Event, EventMetadata.
-// - Event: a tag byte, then per kind:
-//   1 push: Route, FrameRef?      2 pop: zigzag count, FrameRef?      3 popToRoot: FrameRef?
-//   4 show: flags (bits 0–2 style, bit 3 dismissible, bits 4–5 placement: 0 replacingTop,
-//     1 onTop, 2 in root, 3 in a token), Route, then the token when placement is 3
-//   5 dismiss: 0 top, 1 all, 2 token + varint      6 interactiveDismiss: 0, or 1 + varint token
-//   7 setTabs: varint count, strings, then 0, or 1 + selected string
-//   8 selectTab: string      9 reset: State (not validated: the reducer rejects a broken one)
-// - FrameRef?: 0 none, 1 root, 2 + varint token.
-// - Route: flags (bit 0 type, bit 1 payload), id string, type string?, payload bytes? (canonical JSON).
-// - EventMetadata: flags (bits 0–1 origin: 0 app, 1 user, 2 system; bit 2 timestamp, bit 3 call
-//   site, bit 4 note), zigzag timestamp (non-zero), call-site file string + zigzag line, note string.
-// - State: 0 + Frame (no tabs), or 1 + varint count + (id string, Frame)* + varint selected
-//   (0 = none, else index + 1).
-// - Frame: varint path count, Routes, then a presentation byte: 0 none, or flags (bit 0 set,
-//   bits 1–3 style, bit 4 dismissible, bit 5 content follows), varint token, Route, and when
-//   bit 5 is set the content Frame. Nesting is decoded iteratively and limited to
-//   `BinaryCodec.maxNesting` frames.
-// - Outcome: one byte: 0 applied, 1 applied:updatedInPlace, 2 + index of the rejection reason.
-// - Digest: 16 bytes, `hi` then `lo`, big-endian.
+// The layout is specified in RouteLogCore.docc/BinaryFormat.md; keep the two in step.
 
 /// A failure to decode RouteLog binary data: what is wrong and at which byte.
 public struct BinaryDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -34,6 +8,7 @@ public struct BinaryDecodingError: Error, Hashable, Sendable, CustomStringConver
     /// What is wrong there.
     public var message: String
 
+    /// An error at `offset` from the start of the decoded buffer.
     public init(offset: Int, message: String) {
         self.offset = offset
         self.message = message

@@ -7,6 +7,7 @@ public struct BisectContext: Hashable, Sendable {
     /// The event at ``seq`` as stored (with its recorded outcome and digest); `nil` at seq 0.
     public var event: StoredEvent?
 
+    /// A context from its parts.
     public init(seq: UInt64, state: NavigationState, event: StoredEvent?) {
         self.seq = seq
         self.state = state
@@ -22,6 +23,7 @@ public enum BisectError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The source did not hold the event at this seq although its count says it should.
     case missingEvent(seq: UInt64)
 
+    /// A one-line message.
     public var description: String {
         switch self {
         case .missingEvent(let seq): "the log has no event at seq \(seq), although the session counts past it"
@@ -94,6 +96,9 @@ public struct CheckpointedSession: Sendable {
 ///   e.g. "the path has ever been deeper than 5" or "the state equals the bad one from here on").
 ///   It materializes O(log N) states, each from the nearest checkpoint, and reports how many in
 ///   ``Result/materialized``.
+///   On a predicate that is not monotone it still returns a seq where the predicate holds and
+///   did not hold at the seq before (a transition), but not necessarily the first one, and `nil`
+///   when the predicate does not hold at the last seq.
 /// - ``Mode/linear`` folds once from the start and checks every seq in order: exact for any
 ///   predicate, monotone or not.
 ///
@@ -155,22 +160,27 @@ public enum Bisect {
     ///
     /// - Parameters:
     ///   - log: the log.
-    ///   - session: the session to search, seqs `0...eventCount`.
+    ///   - session: the session to search.
+    ///   - through: the last seq to consider (default: the session's last event); seqs
+    ///     `0...through` are searched.
     ///   - mode: ``Mode/binary`` (default) or ``Mode/linear``.
     ///   - predicate: true where the condition holds.
     /// - Returns: the first seq where `predicate` holds, with counts.
-    /// - Throws: the log's errors, ``BisectError``, or what `predicate` throws.
-    public static func firstSeq(in log: some EventLog, session: SessionID, mode: Mode = .binary,
+    /// - Throws: the log's errors (``EventLogError/seqOutOfRange(session:seq:count:)`` when
+    ///   `through` is past the last event), ``BisectError``, or what `predicate` throws.
+    public static func firstSeq(in log: some EventLog, session: SessionID, through: UInt64? = nil, mode: Mode = .binary,
                                 where predicate: (BisectContext) throws -> Bool) throws -> Result {
-        try run(in: log, session: session, mode: mode, verdict: { try predicate($0) ? .bad : .good })
+        try run(in: log, session: session, through: through, mode: mode, verdict: { try predicate($0) ? .bad : .good })
     }
 
     /// Searches a session of a log with a three-way ``Verdict``, as `git bisect run` does: the
     /// first seq judged ``Verdict/bad``, trying neighbours of seqs judged ``Verdict/skip``
-    /// (see ``firstSeq(in:session:mode:where:)``).
-    public static func run(in log: some EventLog, session: SessionID, mode: Mode = .binary,
+    /// (see ``firstSeq(in:session:through:mode:where:)``).
+    public static func run(in log: some EventLog, session: SessionID, through: UInt64? = nil, mode: Mode = .binary,
                            verdict: (BisectContext) throws -> Verdict) throws -> Result {
-        let source = LogSource(log: log, session: session, count: try log.session(session).eventCount)
+        let count = try log.session(session).eventCount
+        if let through, through > count { throw EventLogError.seqOutOfRange(session: session, seq: through, count: count) }
+        let source = LogSource(log: log, session: session, count: through ?? count)
         return try search(source, mode: mode, verdict: verdict)
     }
 
@@ -347,7 +357,7 @@ protocol BisectSource {
 
 extension CheckpointedSession: BisectSource {
     func read(from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
-        guard from >= 1, from <= through else { return }
+        guard from >= 1, from <= through, from <= count else { return }
         for i in Int(from - 1)..<Int(min(through, count)) {
             if try !body(events[i]) { return }
         }

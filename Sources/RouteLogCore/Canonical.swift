@@ -165,7 +165,7 @@ extension Presentation: CanonicalJSONConvertible {
         try r.only(["token", "style", "dismissible", "route", "content"])
         let style = try r.enumValue("style", as: PresentationStyle.self)
         let content = try r.decodeIfPresent("content", as: Frame.self)
-        if style.isLeaf, content != nil { throw FormatError(path: "content", message: "an \(style.rawValue) is a leaf and has no content; use null") }
+        if style.isLeaf, content != nil { throw FormatError(path: "content", message: "\(style == .alert ? "an" : "a") \(style.rawValue) is a leaf and has no content; use null") }
         self.init(token: try r.token("token"), route: try r.decode("route", as: RouteRef.self), style: style,
                   dismissible: try r.bool("dismissible", default: true), content: content)
     }

@@ -10,7 +10,7 @@ import Foundation
 ///   "name": "sheet-stack-swipe-nondismissible",
 ///   "description": "A swipe on an upsell shown with dismissible: false is rejected.",
 ///   "events": [
-///     {"show":{"placement":"onTop","route":{"id":"upsell"},"style":"sheet","dismissible":false}},
+///     {"show":{"dismissible":false,"placement":"onTop","route":{"id":"upsell"},"style":"sheet"}},
 ///     {"interactiveDismiss":{},"meta":{"origin":"user"}}
 ///   ],
 ///   "expect": {
@@ -357,7 +357,11 @@ extension Fixture {
         do {
             try Data(rendered().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw FixtureError(file: path, problem: .unwritable("\(error.localizedDescription)"))
+            let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isDir: ObjCBool = false
+            let reason = FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue
+                ? "permission denied or I/O error" : "no such directory \(dir)"
+            throw FixtureError(file: path, problem: .unwritable(reason))
         }
     }
 }
@@ -383,7 +387,9 @@ public enum FixtureMismatch: Hashable, Sendable, CustomStringConvertible {
         case .outcome(let i, let e, let a, let n):
             "events[\(i)] (seq \(i + 1)): expected \(e), got \(a)" + (n > 1 ? " (\(n) outcomes differ; this is the first)" : "")
         case .state(let e, let a):
-            "final state differs\n  expected: \(e.canonicalJSON)\n  actual:   \(a.canonicalJSON)"
+            "final state differs (expected → actual):\n"
+                + StateDiff.between(e, a).changes.map { "    \($0)" }.joined(separator: "\n")
+                + "\n  expected: \(e.canonicalJSON)\n  actual:   \(a.canonicalJSON)"
         case .digest(let e, let a):
             "digest differs: expected \(e.hex), got \(a.hex)"
         }

@@ -1,9 +1,10 @@
 extension EventMetadata: CanonicalJSONConvertible {
     /// `{"time"?: "2026-11-22T21:43:54.123Z", "origin": "app"|"user"|"system", "site"?: "File.swift:12", "note"?: "…"}`.
-    /// `time` is left out when it is unknown (0).
+    /// `time` is left out when it is unknown (0), and written as milliseconds when it falls outside
+    /// the years 0001–9999 that ISO 8601 text can hold.
     public var json: JSONValue {
         objectValue([
-            ("time", timestamp == 0 ? nil : .string(ISO8601.format(milliseconds: timestamp))),
+            ("time", timestamp == 0 ? nil : ISO8601.range.contains(timestamp) ? .string(ISO8601.format(milliseconds: timestamp)) : .int(timestamp)),
             ("origin", .string(origin.rawValue)),
             ("site", callSite.map { .string("\($0.file):\($0.line)") }),
             ("note", note.map(JSONValue.string)),
@@ -69,10 +70,15 @@ extension Outcome: CanonicalJSONConvertible {
 
 /// UTC timestamps in ISO 8601 with milliseconds, computed without a calendar or locale.
 public enum ISO8601 {
+    /// The timestamps (milliseconds) that ``format(milliseconds:)`` writes with a four-digit year,
+    /// 0001-01-01T00:00:00.000Z through 9999-12-31T23:59:59.999Z, which ``parse(_:)`` reads back.
+    public static let range: ClosedRange<Int64> = -62_135_596_800_000 ... 253_402_300_799_999
+
     /// `1970-01-01T00:00:00.000Z` style.
     public static func format(milliseconds ms: Int64) -> String {
-        let secs = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-        let millis = Int(ms - secs * 1000)
+        // Floor division written so that no timestamp (not even Int64.min) overflows.
+        let secs = ms / 1000 - (ms % 1000 < 0 ? 1 : 0)
+        let millis = Int(ms % 1000 < 0 ? ms % 1000 + 1000 : ms % 1000)
         let days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
         let rem = Int(secs - days * 86400)
         let (y, m, d) = civil(fromDays: days)

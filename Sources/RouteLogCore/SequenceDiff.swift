@@ -15,7 +15,12 @@ enum SequenceDiff {
     /// A shortest edit script turning `a` into `b`. Deterministic; within each run of edits
     /// between two equal elements, deletions come before insertions.
     static func ops<T: Hashable>(_ a: [T], _ b: [T]) -> [Op] {
-        // Intern the elements so the inner loops compare integers.
+        // Common prefix and suffix first: cheap, and usually almost everything.
+        var lo = 0
+        while lo < a.count && lo < b.count && a[lo] == b[lo] { lo += 1 }
+        var tail = 0
+        while tail < a.count - lo && tail < b.count - lo && a[a.count - 1 - tail] == b[b.count - 1 - tail] { tail += 1 }
+        // Intern the middle elements so the inner loops compare integers.
         var ids: [T: Int] = [:]
         func intern(_ x: T) -> Int {
             if let id = ids[x] { return id }
@@ -23,11 +28,21 @@ enum SequenceDiff {
             ids[x] = id
             return id
         }
-        let ia = a.map(intern)
-        let ib = b.map(intern)
+        let ia = a[lo..<(a.count - tail)].map(intern)
+        let ib = b[lo..<(b.count - tail)].map(intern)
         var raw: [Op] = []
         raw.reserveCapacity(max(a.count, b.count))
-        diff(ia, 0, ia.count, ib, 0, ib.count, into: &raw)
+        for i in 0..<lo { raw.append(.same(i, i)) }
+        var middle: [Op] = []
+        diff(ia, 0, ia.count, ib, 0, ib.count, into: &middle)
+        for op in middle {
+            switch op {
+            case .same(let i, let j): raw.append(.same(i + lo, j + lo))
+            case .delete(let i): raw.append(.delete(i + lo))
+            case .insert(let j): raw.append(.insert(j + lo))
+            }
+        }
+        for k in 0..<tail { raw.append(.same(a.count - tail + k, b.count - tail + k)) }
         return normalized(raw)
     }
 

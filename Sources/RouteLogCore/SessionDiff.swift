@@ -17,12 +17,14 @@ public struct SessionDiff: Hashable, Sendable {
     public struct Step: Hashable, Sendable {
         /// The event's seq in its session (1-based).
         public var seq: UInt64
+        /// The event (its metadata is not compared).
         public var event: Event
         /// The digest of the state after the event.
         public var digest: Digest
         /// The reducer's outcome, when known.
         public var outcome: Outcome?
 
+        /// A step from its parts.
         public init(seq: UInt64, event: Event, digest: Digest, outcome: Outcome? = nil) {
             self.seq = seq
             self.event = event
@@ -100,7 +102,8 @@ public struct SessionDiff: Hashable, Sendable {
                 break
             }
         }
-        let ops = SequenceDiff.ops(a.map(\.event.canonicalJSON), b.map(\.event.canonicalJSON))
+        // Events are equal exactly when their canonical JSON is; comparing values is cheaper.
+        let ops = SequenceDiff.ops(a.map(\.event), b.map(\.event))
         return SessionDiff(a: a, b: b, firstDivergence: first, alignment: align(ops, a, b))
     }
 

@@ -203,8 +203,20 @@ public struct StateDiff: Hashable, Sendable {
 
 /// Renders a line diff of two texts in swift-custom-dump's style.
 enum LineDiff {
-    static func lines(_ s: String) -> [String] {
-        s.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    static func lines(_ s: String) -> [Substring] {
+        var out: [Substring] = []
+        let utf8 = s.utf8
+        var start = utf8.startIndex
+        var i = start
+        while i != utf8.endIndex {
+            if utf8[i] == 0x0A {
+                out.append(s[start..<i])
+                start = utf8.index(after: i)
+            }
+            i = utf8.index(after: i)
+        }
+        out.append(s[start..<utf8.endIndex])
+        return out
     }
 
     static func render(old: String, new: String, context: Int) -> String {
@@ -245,7 +257,7 @@ enum LineDiff {
         return out.joined(separator: "\n")
     }
 
-    static func indentation(of line: String) -> String {
+    static func indentation(of line: Substring) -> String {
         String(line.prefix { $0 == " " })
     }
 }

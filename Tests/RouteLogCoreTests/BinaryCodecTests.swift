@@ -150,7 +150,7 @@ enum BinarySamples {
 
     /// The exact bytes of a few values: the format is frozen once data is stored.
     @Test func knownEncodings() throws {
-        #expect(BinaryCodec.encode(RecordedEvent(.push(RouteRef(id: "ab")))) == [1, 1, 0, 2, 97, 98, 0, 0])
+        #expect(BinaryCodec.encode(RecordedEvent(.push(RouteRef(id: "inbox")))) == [1, 1, 0, 5, 105, 110, 98, 111, 120, 0, 0])
         #expect(BinaryCodec.encode(.pop(count: -1, frame: .root)) == [1, 2, 1, 1])
         #expect(BinaryCodec.encode(.show(RouteRef(id: "s"), style: .alert, dismissible: true, placement: .in(.presentation(300))))
                 == [1, 4, 0b11_1011, 0, 1, 115, 0xAC, 0x02])

@@ -141,6 +141,13 @@ private func log2Ceil(_ x: Int) -> Int {
                 #expect(result.eventsFolded <= result.materialized * 49, "\(note): \(result.eventsFolded)")
                 let linear = try Bisect.firstSeq(in: log, session: s.id, mode: .linear) { truth[Int($0.seq)] }
                 #expect(linear.seq == result.seq, "\(note) linear")
+                // A prefix: seqs 0...700 only.
+                let prefix = try Bisect.firstSeq(in: log, session: s.id, through: 700) { ctx in
+                    #expect(ctx.seq <= 700, "\(note)")
+                    return truth[Int(ctx.seq)]
+                }
+                #expect(prefix.seq == truth[0...700].firstIndex(of: true).map(UInt64.init), "\(note) through 700")
+            #expect(linear.undecided == result.undecided, "\(note) linear undecided \(linear.undecided)")
             }
         }
     }
@@ -166,6 +173,13 @@ private func log2Ceil(_ x: Int) -> Int {
                 }
                 #expect(result.seq == expected.map(UInt64.init), "\(note)")
                 if let e = expected, e > 0 { #expect(result.stateBefore == ref.states[e - 1], "\(note)") }
+                // Binary mode on a non-monotone predicate finds a transition, if the last seq holds.
+                let binary = try Bisect.firstSeq(in: session) { p($0) }
+                if let b = binary.seq.map(Int.init) {
+                    #expect(p(ref.context(b)) && (b == 0 || !p(ref.context(b - 1))), "\(note) binary \(b)")
+                } else {
+                    #expect(!p(ref.context(ref.n)), "\(note) binary nil")
+                }
             }
         }
     }
@@ -193,10 +207,14 @@ private func log2Ceil(_ x: Int) -> Int {
             // The answer is the first seq at or after the boundary that was not skipped.
             let expected = boundary.flatMap { b in (b...n).first { !skips.contains($0) } }
             #expect(result.seq == expected.map(UInt64.init), "\(note): got \(String(describing: result.seq))")
-            for u in result.undecided {
-                #expect(skips.contains(Int(u)), "\(note)")
-                #expect(result.seq.map { u < $0 } ?? true, "\(note)")
+            // Undecided: exactly the run of skipped seqs just below the answer (or the end).
+            func skippedRun(below top: Int) -> [UInt64] {
+                var run: [UInt64] = []
+                var s = top - 1
+                while s >= 0 && skips.contains(s) { run.insert(UInt64(s), at: 0); s -= 1 }
+                return run
             }
+            #expect(result.undecided == skippedRun(below: result.seq.map(Int.init) ?? n + 1), "\(note): undecided \(result.undecided)")
             if let b = boundary, result.seq != UInt64(b) {
                 #expect(result.undecided.contains(UInt64(b)), "\(note): undecided \(result.undecided)")
             }
@@ -208,6 +226,7 @@ private func log2Ceil(_ x: Int) -> Int {
                 return boundary.map { seq >= $0 } == true ? .bad : .good
             })
             #expect(linear.seq == result.seq, "\(note) linear")
+            #expect(linear.undecided == result.undecided, "\(note) linear undecided \(linear.undecided)")
             if let b = boundary, linear.seq != UInt64(b) { #expect(linear.undecided.contains(UInt64(b)), "\(note) linear") }
         }
     }
@@ -240,6 +259,10 @@ private func log2Ceil(_ x: Int) -> Int {
         #expect(throws: BisectError.self) {
             try Bisect.firstSeq(in: log, session: log.id) { $0.seq >= 8 }
         }
+        #expect(throws: EventLogError.seqOutOfRange(session: log.id, seq: 11, count: 10)) {
+            try Bisect.firstSeq(in: log, session: log.id, through: 11) { _ in true }
+        }
+        #expect(try Bisect.firstSeq(in: log, session: log.id, through: 5, mode: .linear) { $0.seq == 5 }.seq == 5)
         #expect(BisectError.missingEvent(seq: 6).description == "the log has no event at seq 6, although the session counts past it")
     }
 }

@@ -54,7 +54,17 @@ struct FixtureCorpusTests {
 
         // The file is written through `rendered()`, so it reads well in a diff.
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text == fixture.rendered(), "\(file) is not in canonical form; run the tests with ROUTELOG_RECORD=1 to rewrite it")
+        let canonical = fixture.rendered()
+        if text != canonical {
+            let have = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let want = canonical.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = (0..<min(have.count, want.count)).first { have[$0] != want[$0] } ?? min(have.count, want.count)
+            Issue.record("""
+                \(file) is not in canonical form; run the tests with ROUTELOG_RECORD=1 to rewrite it. First difference at line \(line + 1):
+                  file:      \(line < have.count ? have[line] : "<end of file>")
+                  canonical: \(line < want.count ? want[line] : "<end of file>")
+                """)
+        }
     }
 
     /// Every rejection reason and both applied details occur somewhere in the corpus.
@@ -114,6 +124,7 @@ struct FixtureFormatTests {
             Issue.record("expected an error", sourceLocation: sourceLocation)
             return ""
         } catch {
+            #expect(!error.description.contains("\n"), "one line: \(error)", sourceLocation: sourceLocation)
             return error.description
         }
     }
@@ -252,6 +263,7 @@ struct FixtureFormatTests {
             .state(expected: recordedState, actual: actualState),
             .digest(expected: recordedState.digest, actual: actualState.digest),
         ])
+        #expect(result.description.contains("\n    presented#2.presented: removed {"), "\(result)")
         #expect(result.description.contains("expected: \(recordedState.canonicalJSON)"))
         #expect(result.description.contains("actual:   \(actualState.canonicalJSON)"))
         #expect(result.firstDifferingOutcome == nil)
@@ -280,6 +292,9 @@ struct FixtureFormatTests {
         let path = dir.appendingPathComponent("everything.json").path
         try Self.everything.recorded().write(toFile: path)
         #expect(try Fixture(contentsOf: path) == Self.everything.recorded())
-        #expect(throws: FixtureError.self) { try Self.everything.write(toFile: dir.path + "/missing-dir/x.json") }
+        let unwritable = dir.path + "/missing-dir/x.json"
+        #expect(throws: FixtureError(file: unwritable, problem: .unwritable("no such directory \(dir.path)/missing-dir"))) {
+            try Self.everything.write(toFile: unwritable)
+        }
     }
 }

@@ -127,6 +127,20 @@ private func rows(_ a: NavigationState, _ b: NavigationState) -> [String] {
         ])
     }
 
+    /// The example in the DiffBisectMinimize article.
+    @Test func articleExample() {
+        var r = Replayer()
+        r.apply(.push(RouteRef(id: "inbox")))
+        let before = r.state
+        r.apply(.push(RouteRef(id: "thread")))
+        r.apply(.show(RouteRef(id: "composer"), style: .sheet))
+        let diff = StateDiff.between(before, r.state)
+        #expect(diff.summary == """
+            root.path[1]: added {"id":"thread"}
+            root.presented: added {"content":{"path":[],"presented":null},"dismissible":true,"route":{"id":"composer"},"style":"sheet","token":3}
+            """)
+    }
+
     @Test func jsonForm() {
         let a = fold([.push(r("a"))])
         let b = fold([.push(r("a")), .pop(), .push(r("b"))])
@@ -213,6 +227,176 @@ private func rows(_ a: NavigationState, _ b: NavigationState) -> [String] {
                     #expect(new == b.json.prettyText, "seed \(seed) seq \(i + 1)")
                 }
             }
+        }
+    }
+
+    /// Soundness and completeness: applying the changes, path by path, to the old state's JSON
+    /// gives exactly the new state's JSON. Random pairs of states (adjacent and far apart) from
+    /// realistic and adversarial sessions.
+    @Test func changesPatchTheOldStateIntoTheNewOne() throws {
+        var checked = 0
+        for seed in UInt64(1)...24 {
+            let mix: SessionGenerator.Mix = seed % 2 == 0 ? .adversarial : .realistic
+            var g = SessionGenerator(seed: seed, mix: mix)
+            var rp = Replayer()
+            var states: [NavigationState] = [rp.state]
+            for e in g.events(250) { rp.apply(e); states.append(rp.state) }
+            var rng = SplitMix64(seed: seed)
+            for k in 0..<120 {
+                let i = Int(rng.next() % UInt64(states.count))
+                let j = k % 2 == 0 ? min(i + 1, states.count - 1) : Int(rng.next() % UInt64(states.count))
+                let d = StateDiff.between(states[i], states[j])
+                var patched = states[i].json
+                for c in d.changes {
+                    do {
+                        try JSONPatcher.apply(c, to: &patched)
+                    } catch {
+                        Issue.record("seed \(seed) states \(i)→\(j): \(c): \(error)")
+                    }
+                }
+                #expect(patched == states[j].json, "seed \(seed) states \(i)→\(j):\n\(d.summary)")
+                checked += 1
+            }
+        }
+        #expect(checked == 24 * 120)
+    }
+}
+
+/// Applies one ``StateDiff/Change`` to a state's JSON by interpreting its path; a test oracle.
+private enum JSONPatcher {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    enum Step: Equatable { case key(String), index(Int) }
+
+    static func apply(_ change: StateDiff.Change, to state: inout JSONValue) throws {
+        var rest = change.path[...]
+        // The first segment names a frame, a presentation, or a top-level field.
+        let head: [Step]
+        if rest.hasPrefix("presented#") {
+            let digits = rest.dropFirst("presented#".count).prefix { $0.isNumber }
+            guard let token = Int64(digits) else { throw Failure(description: "bad token") }
+            guard let at = find(token: token, in: state, at: []) else { throw Failure(description: "no presentation \(token)") }
+            rest = rest.dropFirst("presented#".count + digits.count)
+            // Fields of the presentation itself, or its content frame.
+            if rest.hasPrefix(".route") || rest.hasPrefix(".style") || rest.hasPrefix(".dismissible") || rest.hasPrefix(".content") {
+                let field = try fields(rest.dropFirst())
+                return try set(&state, at + field, change.new, allowCreate: true)
+            }
+            head = at + [.key("content")]
+        } else if rest.hasPrefix("tabs[") {
+            let id = rest.dropFirst(5).prefix { $0 != "]" }
+            rest = rest.dropFirst(5 + id.count + 1)
+            // A whole tab frame removed: the `tabs` change already dropped it.
+            if rest.isEmpty, change.new == nil {
+                if state["tabs"]?.arrayValue?.contains(where: { $0["id"]?.stringValue == String(id) }) == true {
+                    throw Failure(description: "tab \(id) removed but still listed")
+                }
+                return
+            }
+            guard let tabs = state["tabs"]?.arrayValue, let n = tabs.firstIndex(where: { $0["id"]?.stringValue == String(id) }) else {
+                throw Failure(description: "no tab \(id)")
+            }
+            head = [.key("tabs"), .index(n), .key("root")]
+            if rest.isEmpty { return try set(&state, head, change.new, allowCreate: true) }
+        } else if rest == "tabs" {
+            guard case .object(var o) = state else { throw Failure(description: "state is not an object") }
+            if let ids = change.new?.arrayValue {
+                let old = o["tabs"]?.arrayValue ?? []
+                o["tabs"] = .array(ids.map { id in old.first { $0["id"] == id } ?? .object(["id": id, "root": .null]) })
+            } else {
+                o["tabs"] = nil
+            }
+            state = .object(o)
+            return
+        } else if rest == "selectedTab" || rest == "root" {
+            guard case .object(var o) = state else { throw Failure(description: "state is not an object") }
+            o[String(rest)] = change.new
+            state = .object(o)
+            return
+        } else if rest.hasPrefix("root") {
+            rest = rest.dropFirst(4)
+            head = [.key("root")]
+        } else {
+            throw Failure(description: "unknown path head")
+        }
+        // Frame-level: `.path[i]`, `.path[i].field`, `.presented`.
+        if rest == ".presented" {
+            return try set(&state, head + [.key("presented")], change.new ?? .null, allowCreate: false)
+        }
+        guard rest.hasPrefix(".path[") else { throw Failure(description: "unknown frame field \(rest)") }
+        let digits = rest.dropFirst(6).prefix { $0.isNumber }
+        guard let i = Int(digits) else { throw Failure(description: "bad index") }
+        rest = rest.dropFirst(6 + digits.count + 1)
+        var path = try get(state, head + [.key("path")]).arrayValue ?? []
+        if rest.isEmpty {
+            if let new = change.new {
+                guard path.count == i else { throw Failure(description: "append at \(i) to \(path.count)") }
+                path.append(new)
+            } else {
+                path = Array(path.prefix(i))
+            }
+            return try set(&state, head + [.key("path")], .array(path), allowCreate: false)
+        }
+        let field = try fields(rest.dropFirst())
+        try set(&state, head + [.key("path"), .index(i)] + field, change.new, allowCreate: true)
+    }
+
+    static func fields(_ s: Substring) throws -> [Step] {
+        s.split(separator: ".").map { .key(String($0)) }
+    }
+
+    static func find(token: Int64, in v: JSONValue, at: [Step]) -> [Step]? {
+        switch v {
+        case .object(let o):
+            if o["token"] == .int(token), o["style"] != nil { return at }
+            for k in JSONValue.sortedKeys(o.keys) {
+                if let found = find(token: token, in: o[k]!, at: at + [.key(k)]) { return found }
+            }
+        case .array(let a):
+            for (n, x) in a.enumerated() {
+                if let found = find(token: token, in: x, at: at + [.index(n)]) { return found }
+            }
+        default: break
+        }
+        return nil
+    }
+
+    static func get(_ v: JSONValue, _ path: [Step]) throws -> JSONValue {
+        var v = v
+        for step in path {
+            switch step {
+            case .key(let k): guard let next = v[k] else { throw Failure(description: "no key \(k)") }; v = next
+            case .index(let n): guard let a = v.arrayValue, a.indices.contains(n) else { throw Failure(description: "no index \(n)") }; v = a[n]
+            }
+        }
+        return v
+    }
+
+    /// Sets (or, with `nil`, removes) the value at `path`.
+    static func set(_ v: inout JSONValue, _ path: [Step], _ new: JSONValue?, allowCreate: Bool) throws {
+        guard let first = path.first else {
+            guard let new else { throw Failure(description: "cannot remove the root") }
+            v = new
+            return
+        }
+        switch (first, v) {
+        case (.key(let k), .object(var o)):
+            if path.count == 1 {
+                guard allowCreate || o[k] != nil else { throw Failure(description: "no key \(k)") }
+                o[k] = new
+            } else {
+                guard var child = o[k] else { throw Failure(description: "no key \(k)") }
+                try set(&child, Array(path.dropFirst()), new, allowCreate: allowCreate)
+                o[k] = child
+            }
+            v = .object(o)
+        case (.index(let n), .array(var a)):
+            guard a.indices.contains(n) else { throw Failure(description: "no index \(n)") }
+            if path.count == 1, new == nil { throw Failure(description: "cannot remove an array element") }
+            try set(&a[n], Array(path.dropFirst()), new, allowCreate: allowCreate)
+            v = .array(a)
+        default:
+            throw Failure(description: "path \(path) does not fit \(v.kindName)")
         }
     }
 }

@@ -1,0 +1,552 @@
+import Foundation
+import Logging
+import Observation
+import RouteLogCore
+
+/// What a navigator call did.
+public enum CallResult: Hashable, Sendable, CustomStringConvertible {
+    /// The call was recorded as event `seq`; the reducer applied or rejected it.
+    case recorded(seq: UInt64, outcome: Outcome)
+    /// The call was not recorded at all: the log and the state are untouched.
+    case refused(Refusal)
+
+    /// The reducer's outcome, or `nil` when the call was refused.
+    public var outcome: Outcome? { if case .recorded(_, let o) = self { o } else { nil } }
+    /// The seq of the recorded event, or `nil` when the call was refused.
+    public var seq: UInt64? { if case .recorded(let s, _) = self { s } else { nil } }
+    /// Whether the reducer applied the event.
+    public var isApplied: Bool { outcome?.isApplied ?? false }
+
+    /// `#12 applied`, `#13 rejected:stale`, `refused: …`.
+    public var description: String {
+        switch self {
+        case .recorded(let seq, let outcome): "#\(seq) \(outcome)"
+        case .refused(let r): "refused: \(r)"
+        }
+    }
+}
+
+/// Why a navigator call was not recorded.
+public enum Refusal: Hashable, Sendable, CustomStringConvertible {
+    /// The navigator shows a past state (in-app time travel): ``Navigator/resume()`` first.
+    case timeTravelling(at: UInt64)
+    /// The route has no JSON form, so it cannot be logged.
+    case unencodableRoute(RouteEncodingError)
+    /// A `reset` state holds a route that does not decode as the navigator's route type.
+    case undecodableRoute(RouteDecodingError)
+
+    public var description: String {
+        switch self {
+        case .timeTravelling(let seq): "the navigator is showing seq \(seq) (time travel); resume() before navigating"
+        case .unencodableRoute(let e): e.description
+        case .undecodableRoute(let e): e.description
+        }
+    }
+}
+
+/// The app-facing navigation model: one per scene.
+///
+/// Every call (``push(_:in:file:line:)``, ``show(_:as:dismissible:file:line:)``, ``dismiss(file:line:)``…)
+/// becomes an event. The state updates at once, on the main actor, through the same pure
+/// reducer the CLI replays with; the event then goes to the injected ``EventLog`` off the main
+/// actor, so the main actor never waits on a disk sync. Each call returns a ``CallResult``: a
+/// rejected call (say, a swipe on a sheet that is no longer on screen) is recorded, logged at
+/// debug level, and changes nothing.
+///
+/// ```swift
+/// let navigator = try Navigator<AppRoute>(log: InMemoryEventLog())
+/// navigator.push(.episode(id: 42))
+/// navigator.show(.player, as: .sheet)
+/// navigator.top?.route   // .player
+/// ```
+@MainActor
+@Observable
+public final class Navigator<Route: Routable> {
+    // MARK: Observable state
+
+    /// The live state (the head of the session).
+    private var live: NavigationState
+    /// The past state shown while travelling.
+    private var past: (seq: UInt64, state: NavigationState)?
+
+    /// The seq of the last event of the session (the live head).
+    public private(set) var headSeq: UInt64
+    /// The result of the last call.
+    public private(set) var lastResult: CallResult?
+    /// Set when writing to the log failed; `nil` again once recording resumed.
+    /// Navigation keeps working in memory meanwhile.
+    public private(set) var recordingError: RecordingError?
+
+    // MARK: Plumbing
+
+    /// The session this navigator records to.
+    @ObservationIgnored public let session: SessionID
+    /// The log the navigator records to.
+    @ObservationIgnored public let log: any EventLog
+    @ObservationIgnored let logger: Logger
+    @ObservationIgnored private let clock: @Sendable () -> Int64
+    @ObservationIgnored private let recorder: Recorder
+    @ObservationIgnored private var history: History
+    @ObservationIgnored private var routeCache: [RouteRef: Route] = [:]
+
+    /// Milliseconds since 1970 from the system clock: the default timestamp of recorded events.
+    nonisolated public static var wallClock: @Sendable () -> Int64 { { Int64(Date().timeIntervalSince1970 * 1000) } }
+
+    /// Starts a new session in `log`.
+    ///
+    /// - Parameters:
+    ///   - log: where events are recorded: an `LMDBEventLog` in an app, an ``InMemoryEventLog``
+    ///     in tests and previews.
+    ///   - session: the new session's label and app details.
+    ///   - logger: receives rejected calls (debug) and recording failures (error).
+    ///   - clock: milliseconds since 1970, stamped on each event's metadata.
+    ///   - retryDelay: seconds between attempts to write to a failing log.
+    /// - Throws: what the log throws when it cannot create the session.
+    public convenience init(log: any EventLog, session: NewSession = NewSession(), logger: Logger = Logger(label: "RouteLog"),
+                            clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
+        let info = try log.createSession(session)
+        self.init(log: log, session: info.id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: retryDelay)
+    }
+
+    /// A navigator on a new ``InMemoryEventLog``, for previews and tests. Never fails.
+    public static func inMemory(label: String = "in memory", logger: Logger = Logger(label: "RouteLog"),
+                                clock: @escaping @Sendable () -> Int64 = Navigator.wallClock) -> Navigator {
+        let log = InMemoryEventLog(clock: clock)
+        // An in-memory log cannot fail to create a session; if it ever did, the recorder
+        // would report it through `recordingError` and navigation would still work.
+        let id = (try? log.createSession(NewSession(label: label)))?.id ?? SessionID("in-memory")
+        return Navigator(log: log, session: id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: 1)
+    }
+
+    private init(log: any EventLog, session: SessionID, state: NavigationState, headSeq: UInt64, logger: Logger,
+                 clock: @escaping @Sendable () -> Int64, retryDelay: Double) {
+        self.log = log
+        self.session = session
+        self.logger = logger
+        self.clock = clock
+        self.live = state
+        self.headSeq = headSeq
+        self.history = History(base: Snapshot(seq: headSeq, state: state))
+        self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay)
+        connectRecorder()
+    }
+
+    /// Opens an existing session and restores its state (state restoration). New calls
+    /// continue the session.
+    ///
+    /// - Throws: ``EventLogError`` when the session cannot be read; ``RouteDecodingError``
+    ///   naming the seq that recorded a route which no longer decodes as `Route`.
+    public convenience init(log: any EventLog, restoring session: SessionID, logger: Logger = Logger(label: "RouteLog"),
+                            clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
+        let info = try log.session(session)
+        let state = try log.state(of: session, at: info.eventCount)
+        self.init(log: log, session: session, state: state, headSeq: info.eventCount, logger: logger, clock: clock, retryDelay: retryDelay)
+        try checkDecodable(state, through: info.eventCount)
+    }
+
+    /// Opens the most recent session of `log` if there is one, otherwise starts a new one.
+    public static func restoringLatest(log: any EventLog, orStarting new: NewSession = NewSession(),
+                                       logger: Logger = Logger(label: "RouteLog"),
+                                       clock: @escaping @Sendable () -> Int64 = Navigator.wallClock) throws -> Navigator {
+        if let last = try log.sessions().last {
+            return try Navigator(log: log, restoring: last.id, logger: logger, clock: clock)
+        }
+        return try Navigator(log: log, session: new, logger: logger, clock: clock)
+    }
+
+    private func connectRecorder() {
+        recorder.setOnChange { [weak self] in
+            Task { @MainActor in self?.refreshRecordingStatus() }
+        }
+    }
+
+    private func refreshRecordingStatus() {
+        let error = recorder.status.error
+        if error != recordingError { recordingError = error }
+    }
+
+    /// The recorder's progress: what the log holds, what is pending, the current failure.
+    public var recordingStatus: RecordingStatus { recorder.status }
+
+    /// Waits until the recorder has tried to write every pending event (even during an outage)
+    /// and updates ``recordingError``. Apps rarely need this; tests and the end of a scripted
+    /// run do.
+    public func flush() async {
+        await recorder.flush()
+        refreshRecordingStatus()
+    }
+
+    // MARK: - Reads
+
+    /// The state shown: the live head, or the past while travelling.
+    public var state: NavigationState { past?.state ?? live }
+
+    /// The seq of the state shown: ``headSeq``, or the travel position.
+    public var seq: UInt64 { past?.seq ?? headSeq }
+
+    /// The root navigation stack (of the selected tab).
+    public var path: [Route] { path(in: .root) }
+
+    /// The navigation stack of a frame: `.root`, or the content of a presentation.
+    public func path(in frame: FrameRef) -> [Route] {
+        (state.frame(frame)?.path ?? []).compactMap(route)
+    }
+
+    /// The top-most presentation, if anything is presented.
+    public var top: Presented<Route>? { state.topMost.flatMap(presented) }
+
+    /// What a frame presents, if anything.
+    public func presented(in frame: FrameRef = .root) -> Presented<Route>? {
+        state.frame(frame)?.presented.flatMap(presented)
+    }
+
+    /// Every presentation of the selected tab, bottom first.
+    public var presentations: [Presented<Route>] { state.presentationChain.compactMap(presented) }
+
+    /// The frame calls target when they name none: the top-most presented screen, or the root.
+    public var activeFrame: FrameRef { state.activeFrameRef }
+
+    /// The tab ids in order, or `nil` without tabs.
+    public var tabs: [String]? { state.tabs?.map(\.id) }
+
+    /// The selected tab, or `nil` without tabs.
+    public var selectedTab: String? { state.selectedTab }
+
+    /// The whole state with typed routes.
+    ///
+    /// - Throws: ``RouteDecodingError`` if a route does not decode (possible only after a
+    ///   `reset` to a core state holding foreign routes).
+    public func snapshot() throws(RouteDecodingError) -> NavigationSnapshot<Route> {
+        try NavigationSnapshot(state)
+    }
+
+    /// Decodes a stored route (cached).
+    func route(_ ref: RouteRef) -> Route? {
+        if let r = routeCache[ref] { return r }
+        guard let r = try? ref.decode(as: Route.self) else { return nil }
+        if routeCache.count > 4096 { routeCache.removeAll(keepingCapacity: true) }
+        routeCache[ref] = r
+        return r
+    }
+
+    private func presented(_ p: Presentation) -> Presented<Route>? {
+        guard let r = route(p.route) else { return nil }
+        var content: Screen<Route>? = nil
+        if let c = p.content { content = screen(c) }
+        return Presented(token: p.token, route: r, style: p.style, dismissible: p.dismissible, content: content)
+    }
+
+    private func screen(_ f: Frame) -> Screen<Route> {
+        Screen(path: f.path.compactMap(route), presented: f.presented.flatMap(presented))
+    }
+
+    // MARK: - Calls
+
+    /// Pushes a route onto a frame's stack (the active frame by default).
+    @discardableResult
+    public func push(_ route: Route, in frame: FrameRef? = nil, origin: Origin = .app,
+                     file: String = #fileID, line: Int = #line) -> CallResult {
+        call(route, origin: origin, file: file, line: line) { .push($0, frame: frame) }
+    }
+
+    /// Pops `count` routes from a frame's stack (the active frame by default).
+    @discardableResult
+    public func pop(_ count: Int = 1, in frame: FrameRef? = nil, origin: Origin = .app,
+                    file: String = #fileID, line: Int = #line) -> CallResult {
+        send(.pop(count: count, frame: frame), origin: origin, file: file, line: line)
+    }
+
+    /// Empties a frame's stack (the active frame by default).
+    @discardableResult
+    public func popToRoot(in frame: FrameRef? = nil, origin: Origin = .app, file: String = #fileID, line: Int = #line) -> CallResult {
+        send(.popToRoot(frame: frame), origin: origin, file: file, line: line)
+    }
+
+    /// Router-style show: dismisses the top-most presentation (with all it contains) and
+    /// presents `route` from the same frame; with nothing presented, presents on the root. A
+    /// route with the same id and style as the top-most presentation updates it in place.
+    @discardableResult
+    public func show(_ route: Route, as style: PresentationStyle = .sheet, dismissible: Bool = true, origin: Origin = .app,
+                     file: String = #fileID, line: Int = #line) -> CallResult {
+        call(route, origin: origin, file: file, line: line) { .show($0, style: style, dismissible: dismissible, placement: .replacingTop) }
+    }
+
+    /// Presents `route` in a given frame, replacing what that frame presents (a scoped router).
+    @discardableResult
+    public func show(_ route: Route, as style: PresentationStyle = .sheet, dismissible: Bool = true, in frame: FrameRef,
+                     origin: Origin = .app, file: String = #fileID, line: Int = #line) -> CallResult {
+        call(route, origin: origin, file: file, line: line) { .show($0, style: style, dismissible: dismissible, placement: .in(frame)) }
+    }
+
+    /// Sheet Stack-style present: presents `route` on top of everything, from the active frame.
+    @discardableResult
+    public func present(_ route: Route, as style: PresentationStyle = .sheet, dismissible: Bool = true, origin: Origin = .app,
+                        file: String = #fileID, line: Int = #line) -> CallResult {
+        call(route, origin: origin, file: file, line: line) { .show($0, style: style, dismissible: dismissible, placement: .onTop) }
+    }
+
+    /// Dismisses the top-most presentation (programmatic: ignores `dismissible`).
+    @discardableResult
+    public func dismiss(origin: Origin = .app, file: String = #fileID, line: Int = #line) -> CallResult {
+        send(.dismiss(.top), origin: origin, file: file, line: line)
+    }
+
+    /// Dismisses the presentation `token` and everything above it.
+    @discardableResult
+    public func dismiss(_ token: UInt64, origin: Origin = .app, file: String = #fileID, line: Int = #line) -> CallResult {
+        send(.dismiss(.token(token)), origin: origin, file: file, line: line)
+    }
+
+    /// Dismisses every presentation of the selected tab.
+    @discardableResult
+    public func dismissAll(origin: Origin = .app, file: String = #fileID, line: Int = #line) -> CallResult {
+        send(.dismiss(.all), origin: origin, file: file, line: line)
+    }
+
+    /// The user dismissed a presentation (swipe, tap outside, an alert button). Rejected as
+    /// `stale` when `token` is no longer the top-most presentation, as `notDismissible` when it
+    /// was shown with `dismissible: false`.
+    @discardableResult
+    public func interactiveDismiss(_ token: UInt64? = nil, file: String = #fileID, line: Int = #line) -> CallResult {
+        send(.interactiveDismiss(token: token), origin: .user, file: file, line: line)
+    }
+
+    /// Sets the tabs (tabs keep their frames; removed tabs drop theirs).
+    @discardableResult
+    public func setTabs(_ ids: [String], selected: String? = nil, origin: Origin = .app,
+                        file: String = #fileID, line: Int = #line) -> CallResult {
+        send(.setTabs(ids, selected: selected), origin: origin, file: file, line: line)
+    }
+
+    /// Selects a tab.
+    @discardableResult
+    public func selectTab(_ id: String, origin: Origin = .app, file: String = #fileID, line: Int = #line) -> CallResult {
+        send(.selectTab(id), origin: origin, file: file, line: line)
+    }
+
+    /// Replaces the whole state (a deep link, state restoration). Presentation tokens are
+    /// renumbered to end at the reset's own seq, as the reducer requires.
+    @discardableResult
+    public func reset(to snapshot: NavigationSnapshot<Route>, origin: Origin = .system,
+                      file: String = #fileID, line: Int = #line) -> CallResult {
+        if let t = past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
+        do {
+            let state = try snapshot.renumbered(endingAt: headSeq + 1).coreState()
+            return send(.reset(state), origin: origin, file: file, line: line)
+        } catch {
+            return refuse(.unencodableRoute(error), file: file, line: line)
+        }
+    }
+
+    /// Replaces the whole state with a core state. Refused when it holds a route that does not
+    /// decode as `Route`.
+    @discardableResult
+    public func reset(to state: NavigationState, origin: Origin = .system, file: String = #fileID, line: Int = #line) -> CallResult {
+        do { _ = try NavigationSnapshot<Route>(state) } catch {
+            return refuse(.undecodableRoute(error), file: file, line: line)
+        }
+        return send(.reset(state), origin: origin, file: file, line: line)
+    }
+
+    /// Records any core event. The typed calls above all go through here.
+    ///
+    /// - Parameters:
+    ///   - event: the event.
+    ///   - origin: who caused it.
+    ///   - note: an annotation stored in the metadata.
+    ///   - file: the call site, recorded in the metadata.
+    ///   - line: the call site's line.
+    @discardableResult
+    public func send(_ event: Event, origin: Origin = .app, note: String? = nil,
+                     file: String = #fileID, line: Int = #line) -> CallResult {
+        if let t = past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
+        let seq = headSeq + 1
+        var next = live
+        let outcome = next.apply(event, seq: seq)
+        if outcome.isApplied { live = next }
+        headSeq = seq
+        history.append(event, outcome: outcome, after: live, seq: seq)
+        let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: CallSite(file: file, line: line), note: note)
+        recorder.enqueue(RecordedEvent(event, meta: meta), digest: live.digest)
+        if !outcome.isApplied {
+            logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome) at \(file):\(line)")
+        }
+        let result = CallResult.recorded(seq: seq, outcome: outcome)
+        lastResult = result
+        return result
+    }
+
+    private func refuse(_ refusal: Refusal, file: String, line: Int) -> CallResult {
+        logger.debug("navigation call refused: \(refusal) at \(file):\(line)")
+        let result = CallResult.refused(refusal)
+        lastResult = result
+        return result
+    }
+
+    /// Encodes a route into an event and sends it; refuses the call if the route has no JSON form.
+    private func call(_ route: Route, origin: Origin, file: String, line: Int, _ make: (RouteRef) -> Event) -> CallResult {
+        if let t = past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
+        do {
+            let ref = try RouteRef(route)
+            routeCache[ref] = route
+            return send(make(ref), origin: origin, file: file, line: line)
+        } catch {
+            return refuse(.unencodableRoute(error), file: file, line: line)
+        }
+    }
+
+    /// The outcomes of the events recorded after `seq` by this navigator, in order (only events
+    /// since the navigator opened are known; older seqs are skipped).
+    public func outcomes(after seq: UInt64) -> [Outcome] {
+        let start = max(seq, history.baseSeq) - history.baseSeq
+        return start < UInt64(history.outcomes.count) ? Array(history.outcomes[Int(start)...]) : []
+    }
+
+    // MARK: - Time travel
+
+    /// Whether the navigator shows a past state.
+    public var isTravelling: Bool { past != nil }
+
+    /// Shows the state after event `seq` (0 = before any event). Calls are refused until
+    /// ``resume()``; the log is untouched. Travelling to ``headSeq`` is the same as resuming.
+    ///
+    /// - Throws: ``TimeTravelError``.
+    public func travel(to seq: UInt64) throws(TimeTravelError) {
+        guard seq <= headSeq else { throw .seqOutOfRange(seq: seq, headSeq: headSeq) }
+        if seq == headSeq { resume(); return }
+        let state: NavigationState
+        if let s = history.state(at: seq) {
+            state = s
+        } else {
+            do { state = try log.state(of: session, at: seq) } catch { throw .logUnreadable("\(error)") }
+        }
+        do { try checkDecodable(state, through: seq) } catch let e as RouteDecodingError {
+            throw .undecodableRoute(e)
+        } catch {
+            throw .logUnreadable("\(error)")
+        }
+        past = (seq, state)
+    }
+
+    /// Moves one event back. Returns `false` at seq 0.
+    @discardableResult
+    public func stepBack() throws(TimeTravelError) -> Bool {
+        let at = seq
+        guard at > 0 else { return false }
+        try travel(to: at - 1)
+        return true
+    }
+
+    /// Moves one event forward; reaching the head resumes. Returns `false` when live.
+    @discardableResult
+    public func stepForward() throws(TimeTravelError) -> Bool {
+        guard let at = past?.seq else { return false }
+        try travel(to: at + 1)
+        return true
+    }
+
+    /// Returns to the live head.
+    public func resume() {
+        if past != nil { past = nil }
+    }
+
+    // MARK: - Decoding checks
+
+    /// Throws if a route of `state` does not decode, naming the last event up to `through`
+    /// that recorded it.
+    private func checkDecodable(_ state: NavigationState, through: UInt64) throws {
+        do {
+            _ = try NavigationSnapshot<Route>(state)
+        } catch {
+            var seq: UInt64? = nil
+            let bad = error.routeID
+            try? log.read(session, from: 1, through: through) { stored in
+                if stored.outcome.isApplied && stored.event.carries(routeID: bad) { seq = stored.seq }
+                return true
+            }
+            if seq == nil { seq = history.lastSeq(carrying: bad, through: through) }
+            var e = error
+            e.seq = seq
+            throw e
+        }
+    }
+}
+
+/// Why in-app time travel could not move.
+public enum TimeTravelError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The seq is past the head of the session.
+    case seqOutOfRange(seq: UInt64, headSeq: UInt64)
+    /// The past state holds a route that no longer decodes.
+    case undecodableRoute(RouteDecodingError)
+    /// The log could not be read.
+    case logUnreadable(String)
+
+    public var description: String {
+        switch self {
+        case .seqOutOfRange(let seq, let head): "seq \(seq) is past the head of the session (\(head))"
+        case .undecodableRoute(let e): e.description
+        case .logUnreadable(let m): "cannot read the log: \(m)"
+        }
+    }
+}
+
+extension Event {
+    /// Whether the event carries a route with this id.
+    func carries(routeID: String) -> Bool {
+        switch self {
+        case .push(let r, _), .show(let r, _, _, _): r.id == routeID
+        case .reset(let s): NavigationState.routeIDs(of: s).contains(routeID)
+        default: false
+        }
+    }
+}
+
+extension NavigationState {
+    static func routeIDs(of s: NavigationState) -> Set<String> {
+        var out = Set<String>()
+        func walk(_ f: Frame) {
+            for r in f.path { out.insert(r.id) }
+            if let p = f.presented {
+                out.insert(p.route.id)
+                if let c = p.content { walk(c) }
+            }
+        }
+        if let tabs = s.tabs { tabs.forEach { walk($0.root) } } else { walk(s.root) }
+        return out
+    }
+}
+
+/// The events a navigator applied since it opened, with checkpoints, for in-app time travel.
+struct History {
+    static let checkpointInterval: UInt64 = 256
+    private(set) var checkpoints: [Snapshot]
+    private(set) var events: [Event] = []
+    private(set) var outcomes: [Outcome] = []
+
+    init(base: Snapshot) { checkpoints = [base] }
+
+    var baseSeq: UInt64 { checkpoints[0].seq }
+
+    mutating func append(_ event: Event, outcome: Outcome, after state: NavigationState, seq: UInt64) {
+        events.append(event)
+        outcomes.append(outcome)
+        if (seq - baseSeq) % Self.checkpointInterval == 0 { checkpoints.append(Snapshot(seq: seq, state: state)) }
+    }
+
+    /// The state after `seq`, or `nil` when it is older than this history.
+    func state(at seq: UInt64) -> NavigationState? {
+        guard seq >= baseSeq, seq <= baseSeq + UInt64(events.count) else { return nil }
+        let cp = checkpoints[Int((seq - baseSeq) / Self.checkpointInterval)]
+        var r = Replayer(state: cp.state, seq: cp.seq)
+        for i in Int(cp.seq - baseSeq)..<Int(seq - baseSeq) { r.apply(events[i]) }
+        return r.state
+    }
+
+    func lastSeq(carrying routeID: String, through: UInt64) -> UInt64? {
+        var found: UInt64? = nil
+        for (i, e) in events.enumerated() where baseSeq + UInt64(i) + 1 <= through && e.carries(routeID: routeID) {
+            found = baseSeq + UInt64(i) + 1
+        }
+        return found
+    }
+}

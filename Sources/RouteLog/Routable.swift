@@ -1,0 +1,106 @@
+import Foundation
+import RouteLogCore
+
+/// A route an app navigates to: a screen, a sheet, an alert.
+///
+/// `id` is the presentation identity: two routes with the same `id` fill the same slot, so
+/// showing one while the other is presented updates the presentation in place instead of
+/// replacing it. Routes are stored in the log as canonical JSON, so they must be `Codable`.
+///
+/// ```swift
+/// enum AppRoute: Routable {
+///     case episode(id: Int)
+///     case player
+///     var id: String {
+///         switch self {
+///         case .episode(let id): "episode-\(id)"
+///         case .player: "player"
+///         }
+///     }
+/// }
+/// ```
+public protocol Routable: Hashable, Codable, Sendable, Identifiable where ID == String {}
+
+/// A route that could not be encoded as JSON (for example a `Double.nan` in its payload).
+public struct RouteEncodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The route's id.
+    public var routeID: String
+    /// What the encoder said.
+    public var message: String
+
+    public var description: String { "route \"\(routeID)\" cannot be encoded as JSON: \(message)" }
+}
+
+/// A stored route whose payload no longer decodes as the app's route type: the type changed
+/// since the session was recorded, or the payload was written by another app.
+public struct RouteDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The seq of the event that recorded the route, when it is known.
+    public var seq: UInt64?
+    /// The route's id.
+    public var routeID: String
+    /// The type name stored with the route, if any.
+    public var storedType: String?
+    /// What the decoder said.
+    public var message: String
+
+    public var description: String {
+        let at = seq.map { "seq \($0): " } ?? ""
+        let type = storedType.map { " (stored as \($0))" } ?? ""
+        return "\(at)route \"\(routeID)\"\(type) no longer decodes: \(message)"
+    }
+}
+
+extension RouteRef {
+    /// The reference the log stores for `route`: its `id`, its type name, and its canonical JSON.
+    ///
+    /// - Throws: ``RouteEncodingError`` when the route has no JSON form.
+    public init<Route: Routable>(_ route: Route) throws(RouteEncodingError) {
+        let text: String
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let data = try encoder.encode(route)
+            text = String(decoding: data, as: UTF8.self)
+        } catch {
+            throw RouteEncodingError(routeID: route.id, message: "\(error)")
+        }
+        let payload: RawJSON
+        do { payload = try RawJSON(parsing: text) } catch {
+            throw RouteEncodingError(routeID: route.id, message: "the encoder produced invalid JSON: \(error)")
+        }
+        self.init(id: route.id, type: String(describing: Route.self), payload: payload)
+    }
+
+    /// Decodes the app's route from the stored payload.
+    ///
+    /// - Parameter seq: the seq of the event that recorded the route, named in the error.
+    /// - Throws: ``RouteDecodingError`` when there is no payload, it does not decode, or it
+    ///   decodes to a route with another `id`.
+    public func decode<Route: Routable>(as type: Route.Type, seq: UInt64? = nil) throws(RouteDecodingError) -> Route {
+        guard let payload else {
+            throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type, message: "the route has no payload")
+        }
+        let route: Route
+        do {
+            route = try JSONDecoder().decode(Route.self, from: Data(payload.text.utf8))
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
+                                     message: "missing key \"\(key.stringValue)\" at \(Self.codingPath(context.codingPath))")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+                let DecodingError.dataCorrupted(context) {
+            throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
+                                     message: "\(context.debugDescription) at \(Self.codingPath(context.codingPath))")
+        } catch {
+            throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type, message: "\(error)")
+        }
+        guard route.id == id else {
+            throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
+                                     message: "the payload decodes to a route with id \"\(route.id)\"")
+        }
+        return route
+    }
+
+    private static func codingPath(_ path: [any CodingKey]) -> String {
+        path.isEmpty ? "the top level" : path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+}

@@ -1,0 +1,47 @@
+import RouteLogCore
+
+extension LMDBEventLog {
+    /// Exports a session as a fixture: its events with their metadata, a session header (label,
+    /// app, app version, creation time) and an expectation recorded from the log (every stored
+    /// outcome, the state after the last event and its digest).
+    ///
+    /// - Parameters:
+    ///   - session: the session to export.
+    ///   - name: the fixture's name; the session's label (or id, when the label is empty) by default.
+    ///   - description: what the fixture shows.
+    /// - Throws: `EventLogError.sessionNotFound`, ``LMDBEventLogError``.
+    public func exportFixture(session id: SessionID, name: String? = nil, description: String = "") throws -> Fixture {
+        let info = try session(id)
+        var events: [RecordedEvent] = []
+        var outcomes: [Outcome] = []
+        events.reserveCapacity(Int(min(info.eventCount, 1 << 20)))
+        var replayer = Replayer()
+        try read(id, from: 1, through: info.eventCount) { event in
+            events.append(event.recorded)
+            outcomes.append(event.outcome)
+            replayer.apply(event.event)
+            return true
+        }
+        let header = Fixture.SessionHeader(label: info.label, app: info.appName, appVersion: info.appVersion, created: info.createdAt)
+        return Fixture(name: name ?? (info.label.isEmpty ? id.rawValue : info.label), description: description, session: header,
+                       events: events, expect: .init(outcomes: outcomes, state: replayer.state, digest: info.headDigest))
+    }
+
+    /// Imports a fixture as a new session, keeping its session header (label, app, app version,
+    /// creation time) and every event's metadata. The events are appended in one transaction, so
+    /// a failed import leaves an empty session at most.
+    ///
+    /// - Parameter label: overrides the label from the fixture's header (or its name).
+    /// - Returns: the new session.
+    /// - Throws: ``LMDBEventLogError``, e.g. ``LMDBEventLogError/readOnly(path:)``.
+    @discardableResult
+    public func importFixture(_ fixture: Fixture, label: String? = nil) throws -> SessionInfo {
+        let header = fixture.session
+        let new = NewSession(label: label ?? header?.label ?? fixture.name, appName: header?.app, appVersion: header?.appVersion)
+        let info = try createSession(new, createdAt: header?.created ?? options.clock())
+        if !fixture.events.isEmpty {
+            try append(fixture.events, to: info.id, expectedSeq: 0)
+        }
+        return try session(info.id)
+    }
+}

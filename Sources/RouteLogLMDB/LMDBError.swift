@@ -1,0 +1,72 @@
+import CLMDB
+
+/// An error code returned by LMDB: one of LMDB's own codes (`MDB_…`, negative) or a system
+/// `errno` value (positive), such as `ENOSPC` or `EACCES`.
+///
+/// The ``description`` is LMDB's own message (`mdb_strerror`), which covers both kinds.
+public struct LMDBError: Error, RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The C return code.
+    public let rawValue: Int32
+
+    /// Wraps a C return code.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `MDB_KEYEXIST`: the key/data pair already exists (a put with `noOverwrite` or `append`).
+    public static let keyExists = LMDBError(rawValue: MDB_KEYEXIST)
+    /// `MDB_NOTFOUND`: no matching key/data pair.
+    public static let notFound = LMDBError(rawValue: MDB_NOTFOUND)
+    /// `MDB_PAGE_NOTFOUND`: a requested page was not found (usually corruption).
+    public static let pageNotFound = LMDBError(rawValue: MDB_PAGE_NOTFOUND)
+    /// `MDB_CORRUPTED`: a located page was the wrong type.
+    public static let corrupted = LMDBError(rawValue: MDB_CORRUPTED)
+    /// `MDB_PANIC`: an update of meta page failed or the environment had a fatal error.
+    public static let panic = LMDBError(rawValue: MDB_PANIC)
+    /// `MDB_VERSION_MISMATCH`: the environment was written by an incompatible LMDB version.
+    public static let versionMismatch = LMDBError(rawValue: MDB_VERSION_MISMATCH)
+    /// `MDB_INVALID`: the file is not an LMDB data file.
+    public static let invalid = LMDBError(rawValue: MDB_INVALID)
+    /// `MDB_MAP_FULL`: the environment's map size has been reached.
+    public static let mapFull = LMDBError(rawValue: MDB_MAP_FULL)
+    /// `MDB_DBS_FULL`: the environment's `maxdbs` limit has been reached.
+    public static let databasesFull = LMDBError(rawValue: MDB_DBS_FULL)
+    /// `MDB_READERS_FULL`: all reader slots are in use.
+    public static let readersFull = LMDBError(rawValue: MDB_READERS_FULL)
+    /// `MDB_TXN_FULL`: the transaction has too many dirty pages.
+    public static let transactionFull = LMDBError(rawValue: MDB_TXN_FULL)
+    /// `MDB_MAP_RESIZED`: another process grew the map beyond this process's map size.
+    public static let mapResized = LMDBError(rawValue: MDB_MAP_RESIZED)
+    /// `MDB_INCOMPATIBLE`: the operation is incompatible with the database (e.g. wrong flags).
+    public static let incompatible = LMDBError(rawValue: MDB_INCOMPATIBLE)
+    /// `MDB_BAD_RSLOT`: a reader slot was used incorrectly.
+    public static let badReaderSlot = LMDBError(rawValue: MDB_BAD_RSLOT)
+    /// `MDB_BAD_TXN`: the transaction must abort, has a child, or is invalid.
+    public static let badTransaction = LMDBError(rawValue: MDB_BAD_TXN)
+    /// `MDB_BAD_VALSIZE`: an unsupported size of key, database name or data.
+    public static let badValueSize = LMDBError(rawValue: MDB_BAD_VALSIZE)
+    /// `MDB_BAD_DBI`: the database handle was closed or changed unexpectedly.
+    public static let badDatabase = LMDBError(rawValue: MDB_BAD_DBI)
+    /// `EACCES`: permission denied (e.g. a write to a read-only environment or directory).
+    public static let permissionDenied = LMDBError(rawValue: 13)
+    /// `ENOENT`: no such file or directory.
+    public static let noSuchFile = LMDBError(rawValue: 2)
+    /// `ENOSPC`: no space left on the device.
+    public static let noSpace = LMDBError(rawValue: 28)
+    /// `EROFS`: read-only file system.
+    public static let readOnlyFileSystem = LMDBError(rawValue: 30)
+    /// `ENOTDIR`: a path component is not a directory.
+    public static let notADirectory = LMDBError(rawValue: 20)
+    /// `EINVAL`: an invalid parameter.
+    public static let invalidArgument = LMDBError(rawValue: 22)
+
+    /// LMDB's message for this code (`mdb_strerror`), with the code.
+    public var description: String {
+        let message = mdb_strerror(rawValue).map { String(cString: $0) } ?? "unknown error"
+        return "\(message) (\(rawValue))"
+    }
+
+    /// Throws the error for a non-zero C return code.
+    @inlinable
+    static func check(_ rc: Int32) throws(LMDBError) {
+        if rc != 0 { throw LMDBError(rawValue: rc) }
+    }
+}

@@ -1,0 +1,55 @@
+import RouteLogCore
+
+/// Why an ``LMDBEventLog`` could not open a store, or found a stored value it cannot read.
+///
+/// Every case has a one-line ``description`` that says what went wrong and where.
+/// Errors about sessions and seqs themselves (unknown session, append conflict) are
+/// `EventLogError`s, shared with every `EventLog`.
+public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path names a file, not a store directory.
+    case notADirectory(path: String)
+    /// The directory exists but is not a RouteLog store (`reason` says why).
+    case notAStore(path: String, reason: String)
+    /// The store was written by a newer RouteLog format than this build reads.
+    case newerFormat(path: String, found: UInt32, supported: UInt32)
+    /// The directory or its files cannot be read, or cannot be written when opening read-write.
+    case permissionDenied(path: String, reason: String)
+    /// A write was attempted on a store opened with ``LMDBEventLog/Options/readOnly``.
+    case readOnly(path: String)
+    /// Another handle in this process has the store open read-only, so it cannot be opened
+    /// read-write here.
+    case openReadOnlyElsewhere(path: String)
+    /// A session id that is not a UUID (the store keys sessions by their 16 bytes).
+    case invalidSessionID(String)
+    /// A stored event record is truncated, garbled or fails its checksum.
+    case corruptRecord(session: SessionID, seq: UInt64, reason: String)
+    /// Another stored value (store metadata, a session row, a snapshot) is truncated or garbled.
+    case corruptValue(database: String, key: String, reason: String)
+    /// LMDB itself failed (`operation` says during what).
+    case storage(LMDBError, operation: String)
+
+    public var description: String {
+        switch self {
+        case .notADirectory(let path):
+            "\(path) is a file, not a RouteLog store directory"
+        case .notAStore(let path, let reason):
+            "\(path) is not a RouteLog store: \(reason)"
+        case .newerFormat(let path, let found, let supported):
+            "\(path) was written in RouteLog store format \(found), newer than the format \(supported) this version reads; upgrade RouteLog"
+        case .permissionDenied(let path, let reason):
+            "permission denied for store \(path): \(reason)"
+        case .readOnly(let path):
+            "store \(path) is open read-only; it cannot be written"
+        case .openReadOnlyElsewhere(let path):
+            "store \(path) is already open read-only in this process; it cannot also be opened read-write"
+        case .invalidSessionID(let id):
+            "invalid session id \"\(id)\": expected a UUID like 0192f4c0-7a1b-7c3d-8e4f-0123456789ab"
+        case .corruptRecord(let session, let seq, let reason):
+            "corrupt record: session \(session) seq \(seq): \(reason)"
+        case .corruptValue(let database, let key, let reason):
+            "corrupt value in database \"\(database)\" at key \(key): \(reason)"
+        case .storage(let error, let operation):
+            "LMDB error while \(operation): \(error)"
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import RouteLogCore
+
+/// What ``LMDBEventLog/verify(session:)`` found.
+public struct VerificationReport: Hashable, Sendable, CustomStringConvertible {
+    /// The session checked.
+    public var session: SessionID
+    /// How many records were checked before stopping (all of them when there is no failure).
+    public var eventsChecked: UInt64
+    /// How many snapshots were compared with the replay.
+    public var snapshotsChecked: Int
+    /// The first failure, in seq order, or `nil` when the session verifies.
+    public var failure: VerificationFailure?
+
+    /// Whether every check passed.
+    public var isValid: Bool { failure == nil }
+
+    public var description: String {
+        if let failure { return "session \(session): \(failure)" }
+        return "session \(session): \(eventsChecked) events and \(snapshotsChecked) snapshots verified"
+    }
+}
+
+/// The first record of a session that failed verification.
+public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
+    /// Which check failed.
+    public enum Check: String, Hashable, Sendable, CaseIterable {
+        /// The record's bytes do not match its checksum (or it cannot be parsed at all).
+        case checksum
+        /// The record's previous-hash is not the hash of the record before it, or a record is
+        /// missing, out of place or beyond the session's head.
+        case chain
+        /// The digest stored with the event differs from a fresh replay with the current reducer.
+        case digest
+        /// The outcome stored with the event differs from a fresh replay with the current reducer.
+        case outcome
+        /// A snapshot is unreadable or its state differs from the replayed state at its seq.
+        case snapshot
+    }
+
+    /// The seq of the failing record (or snapshot).
+    public var seq: UInt64
+    /// Which check failed.
+    public var check: Check
+    /// For ``Check/digest`` and ``Check/snapshot``: the digest stored in the log.
+    public var storedDigest: Digest?
+    /// For ``Check/digest`` and ``Check/snapshot``: the digest of the replayed state.
+    public var replayedDigest: Digest?
+    /// A one-line explanation.
+    public var message: String
+
+    public var description: String { "seq \(seq): \(check.rawValue) failed: \(message)" }
+}
+
+extension LMDBEventLog {
+    /// Checks a session: every record's checksum, the hash chain from the first record to the
+    /// session's head, and every stored outcome and digest against a fresh replay (from the empty
+    /// state, with the current reducer); then the snapshots against the replay.
+    ///
+    /// Records are read in short read transactions, so verifying a long session does not block
+    /// page reuse for a concurrent writer; events appended during verification are not checked.
+    ///
+    /// - Returns: a report naming the first failing seq and check, if any.
+    /// - Throws: `EventLogError.sessionNotFound`, or ``LMDBEventLogError`` when the store cannot be read.
+    public func verify(session id: SessionID) throws -> VerificationReport {
+        guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
+        guard let row = try withRead("verifying session \(id)", { try readRow($0, id, key) }) else {
+            throw EventLogError.sessionNotFound(id)
+        }
+        let count = row.info.eventCount
+        var report = VerificationReport(session: id, eventsChecked: 0, snapshotsChecked: 0, failure: nil)
+        var replayer = Replayer()
+        var previousHash = Digest.zero
+        var snapshotDigests: [UInt64: Digest] = [:]
+        var snapshotFailure: VerificationFailure?
+
+        // Snapshots are few: collect their digests (or the first unreadable one) up front.
+        try withRead("verifying session \(id)") { txn in
+            try txn.forEach(in: snapshotsDB, from: StoreKey.event(key, 0)) { k, v in
+                guard let seq = StoreKey.seq(k, session: key) else { return false }
+                do {
+                    snapshotDigests[seq] = try SnapshotCodec.decode(v).digest
+                } catch {
+                    if snapshotFailure == nil {
+                        snapshotFailure = VerificationFailure(seq: seq, check: .snapshot, message: "snapshot unreadable: \(error)")
+                    }
+                }
+                return true
+            }
+        }
+
+        func fail(_ seq: UInt64, _ check: VerificationFailure.Check, _ message: String, stored: Digest? = nil, replayed: Digest? = nil) {
+            if report.failure == nil {
+                report.failure = VerificationFailure(seq: seq, check: check, storedDigest: stored, replayedDigest: replayed, message: message)
+            }
+        }
+
+        var next: UInt64 = 1
+        while report.failure == nil && next <= count {
+            let end = min(count, next &+ Self.readChunk - 1)
+            try withRead("verifying session \(id)") { txn in
+                var expected = next
+                try txn.forEach(in: eventsDB, from: StoreKey.event(key, next)) { k, v in
+                    guard let seq = StoreKey.seq(k, session: key), seq <= end else { return false }
+                    guard seq == expected else {
+                        fail(expected, .chain, "record is missing (the next stored one is seq \(seq))")
+                        return false
+                    }
+                    let raw: RawRecord
+                    do { raw = try RecordCodec.parse(v) } catch {
+                        fail(seq, .checksum, "record unreadable: \(error)")
+                        return false
+                    }
+                    guard raw.computedChecksum == raw.storedChecksum else {
+                        fail(seq, .checksum, "the record's bytes do not match its checksum")
+                        return false
+                    }
+                    guard raw.previousHash == previousHash else {
+                        fail(seq, .chain, "the previous-record hash \(raw.previousHash.short) is not the hash of seq \(seq - 1) (\(previousHash.short))")
+                        return false
+                    }
+                    let recorded: RecordedEvent
+                    do { recorded = try PayloadCodec.decodeEvent(raw.payload) } catch {
+                        fail(seq, .checksum, "payload unreadable: \(error)")
+                        return false
+                    }
+                    let step = replayer.apply(recorded.event)
+                    guard step.outcome == raw.outcome else {
+                        fail(seq, .outcome, "stored outcome \(raw.outcome), replay gives \(step.outcome)")
+                        return false
+                    }
+                    guard step.digest == raw.digest else {
+                        fail(seq, .digest, "stored digest \(raw.digest.short), replay gives \(step.digest.short)", stored: raw.digest, replayed: step.digest)
+                        return false
+                    }
+                    if let snap = snapshotDigests[seq] {
+                        if snap != step.digest {
+                            fail(seq, .snapshot, "snapshot digest \(snap.short), replay gives \(step.digest.short)", stored: snap, replayed: step.digest)
+                            return false
+                        }
+                        report.snapshotsChecked += 1
+                    }
+                    previousHash = raw.computedChecksum
+                    report.eventsChecked = seq
+                    expected += 1
+                    return true
+                }
+            }
+            if report.failure != nil { break }
+            if replayer.seq < end {
+                fail(replayer.seq + 1, .chain, "record is missing (the session's head is seq \(count))")
+                break
+            }
+            next = end + 1
+        }
+        if report.failure == nil {
+            let beyond: UInt64? = try withRead("verifying session \(id)") { txn in
+                var found: UInt64?
+                try txn.forEach(in: eventsDB, from: StoreKey.event(key, count &+ 1)) { k, _ in
+                    found = StoreKey.seq(k, session: key)
+                    return false
+                }
+                return found
+            }
+            if let beyond, count < .max { fail(beyond, .chain, "record beyond the session's head (seq \(count))") }
+        }
+        if report.failure == nil, previousHash != row.headHash {
+            fail(count, .chain, "the session's head hash does not match its last record")
+        }
+        if report.failure == nil, let snapshotFailure { report.failure = snapshotFailure }
+        if report.failure == nil, let beyond = snapshotDigests.keys.filter({ $0 > count }).min() {
+            fail(beyond, .snapshot, "snapshot beyond the session's head (seq \(count))")
+        }
+        return report
+    }
+}

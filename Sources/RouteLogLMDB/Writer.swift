@@ -1,0 +1,168 @@
+import Foundation
+import RouteLogCore
+
+/// The one thread that runs a log's write transactions.
+///
+/// Callers hand it jobs and block until their job is committed (or failed). Jobs that arrive
+/// while a transaction is running are committed together in the next one (group commit). A job
+/// either throws before it writes anything (a conflict, an unknown session), which fails only that
+/// job, or throws an ``LMDBError``, which aborts the whole group; the group is then retried job by
+/// job so that one job's failure is reported to that caller alone. A full map is grown and the
+/// group retried by ``LMDBEnvironment/withWriteTransaction(syncOnCommit:_:)``.
+final class Writer: @unchecked Sendable {
+    /// Heads computed by earlier jobs of the group being written, not yet committed.
+    typealias Scratch = [SessionID: LMDBEventLog.Head]
+    typealias Body = (LMDBWriteTransaction, inout Scratch) throws -> () -> Void
+
+    final class Job {
+        /// Released before the caller is woken, so the writer thread never holds the last
+        /// reference to what the body captured.
+        var body: Body?
+        let weight: Int
+        var error: (any Error)?
+        var isDone = false
+        init(_ body: @escaping Body, weight: Int) {
+            self.body = body
+            self.weight = weight
+        }
+    }
+
+    /// Unowned: the log owns the environment and stops the writer before releasing it.
+    private unowned let environment: LMDBEnvironment
+    private static let threadKey = "RouteLogLMDBWriter"
+    private static var isWriterThread: Bool {
+        get { Thread.current.threadDictionary[threadKey] != nil }
+        set { Thread.current.threadDictionary[threadKey] = newValue ? true : nil }
+    }
+    private let syncOnCommit: Bool
+    private let groupDelay: Duration?
+    private let condition = NSCondition()
+    private var queue: [Job] = []
+    private var stopping = false
+    private var running = true
+    private var syncScheduled = false
+    /// At most this many events are written in one group transaction.
+    private let maxGroupWeight = 100_000
+
+    init(environment: LMDBEnvironment, durability: LMDBEventLog.Durability) {
+        self.environment = environment
+        switch durability {
+        case .perEvent:
+            syncOnCommit = true
+            groupDelay = nil
+        case .grouped(let delay):
+            syncOnCommit = false
+            groupDelay = delay
+        case .none:
+            syncOnCommit = false
+            groupDelay = nil
+        }
+        let thread = Thread { [self] in
+            Writer.isWriterThread = true
+            loop()
+        }
+        thread.name = "RouteLog LMDB writer"
+        thread.start()
+    }
+
+    /// Runs `body` in a write transaction on the writer thread and waits for the commit.
+    func perform(weight: Int, _ body: @escaping Body) throws {
+        let job = Job(body, weight: weight)
+        condition.lock()
+        precondition(!stopping, "append on a closed log")
+        queue.append(job)
+        condition.broadcast()
+        while !job.isDone { condition.wait() }
+        condition.unlock()
+        if let error = job.error { throw error }
+    }
+
+    /// Finishes the queued jobs, flushes a pending grouped sync, and ends the thread.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        if Writer.isWriterThread {
+            // Released from a hook: the loop ends by itself after this group.
+            condition.unlock()
+            return
+        }
+        while running { condition.wait() }
+        let pendingSync = syncScheduled
+        condition.unlock()
+        if pendingSync { try? environment.sync(force: true) }
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if queue.isEmpty {
+                running = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            var jobs: [Job] = []
+            var weight = 0
+            while let next = queue.first, jobs.isEmpty || weight + next.weight <= maxGroupWeight {
+                jobs.append(queue.removeFirst())
+                weight += next.weight
+            }
+            condition.unlock()
+            run(jobs)
+            for job in jobs { job.body = nil }
+            condition.lock()
+            for job in jobs { job.isDone = true }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    private func run(_ jobs: [Job]) {
+        var hooks: [() -> Void] = []
+        do {
+            try environment.withWriteTransaction(syncOnCommit: syncOnCommit) { txn in
+                hooks.removeAll()
+                var scratch = Scratch()
+                for job in jobs {
+                    job.error = nil
+                    do {
+                        hooks.append(try job.body!(txn, &scratch))
+                    } catch let error as LMDBError {
+                        throw error
+                    } catch {
+                        job.error = error
+                    }
+                }
+            }
+            for hook in hooks { hook() }
+            hooks.removeAll()
+            scheduleSync()
+        } catch {
+            if jobs.count > 1 {
+                for job in jobs { run([job]) }
+            } else {
+                jobs[0].error = (error as? LMDBError).map { LMDBEventLogError.storage($0, operation: "writing to \(environment.path)") } ?? error
+            }
+        }
+    }
+
+    /// With grouped durability, makes sure an `fsync` runs within the delay after this commit.
+    private func scheduleSync() {
+        guard let delay = groupDelay else { return }
+        condition.lock()
+        let schedule = !syncScheduled
+        syncScheduled = true
+        condition.unlock()
+        guard schedule else { return }
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self, weak environment] in
+            condition.lock()
+            syncScheduled = false
+            condition.unlock()
+            try? environment?.sync(force: true)
+        }
+    }
+}

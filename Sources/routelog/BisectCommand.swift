@@ -1,0 +1,132 @@
+import ArgumentParser
+import RouteLogCore
+
+/// `routelog bisect`: the first seq at which a predicate holds.
+struct BisectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bisect",
+        abstract: "Find the first seq where a predicate holds (or a command says bad).",
+        discussion: """
+        Binary search over seqs 0...N (0 is the state before any event), assuming the \
+        predicate stays true once it holds; only O(log N) states are materialized, each from \
+        the nearest snapshot. For a predicate that can turn false again, --linear checks every \
+        seq in order with one fold.
+
+        --run CMD follows git bisect run: the state's canonical JSON goes on stdin, ROUTELOG_SEQ \
+        (and ROUTELOG_EVENT, ROUTELOG_OUTCOME) in the environment; exit 0 means good, 125 skip, \
+        1-127 (but 125) bad, 128 or more aborts. The command's output goes to stderr.
+
+        Prints the seq, the event, the state diff across it and how many states were \
+        materialized. Exit status: 1 when a bad seq is found, 0 when the predicate never holds.
+
+        \(Predicate.helpText)
+        """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The session (REF@N searches seqs 1...N).") var session: String
+    @Option(help: ArgumentHelp("The predicate that marks a bad state, e.g. 'top.id == \"upsell\"'.", valueName: "expr")) var predicate: String?
+    @Option(name: .customLong("run"), help: ArgumentHelp("A shell command that judges each state (git bisect run semantics).", valueName: "cmd")) var command: String?
+    @Flag(help: "Check every seq in order (for predicates that are not monotone).") var linear = false
+    @Flag(help: "Print the result as JSON.") var json = false
+
+    func run() throws {
+        let judge = try Judge(predicate: predicate, run: command)
+        let s = try store.workspace().resolve(try parseRef(session))
+        try s.requireEvents()
+        let n = s.seqOrHead
+        let result = try Bisector.search(s, through: n, mode: linear ? .linear : .binary, judge)
+        let out = Output.stdout()
+        let mode = result.mode.rawValue
+        let counts: [String: JSONValue] = [
+            "materialized": .int(Int64(result.materialized)), "folded": .int(Int64(result.eventsFolded)),
+            "evaluations": .int(Int64(result.evaluations)), "mode": .string(mode),
+            "undecided": .array(result.undecided.map { .int(Int64($0)) }),
+        ]
+        let countLine = "materialized \(result.materialized) state\(result.materialized == 1 ? "" : "s"), folded \(result.eventsFolded) events, "
+            + "judged \(result.evaluations) seq\(result.evaluations == 1 ? "" : "s") (\(mode))"
+        guard let seq = result.seq, let context = result.context else {
+            if json {
+                out.line(JSONValue.object(counts.merging(["seq": .null]) { a, _ in a }).canonicalText)
+            } else {
+                out.line("no bad seq: \(judge.summary) never says bad in seqs 0...\(n)")
+                if !result.undecided.isEmpty { out.line("skipped: \(result.undecided.map(String.init).joined(separator: ", "))") }
+                out.line(out.paint(countLine, .dim))
+            }
+            return
+        }
+        let changes = result.diff?.changes ?? []
+        if json {
+            var o = counts
+            o["seq"] = .int(Int64(seq))
+            o["event"] = context.event?.recorded.json ?? .null
+            o["outcome"] = context.outcome?.json ?? .null
+            o["changes"] = .array(changes.map(\.json))
+            out.line(JSONValue.object(o).canonicalText)
+        } else {
+            out.line(out.paint("first bad seq: \(seq) of \(n)", .bold))
+            if !result.undecided.isEmpty {
+                out.line("undecided: the first bad seq may also be one of \(result.undecided.map(String.init).joined(separator: ", ")) (skipped)")
+            }
+            if let e = context.event {
+                let site = e.meta.callSite.map { ", \($0.file):\($0.line)" } ?? ""
+                out.line("event: \(Render.event(e.event))  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
+                out.line("state diff \(seq - 1) → \(seq):")
+                if let before = result.stateBefore, before != context.state {
+                    for line in Diffing.text(before, context.state, out: out) { out.line(line) }
+                } else {
+                    out.line("  (no change)")
+                }
+            } else {
+                out.line("the predicate already holds before any event (seq 0)")
+            }
+            out.line(out.paint(countLine, .dim))
+        }
+        out.flush()
+        throw CommandResult.different
+    }
+}
+
+/// Runs the core's ``Bisect`` over a resolved session with a ``Judge``.
+enum Bisector {
+    static func search(_ s: ResolvedSession, through n: UInt64, mode: Bisect.Mode, _ judge: Judge) throws -> Bisect.Result {
+        func verdict(_ c: BisectContext) throws -> Bisect.Verdict {
+            let ctx = PredicateContext(seq: c.seq, state: c.state, event: c.event?.event, outcome: c.outcome)
+            switch try judge.judge(ctx) {
+            case .good: return .good
+            case .bad: return .bad
+            case .skip: return .skip
+            }
+        }
+        if n == s.info.eventCount {
+            return try Bisect.run(in: s.log, session: s.id, mode: mode, verdict: verdict)
+        }
+        // REF@N: search the prefix 1...N.
+        let events = try call { try s.log.events(s.id, from: 1, through: n) }.map(\.recorded)
+        return try Bisect.run(in: CheckpointedSession(events), mode: mode, verdict: verdict)
+    }
+
+    /// The first seq ≥ 1 (through `n`) the judge calls bad, by one fold from the start.
+    static func firstBad(_ s: ResolvedSession, through n: UInt64, _ judge: Judge) throws -> UInt64? {
+        var r = Replayer()
+        var found: UInt64?
+        var failure: (any Error)?
+        try call {
+            try s.log.read(s.id, from: 1, through: n) { e in
+                r.apply(e.event)
+                do {
+                    if try judge.judge(PredicateContext(seq: e.seq, state: r.state, event: e.event, outcome: e.outcome)) == .bad {
+                        found = e.seq
+                        return false
+                    }
+                } catch {
+                    failure = error
+                    return false
+                }
+                return true
+            }
+        }
+        if let failure { throw failure }
+        return found
+    }
+}

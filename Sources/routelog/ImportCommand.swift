@@ -1,0 +1,45 @@
+import ArgumentParser
+import RouteLogCore
+
+/// `routelog import`: each file becomes a new session in the store.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import fixture or export files as new sessions in the store.",
+        discussion: """
+        Each FILE becomes a new session (the store is created if it does not exist). A \
+        hand-written event list without an expect block imports fine. Every file is read and \
+        checked before anything is written.
+        """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "Fixture or export files.", completion: .file(extensions: ["json"])) var files: [String]
+    @Option(help: "The label of the new sessions (default: each file's name).") var label: String?
+    @Flag(help: "Print one JSON object per imported session.") var json = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one FILE") }
+    }
+
+    func run() throws {
+        let docs = try files.map { f throws(CLIError) in (f, try Fixture.load(f)) }
+        let log = try StoreAccess.open(path: store.path, writable: true)
+        let out = Output.stdout()
+        for (file, doc) in docs {
+            let info = try call {
+                let info = try log.createSession(NewSession(label: label ?? doc.name))
+                if !doc.events.isEmpty { try log.append(doc.events, to: info.id, expectedSeq: 0) }
+                return try log.session(info.id)
+            }
+            if json {
+                out.line(JSONValue.object([
+                    "file": .string(file), "session": .string(info.id.rawValue), "events": .int(Int64(info.eventCount)),
+                    "headDigest": .string(info.headDigest.hex),
+                ]).canonicalText)
+            } else {
+                out.line("imported \(file) as \(info.id.rawValue) (\(info.eventCount) events)")
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import RouteLogCore
+
+/// What a judge says about the state at a seq, with `git bisect run` semantics.
+enum Verdict: Equatable {
+    case good, bad, skip
+}
+
+/// Judges states for `bisect` and `minimize`: a predicate, or a command run like `git bisect run`.
+struct Judge {
+    enum Kind {
+        case predicate(Predicate)
+        /// A shell command: the state's canonical JSON on stdin, `ROUTELOG_SEQ` (and `ROUTELOG_EVENT`,
+        /// `ROUTELOG_OUTCOME`) in the environment; exit 0 good, 125 skip, 1–127 bad.
+        case run(String)
+    }
+
+    let kind: Kind
+
+    /// Builds the judge from `--predicate` / `--run`, exactly one of which must be given.
+    init(predicate: String?, run: String?) throws(CLIError) {
+        switch (predicate, run) {
+        case (let p?, nil):
+            do { kind = .predicate(try Predicate(p)) } catch { throw .usage(error.description) }
+        case (nil, let r?):
+            if r.trimmingCharacters(in: .whitespaces).isEmpty { throw .usage("--run: the command is empty") }
+            kind = .run(r)
+        case (nil, nil): throw .usage("give --predicate EXPR or --run CMD")
+        case (_?, _?): throw .usage("give either --predicate or --run, not both")
+        }
+    }
+
+    var summary: String {
+        switch kind {
+        case .predicate(let p): "--predicate '\(p.source)'"
+        case .run(let c): "--run '\(c)'"
+        }
+    }
+
+    func judge(_ c: PredicateContext) throws(CLIError) -> Verdict {
+        switch kind {
+        case .predicate(let p): return p.holds(in: c) ? .bad : .good
+        case .run(let command): return try Self.run(command, c)
+        }
+    }
+
+    private static func run(_ command: String, _ c: PredicateContext) throws(CLIError) -> Verdict {
+        let dir = FileManager.default.temporaryDirectory
+        let input = dir.appendingPathComponent("routelog-state-\(getpid())-\(c.seq).json")
+        do {
+            try Data((c.state.canonicalJSON + "\n").utf8).write(to: input)
+        } catch {
+            throw .data("cannot write a temporary file in \(dir.path): \(oneLine(error.localizedDescription))")
+        }
+        defer { try? FileManager.default.removeItem(at: input) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        var env = ProcessInfo.processInfo.environment
+        env["ROUTELOG_SEQ"] = String(c.seq)
+        env["ROUTELOG_EVENT"] = c.event?.canonicalJSON ?? ""
+        env["ROUTELOG_OUTCOME"] = c.outcome?.description ?? ""
+        p.environment = env
+        // The command's output goes to stderr so that stdout stays the command's own (and --json parses).
+        p.standardOutput = FileHandle.standardError
+        p.standardError = FileHandle.standardError
+        do {
+            p.standardInput = try FileHandle(forReadingFrom: input)
+            try p.run()
+        } catch {
+            throw .usage("--run: cannot start /bin/sh: \(oneLine(error.localizedDescription))")
+        }
+        p.waitUntilExit()
+        if p.terminationReason == .uncaughtSignal {
+            throw .usage("--run: the command was killed by signal \(p.terminationStatus) at seq \(c.seq)")
+        }
+        switch p.terminationStatus {
+        case 0: return .good
+        case 125: return .skip
+        case 1...127: return .bad
+        default:
+            throw .usage("--run: the command exited with \(p.terminationStatus) at seq \(c.seq) (1–127 means bad, 125 skip; 128 and above abort)")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import RouteLogCore
+
+/// `routelog log`: one line per event, optionally following a live session.
+struct LogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "Print a session's events, one per line.",
+        discussion: """
+        Columns: seq, time since the session's first event, origin, the event, its outcome \
+        (rejected events stand out), call site, and the state after it in one line, e.g. \
+        inbox ▸ thread-42 ┃ sheet composer#12 ▸ attachments
+
+        --follow keeps printing events as another process appends them (stop it with Ctrl-C, \
+        or give --to). --json prints one JSON object per line.
+        """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The session (id, prefix, latest, latest~N, FILE.json; REF@N stops at N).") var session: String
+    @Option(help: "First seq to print (default 1).") var from: UInt64?
+    @Option(help: "Last seq to print (default: the last one).") var to: UInt64?
+    @Flag(help: "Keep printing new events as they are appended.") var follow = false
+    @Flag(help: "Print one JSON object per line.") var json = false
+
+    func run() async throws {
+        let ref = try parseRef(session)
+        let s = try store.workspace().resolve(ref)
+        if follow, s.document != nil { throw CLIError.usage("--follow needs a session in a store, not a file (\(s.name))") }
+        if follow, ref.seq != nil { throw CLIError.usage("--follow cannot be combined with \(ref.text); use --to") }
+        let first = from ?? 1
+        if first == 0 { throw CLIError.usage("--from out of range: 0 (seqs start at 1)") }
+        var last = to ?? s.seqOrHead
+        if let to, let seq = ref.seq, to > seq { last = seq }
+        if let to, let from, to < from { throw CLIError.usage("--to \(to) is before --from \(from)") }
+        if !follow {
+            try s.requireEvents()
+            if first > s.info.eventCount { try s.check(seq: first, what: "--from") }
+            if let to { try s.check(seq: to, what: "--to") }
+        }
+
+        let out = Output.stdout()
+        let printer = try LogPrinter(session: s, json: json, out: out, from: first)
+        var next = first
+        if next <= min(last, s.info.eventCount) {
+            try printer.print(from: next, through: min(last, s.info.eventCount))
+            next = min(last, s.info.eventCount) + 1
+        }
+        out.flush()
+        guard follow else { return }
+        // Follow: short read transactions, polled with backoff; nothing is held between polls.
+        var delay: UInt64 = 20_000_000
+        while next <= last {
+            let info = try call { try s.log.session(s.id) }
+            if info.eventCount >= next {
+                let through = min(info.eventCount, last)
+                try printer.print(from: next, through: through)
+                out.flush()
+                next = through + 1
+                delay = 20_000_000
+            } else {
+                try await Task.sleep(nanoseconds: delay)
+                delay = min(delay * 2, 250_000_000)
+            }
+        }
+    }
+}
+
+/// Prints log lines; keeps the replayed state between calls so `--follow` folds incrementally.
+final class LogPrinter {
+    let session: ResolvedSession
+    let json: Bool
+    let out: Output
+    private var replayer: Replayer
+    private var origin: Int64?
+
+    init(session: ResolvedSession, json: Bool, out: Output, from: UInt64) throws {
+        self.session = session
+        self.json = json
+        self.out = out
+        let start = from > 0 ? from - 1 : 0
+        let known = min(start, session.info.eventCount)
+        replayer = Replayer(state: try call { try session.log.state(of: session.id, at: known) }, seq: known)
+        if session.info.eventCount >= 1, let e = try session.event(at: 1) { origin = e.meta.timestamp }
+    }
+
+    func print(from: UInt64, through: UInt64) throws {
+        try call {
+            try session.log.read(session.id, from: from, through: through) { e in
+                if origin == nil { origin = e.meta.timestamp }
+                // Fold the event to know the state after it (the log's outcome is what is shown).
+                replayer = Replayer(state: replayer.state, seq: e.seq - 1)
+                replayer.apply(e.event)
+                out.line(json ? jsonLine(e) : textLine(e))
+                return true
+            }
+        }
+    }
+
+    func jsonLine(_ e: StoredEvent) -> String {
+        var o: [String: JSONValue] = [
+            "seq": .int(Int64(e.seq)), "event": e.event.json, "outcome": e.outcome.json, "digest": .string(e.digest.hex),
+            "origin": .string(e.meta.origin.rawValue), "summary": .string(Render.summary(replayer.state)),
+        ]
+        o["time"] = e.meta.timestamp == 0 ? .null : .string(ISO8601.format(milliseconds: e.meta.timestamp))
+        o["site"] = e.meta.callSite.map { .string("\($0.file):\($0.line)") } ?? .null
+        o["note"] = e.meta.note.map(JSONValue.string) ?? .null
+        return JSONValue.object(o).canonicalText
+    }
+
+    func textLine(_ e: StoredEvent) -> String {
+        func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - Render.visibleWidth(s))) }
+        let seq = String(e.seq)
+        let seqCol = String(repeating: " ", count: max(0, 4 - seq.count)) + seq
+        let time = e.meta.timestamp == 0 || origin == nil || origin == 0 ? "-" : Render.relativeTime(e.meta.timestamp, from: origin!)
+        let site = e.meta.callSite.map { "\($0.file):\($0.line)" } ?? "-"
+        var cols = [
+            out.paint(seqCol, .bold), pad(time, 9), pad(e.meta.origin.rawValue, 6), pad(Render.event(e.event), 38),
+            pad(Render.outcome(e.outcome, out), 23), pad(site, 22), out.paint(Render.summary(replayer.state), .cyan),
+        ]
+        if let note = e.meta.note { cols.append(out.paint("# " + note, .dim)) }
+        return cols.joined(separator: "  ")
+    }
+}

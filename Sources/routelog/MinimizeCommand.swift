@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import RouteLogCore
+
+/// `routelog minimize`: ddmin a session down to a 1-minimal failing event list, written as a fixture.
+struct MinimizeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "minimize",
+        abstract: "Shrink a session to a 1-minimal event list that still fails; write it as a fixture.",
+        discussion: """
+        The session is first cut at the first seq where the predicate holds (or --run says bad). \
+        Then delta debugging (ddmin) removes events while the last event of the remaining list \
+        still makes the predicate hold, until removing any single event would make it pass. \
+        The result is written with -o as a fixture (with its expect block) and printed.
+
+        \(Predicate.helpText)
+        """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The session (REF@N considers events 1...N).") var session: String
+    @Option(help: ArgumentHelp("The predicate that marks a failing state.", valueName: "expr")) var predicate: String?
+    @Option(name: .customLong("run"), help: ArgumentHelp("A shell command that judges the final state (git bisect run semantics).", valueName: "cmd")) var command: String?
+    @Option(name: .shortAndLong, help: ArgumentHelp("The fixture file to write.", valueName: "file"), completion: .file(extensions: ["json"]))
+    var output: String
+    @Option(help: "The fixture's name (default: the file name without .json).") var name: String?
+    @Flag(help: "Print the result as JSON.") var json = false
+
+    func run() throws {
+        let judge = try Judge(predicate: predicate, run: command)
+        let s = try store.workspace().resolve(try parseRef(session))
+        try s.requireEvents()
+        let n = s.seqOrHead
+        guard let firstBad = try Bisector.firstBad(s, through: n, judge) else {
+            throw CLIError("nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)", code: Exit.different)
+        }
+        let events = try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded)
+        var tests = 0
+        var failure: (any Error)?
+        let kept = Minimizer.ddmin(Array(events.indices)) { candidate in
+            if failure != nil { return false }
+            tests += 1
+            do { return try Minimizer.fails(candidate.map { events[$0].event }, judge) } catch { failure = error; return false }
+        }
+        if let failure { throw failure }
+        let minimal = kept.map { events[$0] }
+        // By convention a fixture's name is its file name without `.json`.
+        let fileName = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
+        let doc = Fixture(
+            name: name ?? fileName,
+            description: "Minimized from \(s.name) with \(judge.summary): \(minimal.count) of \(firstBad) events.",
+            events: minimal, expect: Fixture.expectation(for: minimal)
+        )
+        try doc.write(to: output)
+        let out = Output.stdout()
+        if json {
+            out.line(JSONValue.object([
+                "file": .string(output), "firstBadSeq": .int(Int64(firstBad)), "kept": .int(Int64(minimal.count)),
+                "originalSeqs": .array(kept.map { .int(Int64($0 + 1)) }), "tests": .int(Int64(tests)),
+                "events": .array(minimal.map(\.json)),
+            ]).canonicalText)
+            return
+        }
+        out.line("minimized \(firstBad) events (cut at the first bad seq \(firstBad) of \(n)) to \(minimal.count) in \(tests) tests")
+        let r = replay(minimal.map(\.event))
+        for (i, e) in minimal.enumerated() {
+            out.line("  \(i + 1). \(Render.event(e.event))  \(Render.outcome(r.steps[i].outcome, out))  (was seq \(kept[i] + 1))")
+        }
+        out.line("final state: " + out.paint(Render.summary(r.state), .cyan))
+        out.line("wrote \(output)")
+    }
+}
+
+/// Zeller's delta debugging over an event list.
+enum Minimizer {
+    /// Whether replaying `events` ends in a failing state: the judge says bad after the last event.
+    static func fails(_ events: [Event], _ judge: Judge) throws -> Bool {
+        guard !events.isEmpty else { return false }
+        var r = Replayer()
+        var last: ReplayStep?
+        for e in events { last = r.apply(e) }
+        let c = PredicateContext(seq: r.seq, state: r.state, event: events.last, outcome: last?.outcome)
+        return try judge.judge(c) == .bad
+    }
+
+    /// ddmin: a 1-minimal subsequence of `items` for which `test` is true (`test(items)` must be true).
+    /// Results of `test` are cached, so each candidate is tried once.
+    static func ddmin<T: Hashable>(_ items: [T], _ test: ([T]) -> Bool) -> [T] {
+        var cache: [[T]: Bool] = [:]
+        func check(_ c: [T]) -> Bool {
+            if let v = cache[c] { return v }
+            let v = test(c)
+            cache[c] = v
+            return v
+        }
+        var current = items
+        var n = 2
+        while current.count >= 2 {
+            let chunks = split(current, into: n)
+            var reduced = false
+            for chunk in chunks where check(chunk) {
+                current = chunk
+                n = 2
+                reduced = true
+                break
+            }
+            if !reduced {
+                for i in chunks.indices {
+                    let complement = chunks.enumerated().filter { $0.offset != i }.flatMap(\.element)
+                    if check(complement) {
+                        current = complement
+                        n = max(n - 1, 2)
+                        reduced = true
+                        break
+                    }
+                }
+            }
+            if !reduced {
+                if n >= current.count { break }
+                n = min(current.count, n * 2)
+            }
+        }
+        return current
+    }
+
+    static func split<T>(_ items: [T], into n: Int) -> [[T]] {
+        var out: [[T]] = []
+        var start = 0
+        for i in 0..<n {
+            let end = start + (items.count - start) / (n - i)
+            if end > start { out.append(Array(items[start..<end])) }
+            start = end
+        }
+        return out
+    }
+}

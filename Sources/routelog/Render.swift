@@ -1,0 +1,180 @@
+import Foundation
+import RouteLogCore
+
+extension NavigationState {
+    /// The presentations of the selected root's chain, bottom first; the last is the top-most.
+    var presentationChain: [Presentation] {
+        var out: [Presentation] = []
+        var frame: Frame? = root
+        while let f = frame, let p = f.presented {
+            out.append(p)
+            frame = p.content
+        }
+        return out
+    }
+
+    /// The active frame: the content of the top-most presentation, the frame presenting it when
+    /// that is an alert or dialog, or the root when nothing is presented.
+    var activeFrame: Frame {
+        var frame = root
+        while let p = frame.presented, let content = p.content { frame = content }
+        return frame
+    }
+}
+
+/// Text renderings of states, events and outcomes.
+enum Render {
+    // MARK: - Routes and events
+
+    /// `thread-42` or `thread-42 {"id":42}` with its payload.
+    static func route(_ r: RouteRef, payload: Bool = true) -> String {
+        var s = r.id
+        if payload, let p = r.payload { s += " " + p.text }
+        return s
+    }
+
+    static func frame(_ f: FrameRef) -> String {
+        switch f {
+        case .root: "root"
+        case .presentation(let t): "#\(t)"
+        }
+    }
+
+    /// A compact one-line description of an event: `push thread-42`, `show sheet composer onTop`,
+    /// `interactiveDismiss #12`.
+    static func event(_ e: Event) -> String {
+        switch e {
+        case .push(let r, let f):
+            return "push \(route(r, payload: false))" + (f.map { " in \(frame($0))" } ?? "")
+        case .pop(let count, let f):
+            return "pop" + (count == 1 ? "" : " \(count)") + (f.map { " in \(frame($0))" } ?? "")
+        case .popToRoot(let f):
+            return "popToRoot" + (f.map { " in \(frame($0))" } ?? "")
+        case .show(let r, let style, let dismissible, let placement):
+            var s = "show \(style.rawValue) \(route(r, payload: false))"
+            if !dismissible { s += " undismissible" }
+            switch placement {
+            case .replacingTop: break
+            case .onTop: s += " onTop"
+            case .in(let f): s += " in \(frame(f))"
+            }
+            return s
+        case .dismiss(let target):
+            switch target {
+            case .top: return "dismiss"
+            case .token(let t): return "dismiss #\(t)"
+            case .all: return "dismiss all"
+            }
+        case .interactiveDismiss(let token):
+            return "interactiveDismiss" + (token.map { " #\($0)" } ?? "")
+        case .setTabs(let ids, let selected):
+            return "setTabs \(ids.joined(separator: ","))" + (selected.map { " [\($0)]" } ?? "")
+        case .selectTab(let id):
+            return "selectTab \(id)"
+        case .reset(let state):
+            return "reset → \(summary(state))"
+        }
+    }
+
+    /// `applied`, `updated in place` or `REJECTED stale`: rejected outcomes stand out even without color.
+    static func outcome(_ o: Outcome, _ out: Output) -> String {
+        switch o {
+        case .applied(.changed): out.paint("applied", .green)
+        case .applied(.updatedInPlace): out.paint("updated in place", .green)
+        case .rejected(let r): out.paint("REJECTED \(r.rawValue)", .boldRed)
+        }
+    }
+
+    // MARK: - States
+
+    /// The compact one-line summary: `inbox ▸ thread-42 ┃ sheet composer#12 ▸ attachments`.
+    /// With tabs the selected tab leads: `[home] inbox ▸ thread-42`.
+    static func summary(_ state: NavigationState) -> String {
+        var parts: [String] = []
+        let root = state.root
+        parts.append(root.path.isEmpty ? "root" : root.path.map(\.id).joined(separator: " ▸ "))
+        for p in state.presentationChain {
+            var s = "\(p.style.rawValue) \(p.route.id)#\(p.token)"
+            if let c = p.content, !c.path.isEmpty { s += " ▸ " + c.path.map(\.id).joined(separator: " ▸ ") }
+            parts.append(s)
+        }
+        let line = parts.joined(separator: " ┃ ")
+        if let tab = state.selectedTab { return "[\(tab)] \(line)" }
+        return line
+    }
+
+    /// The state as an indented tree, one line per frame, route and presentation.
+    static func tree(_ state: NavigationState) -> [String] {
+        var lines: [String] = []
+        func frame(_ f: Frame, _ indent: String) {
+            if f.path.isEmpty {
+                lines.append("\(indent)path: (empty)")
+            } else {
+                lines.append("\(indent)path:")
+                for (i, r) in f.path.enumerated() { lines.append("\(indent)  [\(i)] \(route(r))" + (r.type.map { "  (\($0))" } ?? "")) }
+            }
+            if let p = f.presented {
+                var head = "\(indent)\(p.style.rawValue) #\(p.token): \(route(p.route))" + (p.route.type.map { "  (\($0))" } ?? "")
+                if !p.dismissible { head += "  [not dismissible]" }
+                lines.append(head)
+                if let c = p.content { frame(c, indent + "  ") }
+            }
+        }
+        if let tabs = state.tabs {
+            for t in tabs {
+                lines.append("tab \(t.id)" + (t.id == state.selectedTab ? "  (selected)" : ""))
+                frame(t.root, "  ")
+            }
+        } else {
+            lines.append("root")
+            frame(state.root, "  ")
+        }
+        return lines
+    }
+
+    // MARK: - Times
+
+    /// `+1.250s`, `+2m03.400s`, `+1h02m03.400s`; the offset from the session's first event.
+    static func relativeTime(_ ms: Int64, from origin: Int64) -> String {
+        let d = ms - origin
+        let sign = d < 0 ? "-" : "+"
+        let a = d.magnitude
+        let millis = a % 1000, secs = a / 1000
+        func p(_ v: UInt64, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
+        if secs < 60 { return "\(sign)\(secs).\(p(millis, 3))s" }
+        if secs < 3600 { return "\(sign)\(secs / 60)m\(p(secs % 60, 2)).\(p(millis, 3))s" }
+        return "\(sign)\(secs / 3600)h\(p(secs / 60 % 60, 2))m\(p(secs % 60, 2)).\(p(millis, 3))s"
+    }
+
+    /// A UTC time, `2026-11-22T21:43:54.123Z`, or `-` when unknown.
+    static func time(_ ms: Int64?) -> String {
+        guard let ms, ms != 0 else { return "-" }
+        return ISO8601.format(milliseconds: ms)
+    }
+
+    // MARK: - Tables
+
+    /// Pads columns to a common width (the last column is left as is).
+    static func table(_ rows: [[String]]) -> [String] {
+        guard let n = rows.map(\.count).max(), n > 0 else { return [] }
+        var widths = [Int](repeating: 0, count: n)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], visibleWidth(cell)) } }
+        return rows.map { row in
+            row.enumerated().map { i, cell in
+                i == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - visibleWidth(cell))
+            }.joined(separator: "  ")
+        }
+    }
+
+    /// The width of text on a terminal, ignoring ANSI escapes.
+    static func visibleWidth(_ s: String) -> Int {
+        var n = 0
+        var inEscape = false
+        for u in s.unicodeScalars {
+            if inEscape { if u == "m" { inEscape = false }; continue }
+            if u == "\u{1B}" { inEscape = true; continue }
+            n += 1
+        }
+        return n
+    }
+}

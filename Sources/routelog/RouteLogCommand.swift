@@ -1,0 +1,68 @@
+import ArgumentParser
+import RouteLogCore
+
+/// `routelog`: replay, inspect, diff, bisect, verify and minimize navigation sessions.
+struct RouteLogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "routelog",
+        abstract: "Replay and debug RouteLog navigation sessions.",
+        discussion: """
+        routelog opens a RouteLog store (an LMDB directory) or a fixture/export file and \
+        replays, shows, diffs, bisects, verifies and minimizes its sessions.
+
+        \(HelpText.sessions)
+
+        \(HelpText.store)
+
+        \(HelpText.exitCodes)
+
+        Text output is colored only on a terminal, and never when NO_COLOR is set. \
+        Every command has --json for scripts. Reading never writes to the store.
+        Shell completion: routelog --generate-completion-script bash|zsh|fish
+        """,
+        version: "0.1.0",
+        subcommands: [
+            SessionsCommand.self, LogCommand.self, StateCommand.self, DiffCommand.self, BisectCommand.self,
+            VerifyCommand.self, MinimizeCommand.self, ExportCommand.self, ImportCommand.self, FixturesCommand.self,
+        ]
+    )
+}
+
+/// Help paragraphs shared by several commands.
+enum HelpText {
+    static let sessions = """
+    SESSIONS
+    Wherever a command takes a SESSION it accepts:
+      ID            a session id, or a unique prefix of one
+      latest        the newest session; latest~N is the Nth before it
+      FILE.json     a fixture or export file (needs no store)
+      REF@N         that session at seq N (0 is the state before any event)
+    """
+
+    static let store = """
+    STORE
+    --store DIR, else $ROUTELOG_STORE, else ./.routelog.
+    """
+
+    static let exitCodes = """
+    EXIT CODES
+      0  ok, or equal
+      1  different, failed, or found bad
+      2  usage error (bad option, unknown session, seq out of range, bad predicate)
+      3  data error (corrupt, unreadable, not a store, newer format, empty session)
+    """
+}
+
+/// `--store DIR`.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store directory (default: $ROUTELOG_STORE, else ./.routelog).", valueName: "dir"),
+            completion: .directory)
+    var store: String?
+
+    var path: String { defaultStorePath(store) }
+
+    func workspace() -> Workspace { Workspace(storePath: path) }
+}
+
+/// Parses a session reference argument, turning a bad one into a usage error.
+func parseRef(_ text: String) throws(CLIError) -> SessionRef { try SessionRef(parsing: text) }

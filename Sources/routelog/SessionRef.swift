@@ -1,0 +1,166 @@
+import Foundation
+import RouteLogCore
+
+/// A session reference as the user writes it: an id or unique prefix, `latest`, `latest~N`, or a
+/// fixture/export file (`*.json`), optionally followed by `@N` for the state at seq N.
+struct SessionRef: Equatable, CustomStringConvertible {
+    enum Base: Equatable {
+        /// `latest` (0) or `latest~N`.
+        case latest(back: Int)
+        /// A session id or a unique prefix of one.
+        case id(String)
+        /// A fixture or export file; needs no store.
+        case file(String)
+    }
+
+    var base: Base
+    /// The seq after `@`, if given.
+    var seq: UInt64?
+    /// The reference as written.
+    var text: String
+
+    var description: String { text }
+
+    /// Parses a reference. `@N` is split off at the last `@` when what follows is a number.
+    init(parsing text: String) throws(CLIError) {
+        self.text = text
+        var body = Substring(text)
+        if let at = text.lastIndex(of: "@") {
+            let suffix = text[text.index(after: at)...]
+            if !suffix.isEmpty, suffix.allSatisfy(\.isASCII), suffix.allSatisfy(\.isNumber) {
+                guard let n = UInt64(suffix) else { throw .usage("seq out of range: \(suffix) in '\(text)'") }
+                seq = n
+                body = text[..<at]
+            } else if !text.hasSuffix(".json") || suffix.isEmpty {
+                throw .usage("bad session reference '\(text)': expected a seq number after '@'")
+            }
+        }
+        if body.isEmpty { throw .usage("bad session reference '\(text)': empty") }
+        let b = String(body)
+        if b.hasSuffix(".json") || b.contains("/") {
+            base = .file(b)
+        } else if b == "latest" {
+            base = .latest(back: 0)
+        } else if b.hasPrefix("latest~") {
+            guard let n = Int(b.dropFirst(7)), n >= 0 else {
+                throw .usage("bad session reference '\(text)': expected a number after 'latest~'")
+            }
+            base = .latest(back: n)
+        } else {
+            base = .id(b)
+        }
+    }
+}
+
+/// A resolved session: the log that holds it (the store, or an in-memory log loaded from a file).
+struct ResolvedSession {
+    let log: any EventLog
+    let id: SessionID
+    let info: SessionInfo
+    /// How the user named it (for messages).
+    let name: String
+    /// The file it came from, if any, with its parsed content.
+    let document: Fixture?
+    /// The `@N` seq, checked against the session's length.
+    let seq: UInt64?
+
+    /// The `@N` seq, or the last seq.
+    var seqOrHead: UInt64 { seq ?? info.eventCount }
+
+    /// Fails with an "empty session" data error when the session has no events.
+    func requireEvents() throws(CLIError) {
+        if info.eventCount == 0 { throw .data("empty session: \(name) has no events") }
+    }
+
+    /// Checks that `seq` exists in this session (0 is the state before any event).
+    func check(seq: UInt64, what: String = "seq") throws(CLIError) {
+        if seq > info.eventCount {
+            throw .usage("\(what) out of range: \(seq) (session \(name) has \(info.eventCount) events)")
+        }
+    }
+
+    /// The stored event at `seq` (≥ 1).
+    func event(at seq: UInt64) throws -> StoredEvent? {
+        var found: StoredEvent?
+        try log.read(id, from: seq, through: seq) { found = $0; return false }
+        return found
+    }
+}
+
+/// Where sessions come from: the store, opened lazily and read-only unless a command writes.
+final class Workspace {
+    let storePath: String
+    private var opened: (any EventLog)?
+
+    init(storePath: String) {
+        self.storePath = storePath
+    }
+
+    /// The store, opened read-only (reading never writes to the store).
+    func store() throws(CLIError) -> any EventLog {
+        if let opened { return opened }
+        let log = try StoreAccess.open(path: storePath, writable: false)
+        opened = log
+        return log
+    }
+
+    /// Resolves a reference against the store or loads its file.
+    func resolve(_ ref: SessionRef) throws(CLIError) -> ResolvedSession {
+        let resolved: ResolvedSession
+        switch ref.base {
+        case .file(let path):
+            let doc = try Fixture.load(path)
+            let (log, info) = try Self.memoryLog(doc)
+            resolved = ResolvedSession(log: log, id: info.id, info: info, name: path, document: doc, seq: ref.seq)
+        case .latest(let back):
+            let log = try store()
+            let all = try call { try log.sessions() }
+            if all.isEmpty { throw .usage("unknown session: \(ref.text) (the store \(storePath) has no sessions)") }
+            guard back < all.count else {
+                throw .usage("unknown session: \(ref.text) (the store \(storePath) has \(all.count) session\(all.count == 1 ? "" : "s"))")
+            }
+            let info = all[all.count - 1 - back]
+            resolved = ResolvedSession(log: log, id: info.id, info: info, name: info.id.rawValue, document: nil, seq: ref.seq)
+        case .id(let prefix):
+            let log = try store()
+            let all = try call { try log.sessions() }
+            let info: SessionInfo
+            if let exact = all.first(where: { $0.id.rawValue == prefix }) {
+                info = exact
+            } else {
+                let matches = all.filter { $0.id.rawValue.hasPrefix(prefix.lowercased()) }
+                if matches.isEmpty { throw .usage("unknown session: \(prefix) (no session in \(storePath) has this id or prefix)") }
+                if matches.count > 1 {
+                    let shown = matches.prefix(3).map(\.id.rawValue).joined(separator: ", ")
+                    throw .usage("ambiguous session prefix: \(prefix) matches \(matches.count) sessions (\(shown)\(matches.count > 3 ? ", …" : ""))")
+                }
+                info = matches[0]
+            }
+            resolved = ResolvedSession(log: log, id: info.id, info: info, name: info.id.rawValue, document: nil, seq: ref.seq)
+        }
+        if let seq = ref.seq { try resolved.check(seq: seq) }
+        return resolved
+    }
+
+    /// A file's events loaded into an in-memory log with a fixed clock, so output is deterministic.
+    static func memoryLog(_ doc: Fixture) throws(CLIError) -> (InMemoryEventLog, SessionInfo) {
+        let log = InMemoryEventLog(snapshotInterval: 256, clock: { 0 })
+        return try call {
+            let info = try log.createSession(NewSession(label: doc.name))
+            if !doc.events.isEmpty { try log.append(doc.events, to: info.id, expectedSeq: 0) }
+            return (log, try log.session(info.id))
+        }
+    }
+}
+
+/// Runs `body`, turning any error into a ``CLIError``.
+func call<R>(_ body: () throws -> R) throws(CLIError) -> R {
+    do { return try body() } catch { throw CLIError.from(error) }
+}
+
+/// Where the store is: `--store DIR`, else `$ROUTELOG_STORE`, else `./.routelog`.
+func defaultStorePath(_ option: String?) -> String {
+    if let option, !option.isEmpty { return option }
+    if let env = ProcessInfo.processInfo.environment["ROUTELOG_STORE"], !env.isEmpty { return env }
+    return "./.routelog"
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import RouteLogCore
+
+/// `routelog sessions`: one line per session in the store.
+struct SessionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions",
+        abstract: "List the sessions in the store.",
+        discussion: "One line per session, oldest first: id, label, app/version, created, events, last event time, head digest."
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Flag(help: "Print a JSON array.") var json = false
+
+    func run() throws {
+        let log = try store.workspace().store()
+        let all = try call { try log.sessions() }
+        let out = Output.stdout()
+        if json {
+            out.line(JSONValue.array(all.map(Self.json)).canonicalText)
+            return
+        }
+        if all.isEmpty {
+            out.line("no sessions in \(store.path)")
+            return
+        }
+        var rows = [["ID", "LABEL", "APP", "CREATED", "EVENTS", "LAST EVENT", "HEAD"].map { out.paint($0, .bold) }]
+        for s in all {
+            rows.append([
+                s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt),
+                String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short,
+            ])
+        }
+        for line in Render.table(rows) { out.line(line) }
+    }
+
+    static func app(_ s: SessionInfo) -> String {
+        switch (s.appName, s.appVersion) {
+        case (let n?, let v?): "\(n)/\(v)"
+        case (let n?, nil): n
+        case (nil, let v?): "/\(v)"
+        default: "-"
+        }
+    }
+
+    static func json(_ s: SessionInfo) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "id": .string(s.id.rawValue), "label": .string(s.label), "created": .string(ISO8601.format(milliseconds: s.createdAt)),
+            "events": .int(Int64(s.eventCount)), "headDigest": .string(s.headDigest.hex),
+        ]
+        o["app"] = s.appName.map(JSONValue.string) ?? .null
+        o["version"] = s.appVersion.map(JSONValue.string) ?? .null
+        o["lastEventAt"] = s.lastEventAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
+        return .object(o)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+import RouteLog
+import RouteLogCore
+
+/// The routes of a small podcast app.
+enum PodRoute: Routable {
+    case episode(id: Int)
+    case show(name: String)
+    case player(episode: Int)
+    case upsell(feature: String)
+    case alert(message: String)
+    case settings
+    case ratio(Double)
+
+    var id: String {
+        switch self {
+        case .episode(let id): "episode-\(id)"
+        case .show(let name): "show-\(name)"
+        case .player: "player"
+        case .upsell: "upsell"
+        case .alert: "alert"
+        case .settings: "settings"
+        case .ratio: "ratio"
+        }
+    }
+}
+
+/// An incompatible route type that reuses PodRoute's ids (a route type that changed shape).
+enum OldRoute: Routable {
+    case episode(legacyKey: String)
+    var id: String { "episode-1" }
+}
+
+/// A fixed clock: deterministic timestamps.
+let fixedClock: @Sendable () -> Int64 = { 1_700_000_000_000 }
+
+/// A log handler that keeps every message, for asserting what the navigator logged.
+final class CapturingLogHandler: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _messages: [(Logger.Level, String)] = []
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lock.withLock { _messages.append((event.level, event.message.description)) }
+    }
+
+    var messages: [(Logger.Level, String)] { lock.withLock { _messages } }
+    func count(_ level: Logger.Level) -> Int { messages.filter { $0.0 == level }.count }
+
+    var logger: Logger { Logger(label: "test") { _ in self } }
+}
+
+/// An in-memory log whose appends can be made to fail (disk full), or to fail after committing.
+final class FlakyLog: EventLog, @unchecked Sendable {
+    struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
+    let inner = InMemoryEventLog(snapshotInterval: 4, clock: fixedClock)
+    private let lock = NSLock()
+    private var _failing = false
+    private var _failAfterCommit = false
+    private var _attempts = 0
+
+    var failing: Bool {
+        get { lock.withLock { _failing } }
+        set { lock.withLock { _failing = newValue } }
+    }
+    /// The next append commits, then throws as if the acknowledgement was lost.
+    var failAfterCommit: Bool {
+        get { lock.withLock { _failAfterCommit } }
+        set { lock.withLock { _failAfterCommit = newValue } }
+    }
+    var attempts: Int { lock.withLock { _attempts } }
+
+    func createSession(_ session: NewSession) throws -> SessionInfo { try inner.createSession(session) }
+    func sessions() throws -> [SessionInfo] { try inner.sessions() }
+    func session(_ id: SessionID) throws -> SessionInfo { try inner.session(id) }
+    func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
+        let (fail, afterCommit): (Bool, Bool) = lock.withLock {
+            _attempts += 1
+            let a = _failAfterCommit
+            _failAfterCommit = false
+            return (_failing, a)
+        }
+        if fail { throw DiskFull() }
+        let stored = try inner.append(events, to: session, expectedSeq: expectedSeq)
+        if afterCommit { throw DiskFull() }
+        return stored
+    }
+    func read(_ session: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
+        try inner.read(session, from: from, through: through, body)
+    }
+    func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
+}
