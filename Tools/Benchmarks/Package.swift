@@ -1,10 +1,5 @@
 // swift-tools-version:6.1
-import Foundation
 import PackageDescription
-
-// The store figures need `LMDBEventLog`; they are compiled in when the root package has it.
-let rootSources = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("../../Sources/RouteLogLMDB/LMDBEventLog.swift").path
-let storeSettings: [SwiftSetting] = FileManager.default.fileExists(atPath: rootSources) ? [.define("ROUTELOG_STORE_BENCH")] : []
 
 // RouteLog's benchmarks: a package of their own, so the library's build and CI stay lean.
 //
@@ -38,8 +33,7 @@ let package = Package(
                 "RouteLogBenchSupport",
                 .product(name: "RouteLogCore", package: "RouteLog"),
                 .product(name: "RouteLogLMDB", package: "RouteLog"),
-            ],
-            swiftSettings: storeSettings
+            ]
         ),
         .executableTarget(
             name: "RouteLogBenchmarks",

@@ -1,4 +1,3 @@
-#if ROUTELOG_STORE_BENCH
 import Foundation
 import RouteLogBenchSupport
 import RouteLogCore
@@ -150,4 +149,3 @@ enum StoreBench {
     }
 
 }
-#endif

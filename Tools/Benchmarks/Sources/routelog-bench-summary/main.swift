@@ -7,9 +7,7 @@
 import Foundation
 @_spi(Benchmarks) import RouteLogCore
 import RouteLogBenchSupport
-#if ROUTELOG_STORE_BENCH
 import RouteLogLMDB
-#endif
 
 
 struct Options {
@@ -137,11 +135,8 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     let storeRuns = max(1, min(2, o.runs))
     let replayRuns = max(1, min(3, o.runs))
 
-    // The records the raw LMDB and SQLite baselines write: the store's own keys and record bytes
-    // (copied from a store after append-batched) when the store is built, else the baseline layout.
-    let records: RecordSet
-    let recordSource: String
-    #if ROUTELOG_STORE_BENCH
+    // The records the raw LMDB and SQLite baselines write: the store's own keys and record bytes,
+    // copied from the store written by append-batched.
     var tAppend: [Double] = []
     var storePath = ""
     var storeSession = SessionID("")
@@ -153,13 +148,8 @@ func storeFigures(_ o: Options) throws -> [Figure] {
         storeSession = session
         tAppend.append(seconds)
     }
-    records = try RawLMDB.copyRecords(fromEnvironment: storePath, database: "events")
+    let records = try RawLMDB.copyRecords(fromEnvironment: storePath, database: "events")
     try require(records.count == n, "the store holds \(records.count) records, not \(n)")
-    recordSource = "the store's own records"
-    #else
-    records = BaselineRecords.make(recorded)
-    recordSource = "baseline-layout records"
-    #endif
     let recordBytes = Int((Double(records.totalValueBytes) / Double(records.count)).rounded())
 
     // raw-lmdb-batched: mdb_put with MDB_APPEND, 1,000 per synced commit, a fresh environment each run.
@@ -171,7 +161,7 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     }
     let raw = rate(n, tRaw)
     figures.append(Figure(name: "raw-lmdb-batched", value: raw.best, unit: "events/s", count: n, median: raw.median, runs: storeRuns,
-                          note: "baseline: mdb_put (MDB_APPEND) of \(recordSource) (\(recordBytes) B values), 1,000 per synced commit"))
+                          note: "baseline: mdb_put (MDB_APPEND) of the store's own keys and records (\(recordBytes) B values), 1,000 per synced commit"))
 
     var tSQLite: [Double] = []
     for r in 0..<storeRuns {
@@ -185,14 +175,12 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "sqlite-batched", value: sqlite.best, unit: "events/s", count: n, median: sqlite.median, runs: storeRuns,
                           note: "baseline: SQLite WAL, synchronous=FULL, the same records, 1,000 rows per transaction"))
 
-    #if ROUTELOG_STORE_BENCH
     let append = rate(n, tAppend)
     figures.append(Figure(name: "append-batched", value: append.best, unit: "events/s", baseline: "raw-lmdb-batched", baselineValue: raw.best,
                           target: .ratioAtLeast(0.5), count: n, median: append.median, runs: storeRuns,
                           note: "LMDBEventLog, .perEvent durability: one synced commit per batch of 1,000"))
     figures.append(Figure(name: "append-batched vs sqlite", value: append.best, unit: "events/s", baseline: "sqlite-batched", baselineValue: sqlite.best,
                           target: .ratioAtLeast(4), count: n, median: append.median, runs: storeRuns))
-    #endif
 
     progress("sqlite-full-per-row, \(durableN) commits")
     let perRowDB = try SQLiteBaseline(path: dir.file("per-row.sqlite"), synchronous: "FULL")
@@ -208,7 +196,6 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "raw-lmdb-per-commit", value: perCommit.best, unit: "commits/s", count: durableN,
                           note: "reference: mdb_put, one synced commit per record"))
 
-    #if ROUTELOG_STORE_BENCH
     progress("append-durable, \(durableN) commits")
     let tDurable = try StoreBench.appendSingles(recorded[0..<durableN], at: dir.file("durable"), durability: .perEvent)
     let durable = rate(durableN, [tDurable])
@@ -220,7 +207,6 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "append-grouped", value: grouped.best, unit: "events/s", baseline: "append-durable", baselineValue: durable.best,
                           target: .ratioAtLeast(10), count: groupedN,
                           note: "4 threads, one event per append, .grouped(maxDelay: 100 ms), final flush included"))
-    #endif
 
     // raw-scan+fold: a raw environment of the baseline layout (BinaryCodec event + integrity fields).
     progress("raw-scan+fold: writing \(n) baseline records")
@@ -249,7 +235,6 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "jsonl-replay", value: jsonl.best, unit: "events/s", count: jsonlN, median: jsonl.median, runs: storeRuns,
                           note: "baseline: JSON Lines file, JSONDecoder, fold+digest" + (jsonlN < n ? "; \(jsonlN) events (a per-event rate)" : "")))
 
-    #if ROUTELOG_STORE_BENCH
     let check = try StoreBench.replay(at: storePath, session: storeSession)
     try require(check.events == UInt64(n) && check.digest == scanned.0.computeDigest(), "replay of the store reaches another state")
     var tReplay: [Double] = []
@@ -304,34 +289,11 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     let rss = try StoreBench.replayRSS(path: bigStore, session: bigSession)
     figures.append(Figure(name: "replay-rss", value: Double(rss.peak) / 1_048_576, unit: "MiB", target: .valueAtMost(64), count: bigN,
                           note: "peak RssAnon while replaying (\(String(format: "%.1f", Double(rss.start) / 1_048_576)) MiB at start)" + scaledNote))
-    #else
-    figures += StoreFigures.pending(raw: raw.best, sqlite: sqlite.best, perRow: perRow.best, scan: scan.best, jsonl: jsonl.best)
-    #endif
     return figures
-}
-
-/// The figures of the LMDB store, reported as not measured where it is not built.
-enum StoreFigures {
-    static let why = "not measured: LMDBEventLog is not in this build"
-
-    static func pending(raw: Double, sqlite: Double, perRow: Double, scan: Double, jsonl: Double) -> [Figure] {
-        [
-            Figure(name: "append-batched", value: nil, unit: "events/s", baseline: "raw-lmdb-batched", baselineValue: raw, target: .ratioAtLeast(0.5), note: why),
-            Figure(name: "append-batched vs sqlite", value: nil, unit: "events/s", baseline: "sqlite-batched", baselineValue: sqlite, target: .ratioAtLeast(4), note: why),
-            Figure(name: "append-durable", value: nil, unit: "commits/s", baseline: "sqlite-full-per-row", baselineValue: perRow, target: .ratioAtLeast(1), note: why),
-            Figure(name: "append-grouped", value: nil, unit: "events/s", baseline: "append-durable", target: .ratioAtLeast(10), note: why),
-            Figure(name: "replay-1M", value: nil, unit: "events/s", baseline: "raw-scan+fold", baselineValue: scan, target: .ratioAtLeast(0.5), note: why),
-            Figure(name: "replay-1M vs jsonl", value: nil, unit: "events/s", baseline: "jsonl-replay", baselineValue: jsonl, target: .ratioAtLeast(20), note: why),
-            Figure(name: "replay-10M", value: nil, unit: "events/s", baseline: "raw-scan+fold-10M", target: .ratioAtLeast(0.5), note: why),
-            Figure(name: "time-travel", value: nil, unit: "s", baseline: "replay-10M (full, s)", target: .ratioAtMost(0.001), note: why),
-            Figure(name: "replay-rss", value: nil, unit: "MiB", target: .valueAtMost(64), note: why),
-        ]
-    }
 }
 
 // MARK: - Main
 
-#if ROUTELOG_STORE_BENCH
 // The child process of replay-rss: `routelog-bench-summary --replay-rss STORE SESSION`.
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--replay-rss" {
     do {
@@ -342,7 +304,6 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--replay-rss" 
         exit(1)
     }
 }
-#endif
 
 do {
     let o = try Options.parse(CommandLine.arguments)
@@ -357,8 +318,7 @@ do {
     if o.scale != 1 { print("NOTE: every event count is scaled by \(o.scale) (--scale / BENCH_SCALE)") }
     print(Summary.table(figures), terminator: "")
     let targets = figures.compactMap(\.met)
-    let unmeasured = figures.filter { $0.value == nil }.count
-    print("\(targets.filter { $0 }.count) of \(targets.count) measured targets met; \(unmeasured) figure(s) not measured; \(String(format: "%.0f", elapsed)) s")
+    print("\(targets.filter { $0 }.count) of \(targets.count) targets met; \(String(format: "%.0f", elapsed)) s")
     let context: [String: String] = [
         "scale": String(o.scale),
         "runs": String(o.runs),
