@@ -104,7 +104,7 @@ import Testing
         #expect(nav.push(.episode(id: 2)).isApplied)
         #expect(nav.show(.player(episode: 2)).isApplied)
         var waited = 0
-        while !log.started && waited < 500 {
+        while !log.started && waited < 6_000 {
             try await Task.sleep(nanoseconds: 10_000_000)
             waited += 1
         }

@@ -124,7 +124,7 @@ final class GatedLog: EventLog, @unchecked Sendable {
             return !_open
         }
         if mustWait {
-            if gate.wait(timeout: .now() + 5) == .timedOut { lock.withLock { _timedOut = true } } else { gate.signal() }
+            if gate.wait(timeout: .now() + 120) == .timedOut { lock.withLock { _timedOut = true } } else { gate.signal() }
         }
         return try inner.append(events, to: session, expectedSeq: expectedSeq)
     }
