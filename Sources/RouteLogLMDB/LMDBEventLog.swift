@@ -86,7 +86,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// Measured on a 2-core Linux machine (release build, 200,000 events of the realistic generated
     /// mix, batches of 1,000, a loaded machine so figures are ±30 %): the median `state(of:at:)`
     /// at random seqs took 0.08 ms at K = 64, 0.14 ms at 256, 0.4–0.9 ms at 1024, 3.2 ms at 4096
-    /// and 148 ms with no snapshots, while a full replay of the 200,000 events took 340–700 ms;
+    /// and 148 ms with no snapshots, while a full replay of the 200,000 events took 180–700 ms;
     /// append throughput showed no difference between K = 64 and 4096 beyond the noise. 1024 keeps
     /// `state(at:)` under a millisecond (well under 1/1000 of a replay of a long session) with one
     /// snapshot per thousand events.
