@@ -7,6 +7,7 @@ public struct SheetStack<Route: Routable>: Sendable {
     /// The navigator the stack drives.
     nonisolated public let navigator: Navigator<Route>
 
+    /// A view of `navigator`.
     public init(_ navigator: Navigator<Route>) { self.navigator = navigator }
 
     /// Presents `route` on top of the active screen (`show` with placement `onTop`).
@@ -36,6 +37,7 @@ public struct Router<Route: Routable>: Sendable {
     /// The navigator the router drives.
     nonisolated public let navigator: Navigator<Route>
 
+    /// A view of `navigator`.
     public init(_ navigator: Navigator<Route>) { self.navigator = navigator }
 
     /// Replaces the top-most presentation with `route` (or presents it on the root).
@@ -76,6 +78,7 @@ public struct ScopedRouter<Route: Routable>: Sendable {
     /// The frame the router is bound to.
     nonisolated public let frame: FrameRef
 
+    /// A router for `frame` of `navigator`.
     public init(_ navigator: Navigator<Route>, frame: FrameRef) {
         self.navigator = navigator
         self.frame = frame

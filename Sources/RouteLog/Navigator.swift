@@ -18,6 +18,7 @@ public enum CallResult: Hashable, Sendable, CustomStringConvertible {
     public var isApplied: Bool { outcome?.isApplied ?? false }
 
     /// `#12 applied`, `#13 rejected:stale`, `refused: …`.
+    /// One line for logs and the demo.
     public var description: String {
         switch self {
         case .recorded(let seq, let outcome): "#\(seq) \(outcome)"
@@ -35,6 +36,7 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
     /// A `reset` state holds a route that does not decode as the navigator's route type.
     case undecodableRoute(RouteDecodingError)
 
+    /// One line for logs and the demo.
     public var description: String {
         switch self {
         case .timeTravelling(let seq): "the navigator is showing seq \(seq) (time travel); resume() before navigating"
@@ -46,9 +48,9 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
 
 /// The app-facing navigation model: one per scene.
 ///
-/// Every call (``push(_:in:file:line:)``, ``show(_:as:dismissible:file:line:)``, ``dismiss(file:line:)``…)
+/// Every call (``push(_:in:origin:file:line:)``, ``show(_:as:dismissible:origin:file:line:)``, ``dismiss(origin:file:line:)``…)
 /// becomes an event. The state updates at once, on the main actor, through the same pure
-/// reducer the CLI replays with; the event then goes to the injected ``EventLog`` off the main
+/// reducer the CLI replays with; the event then goes to the injected `EventLog` off the main
 /// actor, so the main actor never waits on a disk sync. Each call returns a ``CallResult``: a
 /// rejected call (say, a swipe on a sheet that is no longer on screen) is recorded, logged at
 /// debug level, and changes nothing.
@@ -95,7 +97,7 @@ public final class Navigator<Route: Routable> {
     /// Starts a new session in `log`.
     ///
     /// - Parameters:
-    ///   - log: where events are recorded: an `LMDBEventLog` in an app, an ``InMemoryEventLog``
+    ///   - log: where events are recorded: an `LMDBEventLog` in an app, an `InMemoryEventLog`
     ///     in tests and previews.
     ///   - session: the new session's label and app details.
     ///   - logger: receives rejected calls (debug) and recording failures (error).
@@ -108,7 +110,7 @@ public final class Navigator<Route: Routable> {
         self.init(log: log, session: info.id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: retryDelay)
     }
 
-    /// A navigator on a new ``InMemoryEventLog``, for previews and tests. Never fails.
+    /// A navigator on a new `InMemoryEventLog`, for previews and tests. Never fails.
     public static func inMemory(label: String = "in memory", logger: Logger = Logger(label: "RouteLog"),
                                 clock: @escaping @Sendable () -> Int64 = Navigator.wallClock) -> Navigator {
         let log = InMemoryEventLog(clock: clock)
@@ -134,7 +136,7 @@ public final class Navigator<Route: Routable> {
     /// Opens an existing session and restores its state (state restoration). New calls
     /// continue the session.
     ///
-    /// - Throws: ``EventLogError`` when the session cannot be read; ``RouteDecodingError``
+    /// - Throws: `EventLogError` when the session cannot be read; ``RouteDecodingError``
     ///   naming the seq that recorded a route which no longer decodes as `Route`.
     public convenience init(log: any EventLog, restoring session: SessionID, logger: Logger = Logger(label: "RouteLog"),
                             clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
@@ -481,6 +483,7 @@ public enum TimeTravelError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The log could not be read.
     case logUnreadable(String)
 
+    /// One line for logs and the demo.
     public var description: String {
         switch self {
         case .seqOutOfRange(let seq, let head): "seq \(seq) is past the head of the session (\(head))"

@@ -13,6 +13,7 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     /// to the session): recording cannot resume.
     public var diverged: Bool
 
+    /// One line for logs.
     public var description: String {
         "recording stopped at seq \(firstUnwrittenSeq): \(message)" + (diverged ? " (the log diverged; recording will not resume)" : "")
     }
@@ -27,6 +28,7 @@ public struct RecordingStatus: Hashable, Sendable {
     /// The current failure, if recording is stopped.
     public var error: RecordingError?
 
+    /// A status with these values.
     public init(writtenSeq: UInt64, pendingCount: Int, error: RecordingError? = nil) {
         self.writtenSeq = writtenSeq
         self.pendingCount = pendingCount

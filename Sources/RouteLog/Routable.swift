@@ -28,6 +28,7 @@ public struct RouteEncodingError: Error, Hashable, Sendable, CustomStringConvert
     /// What the encoder said.
     public var message: String
 
+    /// One line naming the route and the problem.
     public var description: String { "route \"\(routeID)\" cannot be encoded as JSON: \(message)" }
 }
 
@@ -43,6 +44,7 @@ public struct RouteDecodingError: Error, Hashable, Sendable, CustomStringConvert
     /// What the decoder said.
     public var message: String
 
+    /// One line naming the route and the problem.
     public var description: String {
         let at = seq.map { "seq \($0): " } ?? ""
         let type = storedType.map { " (stored as \($0))" } ?? ""

@@ -35,6 +35,8 @@ public struct Presented<Route: Routable>: Hashable, Sendable {
     /// The presented screen's own stack and modal; `nil` for alerts and confirmation dialogs.
     public var content: Screen<Route>?
 
+    /// A presentation; `content` defaults to an empty screen for sheets, covers and popovers
+    /// and is always `nil` for alerts and dialogs.
     public init(token: UInt64, route: Route, style: PresentationStyle, dismissible: Bool = true, content: Screen<Route>? = nil) {
         self.token = token
         self.route = route
@@ -51,6 +53,7 @@ public struct TabScreen<Route: Routable>: Hashable, Sendable {
     /// The tab's root screen.
     public var screen: Screen<Route>
 
+    /// A tab with its screen.
     public init(id: String, screen: Screen<Route> = Screen()) {
         self.id = id
         self.screen = screen

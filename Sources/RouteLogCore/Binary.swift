@@ -132,14 +132,17 @@ public enum BinaryCodec {
     }
 
     /// Decodes an ``encode(_:)-(Outcome)`` result.
+    public static func decodeOutcome(_ bytes: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> Outcome {
+        var r = BinaryReader(bytes)
+        try r.readFormatVersion()
+        let o = try r.readOutcome()
+        try r.expectEnd()
+        return o
+    }
+
+    /// Decodes an encoded ``Outcome`` from an array.
     public static func decodeOutcome(_ bytes: [UInt8]) throws(BinaryDecodingError) -> Outcome {
-        try withBuffer(bytes) { (b) throws(BinaryDecodingError) in
-            var r = BinaryReader(b)
-            try r.readFormatVersion()
-            let o = try r.readOutcome()
-            try r.expectEnd()
-            return o
-        }
+        try withBuffer(bytes) { (b) throws(BinaryDecodingError) in try decodeOutcome(b) }
     }
 
     /// Encodes a digest (the version byte and 16 bytes).
@@ -151,14 +154,17 @@ public enum BinaryCodec {
     }
 
     /// Decodes an ``encode(_:)-(Digest)`` result.
+    public static func decodeDigest(_ bytes: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> Digest {
+        var r = BinaryReader(bytes)
+        try r.readFormatVersion()
+        let d = try r.readDigest()
+        try r.expectEnd()
+        return d
+    }
+
+    /// Decodes an encoded ``Digest`` from an array.
     public static func decodeDigest(_ bytes: [UInt8]) throws(BinaryDecodingError) -> Digest {
-        try withBuffer(bytes) { (b) throws(BinaryDecodingError) in
-            var r = BinaryReader(b)
-            try r.readFormatVersion()
-            let d = try r.readDigest()
-            try r.expectEnd()
-            return d
-        }
+        try withBuffer(bytes) { (b) throws(BinaryDecodingError) in try decodeDigest(b) }
     }
 
     static func withBuffer<R>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(BinaryDecodingError) -> R) throws(BinaryDecodingError) -> R {

@@ -90,11 +90,13 @@ public struct StableHasher {
         combine(UInt64(bytes.count))
         var i = 0
         let n = bytes.count
-        while i + 8 <= n {
-            var w: UInt64 = 0
-            for k in 0..<8 { w |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
-            combine(w)
-            i += 8
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= n {
+                // Words are read little-endian whatever the host, so digests are the same everywhere.
+                combine(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i += 8
+            }
         }
         if i < n {
             var w: UInt64 = 0

@@ -20,7 +20,7 @@ public enum MinimizeError: Error, Hashable, Sendable, CustomStringConvertible {
 /// most once.
 ///
 /// Events refer to presentations by token, and a token is the seq of the event that created the
-/// presentation, so dropping an event shifts every later token. ``events(_:renumberingTokens:failing:)``
+/// presentation, so dropping an event shifts every later token. `events(_:renumberingTokens:failing:)`
 /// therefore renumbers token references in each candidate by default (see
 /// ``subsequence(of:keeping:renumberingTokens:)``): a swipe on the sheet created by event 40 still
 /// names that sheet once events before it are gone.

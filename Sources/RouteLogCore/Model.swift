@@ -185,7 +185,7 @@ extension NavigationState: Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(hasTabs)
         hasher.combine(roots)
-        hasher.combine(selectedIndex)
+        hasher.combine(selectedTab)
     }
 }
 

@@ -12,9 +12,18 @@ enum SequenceDiff {
         case insert(Int)
     }
 
-    /// A shortest edit script turning `a` into `b`. Deterministic; within each run of edits
-    /// between two equal elements, deletions come before insertions.
-    static func ops<T: Hashable>(_ a: [T], _ b: [T]) -> [Op] {
+    /// The default bound on the edit distance searched exactly in one step (see ``ops(_:_:costLimit:)``).
+    static let defaultCostLimit = 512
+
+    /// An edit script turning `a` into `b`. Deterministic; within each run of edits between two
+    /// equal elements, deletions come before insertions.
+    ///
+    /// The script is a shortest one whenever the differences are moderate. When a step of the
+    /// divide-and-conquer search would need an edit distance above `costLimit`, it splits at the
+    /// furthest point reached instead (GNU diff's heuristic for expensive diffs): the script stays
+    /// valid, may be longer than necessary there, and the cost stays near O((N + M) · costLimit)
+    /// even for unrelated inputs.
+    static func ops<T: Hashable>(_ a: [T], _ b: [T], costLimit: Int = defaultCostLimit) -> [Op] {
         // Common prefix and suffix first: cheap, and usually almost everything.
         var lo = 0
         while lo < a.count && lo < b.count && a[lo] == b[lo] { lo += 1 }
@@ -34,7 +43,7 @@ enum SequenceDiff {
         raw.reserveCapacity(max(a.count, b.count))
         for i in 0..<lo { raw.append(.same(i, i)) }
         var middle: [Op] = []
-        diff(ia, 0, ia.count, ib, 0, ib.count, into: &middle)
+        diff(ia, 0, ia.count, ib, 0, ib.count, limit: max(1, costLimit), into: &middle)
         for op in middle {
             switch op {
             case .same(let i, let j): raw.append(.same(i + lo, j + lo))
@@ -69,7 +78,7 @@ enum SequenceDiff {
         return out
     }
 
-    private static func diff(_ a: [Int], _ aLo: Int, _ aHi: Int, _ b: [Int], _ bLo: Int, _ bHi: Int, into out: inout [Op]) {
+    private static func diff(_ a: [Int], _ aLo: Int, _ aHi: Int, _ b: [Int], _ bLo: Int, _ bHi: Int, limit: Int, into out: inout [Op]) {
         var aLo = aLo, bLo = bLo, aHi = aHi, bHi = bHi
         // Common prefix.
         while aLo < aHi && bLo < bHi && a[aLo] == b[bLo] {
@@ -94,9 +103,9 @@ enum SequenceDiff {
             for i in aLo..<aHi { out.append(.delete(i)) }
             return
         }
-        if let (x, y) = middle(a, aLo, aHi, b, bLo, bHi) {
-            diff(a, aLo, x, b, bLo, y, into: &out)
-            diff(a, x, aHi, b, y, bHi, into: &out)
+        if let (x, y) = middle(a, aLo, aHi, b, bLo, bHi, limit: limit) {
+            diff(a, aLo, x, b, bLo, y, limit: limit, into: &out)
+            diff(a, x, aHi, b, y, bHi, limit: limit, into: &out)
         } else {
             for i in aLo..<aHi { out.append(.delete(i)) }
             for j in bLo..<bHi { out.append(.insert(j)) }
@@ -105,9 +114,10 @@ enum SequenceDiff {
 
     /// Finds the middle snake of a shortest edit path and returns a split point strictly
     /// inside the box, so both halves are smaller than the whole.
-    private static func middle(_ a: [Int], _ aLo: Int, _ aHi: Int, _ b: [Int], _ bLo: Int, _ bHi: Int) -> (Int, Int)? {
+    private static func middle(_ a: [Int], _ aLo: Int, _ aHi: Int, _ b: [Int], _ bLo: Int, _ bHi: Int, limit: Int) -> (Int, Int)? {
         let n = aHi - aLo, m = bHi - bLo
-        let maxD = (n + m + 1) / 2
+        let exactD = (n + m + 1) / 2
+        let maxD = min(exactD, limit)
         let vOffset = maxD
         let vLength = 2 * maxD + 2
         var v1 = [Int](repeating: -1, count: vLength)
@@ -166,7 +176,25 @@ enum SequenceDiff {
                 k2 += 2
             }
         }
-        return nil
+        guard maxD < exactD else { return nil }
+        // Too expensive: split at the furthest point either search reached. Any point in the box
+        // gives a valid script; this one keeps the part already matched.
+        let d = maxD - 1
+        var best: (score: Int, x: Int, y: Int)?
+        var k = -d + k1start
+        while k <= d - k1end {
+            let x = v1[vOffset + k], y = x - k
+            if x >= 0, x <= n, y >= 0, y <= m, best == nil || x + y > best!.score { best = (x + y, x, y) }
+            k += 2
+        }
+        k = -d + k2start
+        while k <= d - k2end {
+            let x = v2[vOffset + k], y = x - k
+            if x >= 0, x <= n, y >= 0, y <= m, best == nil || x + y > best!.score { best = (x + y, n - x, m - y) }
+            k += 2
+        }
+        if let best, let point = split(best.x, best.y, n, m, aLo, bLo) { return point }
+        return split(n / 2, m / 2, n, m, aLo, bLo) ?? (aLo + n / 2, bLo + (m + 1) / 2)
     }
 
     private static func split(_ x: Int, _ y: Int, _ n: Int, _ m: Int, _ aLo: Int, _ bLo: Int) -> (Int, Int)? {

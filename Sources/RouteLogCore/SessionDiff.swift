@@ -12,6 +12,10 @@
 /// - ``alignment`` is a shortest edit script between the two event lists, compared by their
 ///   canonical JSON (metadata such as timestamps is ignored): events that match, events only in
 ///   the first session, events only in the second, and events that replaced one another.
+///   It comes from Myers' algorithm and is a shortest script whenever the sessions differ by up
+///   to about a thousand events; beyond that, each step of the search splits heuristically (as
+///   GNU diff does), so the script stays valid but may not be shortest, and two unrelated
+///   sessions of N events are aligned in about O(N · 512) steps rather than O(N²).
 public struct SessionDiff: Hashable, Sendable {
     /// One event of a session, as the diff sees it.
     public struct Step: Hashable, Sendable {
@@ -80,12 +84,16 @@ public struct SessionDiff: Hashable, Sendable {
     /// The first seq at which the digests after the events differ, or at which only one session
     /// has an event; `nil` when both have the same length and all digests agree.
     public let firstDivergence: UInt64?
-    /// A shortest alignment of the two event lists, in order.
+    /// The alignment of the two event lists, in order (see the type's discussion).
     public let alignment: [Entry]
+    /// The first seq at which both sessions have an event with a known outcome and the outcomes
+    /// differ (a rejection reason can change while the state, and so the digest, does not);
+    /// `nil` when they agree. Not part of ``json``.
+    public let firstOutcomeDivergence: UInt64?
 
-    /// Whether the sessions have the same events and the same digests.
+    /// Whether the sessions have the same events, the same digests and the same known outcomes.
     public var isEmpty: Bool {
-        firstDivergence == nil && alignment.allSatisfy { if case .same = $0 { true } else { false } }
+        firstDivergence == nil && firstOutcomeDivergence == nil && alignment.allSatisfy { if case .same = $0 { true } else { false } }
     }
 
     /// Diffs two sessions read from logs (see ``EventLog/events(_:from:through:)``).
@@ -104,19 +112,39 @@ public struct SessionDiff: Hashable, Sendable {
         }
         // Events are equal exactly when their canonical JSON is; comparing values is cheaper.
         let ops = SequenceDiff.ops(a.map(\.event), b.map(\.event))
-        return SessionDiff(a: a, b: b, firstDivergence: first, alignment: align(ops, a, b))
+        var firstOutcome: UInt64?
+        for i in 0..<min(a.count, b.count) {
+            if let oa = a[i].outcome, let ob = b[i].outcome, oa != ob {
+                firstOutcome = a[i].seq
+                break
+            }
+        }
+        return SessionDiff(a: a, b: b, firstDivergence: first, alignment: align(ops, a, b), firstOutcomeDivergence: firstOutcome)
+    }
+
+    /// The steps of a fresh replay of `events` from the empty state (seqs from 1), with outcomes.
+    public static func steps(replaying events: [Event]) -> [Step] {
+        var r = Replayer()
+        return events.map { e in
+            let s = r.apply(e)
+            return Step(seq: s.seq, event: e, digest: s.digest, outcome: s.outcome)
+        }
+    }
+
+    /// Diffs a stored session against a fresh replay of its own events with the current reducer.
+    ///
+    /// ``firstDivergence`` is then the first event whose resulting state differs from the one
+    /// recorded (the reducer's behaviour changed there, or the record is wrong), and
+    /// ``firstOutcomeDivergence`` the first whose outcome differs. The alignment is all `same`.
+    ///
+    /// - Parameter stored: the whole session, from seq 1, in order.
+    public static func againstReplay(_ stored: [StoredEvent]) -> SessionDiff {
+        between(stored.map(Step.init), steps(replaying: stored.map(\.event)))
     }
 
     /// Diffs two event lists by replaying each from the empty state.
     public static func between(events a: [Event], _ b: [Event]) -> SessionDiff {
-        func steps(_ events: [Event]) -> [Step] {
-            var r = Replayer()
-            return events.map { e in
-                let s = r.apply(e)
-                return Step(seq: s.seq, event: e, digest: s.digest, outcome: s.outcome)
-            }
-        }
-        return between(steps(a), steps(b))
+        between(steps(replaying: a), steps(replaying: b))
     }
 
     /// Turns an edit script into entries; inside each run of edits, the k-th removal and the
@@ -168,7 +196,8 @@ public struct SessionDiff: Hashable, Sendable {
         return steps.first { $0.seq == seq }
     }
 
-    /// A readable rendering: a header line naming the first divergence, then the alignment with
+    /// A readable rendering: a header line naming the first divergence (and one naming the first
+    /// outcome divergence, if any), then the alignment with
     /// each event's canonical JSON: `  a3 b3  …` for a matching event, `- a4     …` for an event
     /// only in the first session, `+     b5  …` for one only in the second, and a `-`/`+` pair for
     /// a changed event. Runs of matching events farther than `context` from an edit collapse into
@@ -183,6 +212,9 @@ public struct SessionDiff: Hashable, Sendable {
             out.append("first divergence at seq \(d): digest \(da) vs \(db)")
         } else {
             out.append("no divergence: \(a.count) events, same digests")
+        }
+        if let o = firstOutcomeDivergence, let sa = step(a, o)?.outcome, let sb = step(b, o)?.outcome {
+            out.append("first outcome divergence at seq \(o): \(sa) vs \(sb)")
         }
         let width = String(max(a.last?.seq ?? 0, b.last?.seq ?? 0)).count + 1
         func col(_ prefix: String, _ seq: UInt64?) -> String {

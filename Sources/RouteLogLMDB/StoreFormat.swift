@@ -1,3 +1,4 @@
+import Foundation
 import RouteLogCore
 
 // The byte layout of a RouteLog store, format 1. Every integer is big-endian.
@@ -32,8 +33,8 @@ struct ByteSink {
     var bytes: [UInt8] = []
     init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
     mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func u32(_ v: UInt32) { for i in (0..<4).reversed() { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(i)))) } }
-    mutating func u64(_ v: UInt64) { for i in (0..<8).reversed() { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
+    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) } }
     mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
     mutating func digest(_ d: Digest) { u64(d.hi); u64(d.lo) }
     mutating func string(_ s: String) { u32(UInt32(s.utf8.count)); bytes.append(contentsOf: s.utf8) }
@@ -68,11 +69,11 @@ struct ByteSource {
     mutating func u8(_ what: String) throws(ByteSourceError) -> UInt8 { try take(1, what)[0] }
     mutating func u32(_ what: String) throws(ByteSourceError) -> UInt32 {
         let b = try take(4, what)
-        return b.reduce(0) { $0 << 8 | UInt32($1) }
+        return UInt32(bigEndian: b.loadUnaligned(as: UInt32.self))
     }
     mutating func u64(_ what: String) throws(ByteSourceError) -> UInt64 {
         let b = try take(8, what)
-        return b.reduce(0) { $0 << 8 | UInt64($1) }
+        return UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))
     }
     mutating func i64(_ what: String) throws(ByteSourceError) -> Int64 { Int64(bitPattern: try u64(what)) }
     mutating func digest(_ what: String) throws(ByteSourceError) -> Digest {
@@ -153,14 +154,16 @@ enum StoreKey {
     static func event(_ session: [UInt8], _ seq: UInt64) -> [UInt8] {
         var k = session
         k.reserveCapacity(24)
-        for i in (0..<8).reversed() { k.append(UInt8(truncatingIfNeeded: seq >> (8 * UInt64(i)))) }
+        withUnsafeBytes(of: seq.bigEndian) { k.append(contentsOf: $0) }
         return k
     }
 
     /// The seq of an event or snapshot key, if it belongs to `session`.
     static func seq(_ key: UnsafeRawBufferPointer, session: [UInt8]) -> UInt64? {
-        guard key.count == 24, key.prefix(16).elementsEqual(session) else { return nil }
-        return key[16..<24].reduce(0) { $0 << 8 | UInt64($1) }
+        guard key.count == 24, let base = key.baseAddress else { return nil }
+        let same = session.withUnsafeBytes { s in memcmp(base, s.baseAddress!, 16) == 0 }
+        guard same else { return nil }
+        return UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
     }
 
     static let format: [UInt8] = Array("format".utf8)
@@ -251,21 +254,23 @@ enum RecordCodec {
     /// Writes a record into `out` (exactly ``size(payload:)`` bytes) and returns its checksum.
     static func write(into out: UnsafeMutableRawBufferPointer, kind: Event.Kind, outcome: Outcome,
                       previousHash: Digest, digest: Digest, payload: [UInt8]) -> Digest {
-        var i = 0
-        func put(_ b: UInt8) { out[i] = b; i += 1 }
-        func put64(_ v: UInt64) { for s in (0..<8).reversed() { put(UInt8(truncatingIfNeeded: v >> (8 * UInt64(s)))) } }
         let (tag, reason) = Codes.outcome(outcome)
-        put(recordFormat); put(Codes.kind(kind)); put(tag); put(reason)
-        put64(previousHash.hi); put64(previousHash.lo)
-        put64(digest.hi); put64(digest.lo)
-        let n = UInt32(payload.count)
-        for s in (0..<4).reversed() { put(UInt8(truncatingIfNeeded: n >> (8 * UInt32(s)))) }
+        out[0] = recordFormat
+        out[1] = Codes.kind(kind)
+        out[2] = tag
+        out[3] = reason
+        out.storeBytes(of: previousHash.hi.bigEndian, toByteOffset: 4, as: UInt64.self)
+        out.storeBytes(of: previousHash.lo.bigEndian, toByteOffset: 12, as: UInt64.self)
+        out.storeBytes(of: digest.hi.bigEndian, toByteOffset: 20, as: UInt64.self)
+        out.storeBytes(of: digest.lo.bigEndian, toByteOffset: 28, as: UInt64.self)
+        out.storeBytes(of: UInt32(payload.count).bigEndian, toByteOffset: 36, as: UInt32.self)
+        let end = headerSize + payload.count
         payload.withUnsafeBytes { p in
-            UnsafeMutableRawBufferPointer(rebasing: out[i..<i + p.count]).copyMemory(from: p)
+            UnsafeMutableRawBufferPointer(rebasing: out[headerSize..<end]).copyMemory(from: p)
         }
-        i += payload.count
-        let sum = checksum(UnsafeRawBufferPointer(rebasing: out[0..<i]))
-        put64(sum.hi); put64(sum.lo)
+        let sum = checksum(UnsafeRawBufferPointer(rebasing: out[0..<end]))
+        out.storeBytes(of: sum.hi.bigEndian, toByteOffset: end, as: UInt64.self)
+        out.storeBytes(of: sum.lo.bigEndian, toByteOffset: end + 8, as: UInt64.self)
         return sum
     }
 

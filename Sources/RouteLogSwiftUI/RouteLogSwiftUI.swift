@@ -94,6 +94,7 @@ public struct RouteStack<Route: Routable, Root: View, Destination: View>: View {
         self.destination = destination
     }
 
+    /// The stack, with the frame's router in the environment.
     public var body: some View {
         NavigationStack(path: router.pathBinding.binding) {
             root.navigationDestination(for: Route.self, destination: destination)

@@ -8,6 +8,7 @@
 import Foundation
 import RouteLog
 import RouteLogCore
+import RouteLogLMDB
 
 // MARK: - The app's routes
 
@@ -60,8 +61,13 @@ func step(_ what: String, _ result: CallResult) {
 
 // MARK: - The session
 
-let storePath = ProcessInfo.processInfo.environment["ROUTELOG_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? ".routelog"
-let store: any EventLog = InMemoryEventLog()
+let storePath = LMDBEventLog.defaultPath
+let store: LMDBEventLog
+do {
+    store = try LMDBEventLog.open(at: storePath)
+} catch {
+    fail("cannot open the store at \(storePath): \(error)")
+}
 
 let navigator: Navigator<PodcastRoute>
 do {
@@ -118,6 +124,7 @@ step("deep link from a notification: reset", navigator.reset(to: link))
 step("user swipes the player down", navigator.presentationBinding(style: .sheet).set(nil))
 
 await navigator.flush()
+do { try store.flush() } catch { fail("cannot flush the store: \(error)") }
 if let e = navigator.recordingError { fail("recording failed: \(e)") }
 
 let head = navigator.headSeq

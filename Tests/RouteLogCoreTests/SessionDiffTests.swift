@@ -155,4 +155,68 @@ private func r(_ id: String) -> RouteRef { RouteRef(id: id) }
             #expect(ia == n && ib == m, "round \(round)")
         }
     }
+
+    /// With a tiny cost limit the search splits heuristically: the script must stay valid, and
+    /// it is never shorter than a shortest one.
+    @Test func costLimitedScriptsStayValid() {
+        var rng = SplitMix64(seed: 7)
+        var longer = 0
+        for round in 0..<300 {
+            let n = Int(rng.next() % 60), m = Int(rng.next() % 60)
+            let alphabet = UInt64(1 + rng.next() % 6)
+            let a = (0..<n).map { _ in Int(rng.next() % alphabet) }
+            let b = (0..<m).map { _ in Int(rng.next() % alphabet) }
+            let exact = SequenceDiff.ops(a, b)
+            for limit in [1, 2, 3, 5] {
+                let ops = SequenceDiff.ops(a, b, costLimit: limit)
+                var ia = 0, ib = 0
+                for op in ops {
+                    switch op {
+                    case .same(let i, let j): #expect(i == ia && j == ib && a[i] == b[j], "round \(round) limit \(limit)"); ia += 1; ib += 1
+                    case .delete(let i): #expect(i == ia, "round \(round) limit \(limit)"); ia += 1
+                    case .insert(let j): #expect(j == ib, "round \(round) limit \(limit)"); ib += 1
+                    }
+                }
+                #expect(ia == n && ib == m, "round \(round) limit \(limit)")
+                #expect(ops.count >= exact.count, "round \(round) limit \(limit)")
+                if ops.count > exact.count { longer += 1 }
+            }
+        }
+        #expect(longer > 0, "the heuristic split was never taken")
+        // Unrelated long lists finish and give a valid script.
+        let a = (0..<20_000).map { _ in Int(rng.next() % 50) }
+        let b = (0..<20_000).map { _ in Int(rng.next() % 50) }
+        let ops = SequenceDiff.ops(a, b, costLimit: 64)
+        let same = ops.filter { if case .same(let i, let j) = $0 { a[i] == b[j] } else { false } }.count
+        #expect(ops.count - same == 40_000 - 2 * same)
+    }
+
+    /// A stored session against a replay of its own events: equal for a sound log; a changed
+    /// outcome or digest in the record shows up at its seq.
+    @Test func storedSessionAgainstItsReplay() throws {
+        let log = InMemoryEventLog(snapshotInterval: 16, clock: { 1_700_000_000_000 })
+        let s = try log.createSession(NewSession(label: "verify"))
+        var g = SessionGenerator(seed: 11)
+        try log.append(g.events(300).map { RecordedEvent($0) }, to: s.id, expectedSeq: 0)
+        let stored = try log.events(s.id)
+        let clean = SessionDiff.againstReplay(stored)
+        #expect(clean.isEmpty && clean.firstDivergence == nil && clean.firstOutcomeDivergence == nil)
+        // An older reducer rejected an event for another reason: same state, other outcome.
+        let rejected = try #require(stored.firstIndex { !$0.outcome.isApplied && $0.seq > 100 })
+        var tampered = stored
+        tampered[rejected].outcome = tampered[rejected].outcome == .rejected(.stale) ? .rejected(.notDismissible) : .rejected(.stale)
+        let d = SessionDiff.againstReplay(tampered)
+        #expect(d.firstOutcomeDivergence == stored[rejected].seq)
+        #expect(d.firstDivergence == nil)
+        #expect(!d.isEmpty)
+        #expect(d.text().hasPrefix("""
+            no divergence: 300 events, same digests
+            first outcome divergence at seq \(stored[rejected].seq): \(tampered[rejected].outcome) vs \(stored[rejected].outcome)
+            """))
+        // A wrong digest.
+        tampered = stored
+        tampered[200].digest = Digest(hi: 0, lo: 1)
+        #expect(SessionDiff.againstReplay(tampered).firstDivergence == 201)
+        #expect(SessionDiff.steps(replaying: stored.map(\.event)).map(\.digest) == stored.map(\.digest))
+    }
 }

@@ -16,3 +16,15 @@ import RouteLogCore
     #expect(text == #"{"root":{"path":[{"id":"a"}],"presented":null}}"#)
     #expect(try NavigationState(jsonText: text) == s)
 }
+
+/// The deepest chain the binary codec accepts also survives canonical JSON, so any stored state can be exported.
+@Test func deepestBinaryChainRoundTripsThroughJSON() throws {
+    var s = NavigationState()
+    for seq in 1...UInt64(BinaryCodec.maxNesting - 1) {
+        #expect(s.apply(.show(RouteRef(id: "sheet\(seq)"), style: .sheet, placement: .onTop), seq: seq) == .applied())
+    }
+    let viaBinary = try BinaryCodec.decodeState(BinaryCodec.encode(s))
+    #expect(viaBinary == s)
+    let viaJSON = try NavigationState(jsonText: s.canonicalJSON)
+    #expect(viaJSON == s && viaJSON.digest == s.digest)
+}

@@ -95,4 +95,25 @@ import Testing
         nav.pop()
         #expect(capture.messages.contains { $0.0 == .debug && $0.1.contains("pop #1 rejected:stackTooShort") })
     }
+
+    @Test func theMainActorNeverWaitsForTheLog() async throws {
+        let log = GatedLog()
+        let nav = try Navigator<PodRoute>(log: log, clock: fixedClock)
+        // The log's appends block (a slow sync). The calls still return at once with their outcomes.
+        #expect(nav.push(.episode(id: 1)).isApplied)
+        #expect(nav.push(.episode(id: 2)).isApplied)
+        #expect(nav.show(.player(episode: 2)).isApplied)
+        var waited = 0
+        while !log.started && waited < 6_000 {
+            try await Task.sleep(nanoseconds: 10_000_000)
+            waited += 1
+        }
+        #expect(log.started)
+        #expect(nav.path == [.episode(id: 1), .episode(id: 2)] && nav.top?.route == .player(episode: 2))
+        #expect(nav.recordingStatus.writtenSeq == 0)
+        log.open()
+        await nav.flush()
+        #expect(!log.timedOut)
+        #expect(try log.events(nav.session).count == 3)
+    }
 }

@@ -96,3 +96,40 @@ final class FlakyLog: EventLog, @unchecked Sendable {
     }
     func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
 }
+
+/// An in-memory log whose appends wait at a gate, like a slow fsync, until the test opens it.
+final class GatedLog: EventLog, @unchecked Sendable {
+    let inner = InMemoryEventLog(clock: fixedClock)
+    private let gate = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var _started = false
+    private var _timedOut = false
+    private var _open = false
+
+    var started: Bool { lock.withLock { _started } }
+    /// Whether an append gave up waiting: it was blocking whoever called it.
+    var timedOut: Bool { lock.withLock { _timedOut } }
+
+    func open() {
+        lock.withLock { _open = true }
+        gate.signal()
+    }
+
+    func createSession(_ session: NewSession) throws -> SessionInfo { try inner.createSession(session) }
+    func sessions() throws -> [SessionInfo] { try inner.sessions() }
+    func session(_ id: SessionID) throws -> SessionInfo { try inner.session(id) }
+    func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
+        let mustWait: Bool = lock.withLock {
+            _started = true
+            return !_open
+        }
+        if mustWait {
+            if gate.wait(timeout: .now() + 120) == .timedOut { lock.withLock { _timedOut = true } } else { gate.signal() }
+        }
+        return try inner.append(events, to: session, expectedSeq: expectedSeq)
+    }
+    func read(_ session: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
+        try inner.read(session, from: from, through: through, body)
+    }
+    func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
+}

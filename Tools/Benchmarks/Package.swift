@@ -29,7 +29,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "routelog-bench-summary",
-            dependencies: ["RouteLogBenchSupport"]
+            dependencies: [
+                "RouteLogBenchSupport",
+                .product(name: "RouteLogCore", package: "RouteLog"),
+                .product(name: "RouteLogLMDB", package: "RouteLog"),
+            ]
         ),
         .executableTarget(
             name: "RouteLogBenchmarks",

@@ -64,6 +64,9 @@ public final class RawLMDB {
         }
     }
 
+    /// Flushes everything committed to disk (`mdb_env_sync` forced).
+    public func sync() throws { try Self.check(mdb_env_sync(env, 1), "mdb_env_sync") }
+
     /// Scans every record in key order in one read transaction. `body` sees bytes valid only
     /// during the call.
     public func scan(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {

@@ -45,23 +45,36 @@ public enum BaselineRecords {
 
     /// Records for `events`, numbered from seq 1, with digests from a fold.
     public static func make(_ events: [RecordedEvent]) -> RecordSet {
-        var set = RecordSet(keyLength: keyLength)
+        var stream = Stream()
+        return stream.records(events)
+    }
+
+    /// Makes the records of a session chunk by chunk (seqs, digests and the chain continue).
+    public struct Stream {
         var state = NavigationState()
         var previous = Digest.zero
-        for (i, e) in events.enumerated() {
-            let seq = UInt64(i + 1)
-            state.apply(e.event, seq: seq)
-            var value = EventBytes.encode(e)
-            let body = StableHash.of(value)
-            append(body.lo, to: &value)
-            append(previous.hi, to: &value)
-            append(previous.lo, to: &value)
-            append(state.digest.hi, to: &value)
-            append(state.digest.lo, to: &value)
-            previous = StableHash.of(value)
-            set.append(key: key(session: session, seq: seq), value: value)
+        var seq: UInt64 = 0
+
+        public init() {}
+
+        /// The records of the next `events` of the session.
+        public mutating func records(_ events: [RecordedEvent]) -> RecordSet {
+            var set = RecordSet(keyLength: keyLength)
+            for e in events {
+                seq += 1
+                state.apply(e.event, seq: seq)
+                var value = EventBytes.encode(e)
+                let body = StableHash.of(value)
+                append(body.lo, to: &value)
+                append(previous.hi, to: &value)
+                append(previous.lo, to: &value)
+                append(state.digest.hi, to: &value)
+                append(state.digest.lo, to: &value)
+                previous = StableHash.of(value)
+                set.append(key: key(session: session, seq: seq), value: value)
+            }
+            return set
         }
-        return set
     }
 
     static func append(_ v: UInt64, to out: inout [UInt8]) {

@@ -70,6 +70,9 @@ public final class SQLiteBaseline {
         }
     }
 
+    /// Moves the WAL into the database file and syncs both (`PRAGMA wal_checkpoint(FULL)`).
+    public func checkpoint() throws { try exec("PRAGMA wal_checkpoint(FULL)") }
+
     /// The number of rows, to check the inserts.
     public func count() throws -> Int {
         var s: OpaquePointer?

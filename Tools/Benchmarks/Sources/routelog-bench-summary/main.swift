@@ -7,6 +7,7 @@
 import Foundation
 @_spi(Benchmarks) import RouteLogCore
 import RouteLogBenchSupport
+import RouteLogLMDB
 
 
 struct Options {
@@ -123,41 +124,83 @@ func coreFigures(_ o: Options) throws -> [Figure] {
 func storeFigures(_ o: Options) throws -> [Figure] {
     let n = o.count(1_000_000)
     let durableN = o.count(300)
+    let groupedN = o.count(20_000) / 4 * 4
+    let bigN = o.count(10_000_000)
     let dir = try TemporaryDirectory(prefix: "routelog-bench")
     defer { dir.remove() }
     progress("store files in \(dir.path)")
-    progress("generating \(n) recorded events and their records")
+    progress("generating \(n) recorded events")
     let recorded = Workloads.recorded(Workloads.realistic(n))
-    let records = BaselineRecords.make(recorded)
-    let recordBytes = Double(records.totalValueBytes) / Double(records.count)
     var figures: [Figure] = []
     let storeRuns = max(1, min(2, o.runs))
+    let replayRuns = max(1, min(3, o.runs))
 
-    // raw-lmdb-batched: mdb_put with MDB_APPEND, 1,000 per synced commit, a fresh environment each run.
-    var tRaw: [Double] = []
-    var lastRaw: RawLMDB?
-    for r in 0..<storeRuns {
-        progress("raw-lmdb-batched run \(r + 1)/\(storeRuns)")
-        let path = try dir.subdirectory("raw-\(r)")
-        let env = try RawLMDB(path: path)
-        tRaw += try Measure.seconds(runs: 1) { try env.put(records, batch: 1_000) }
-        lastRaw = env
-    }
-    let raw = rate(n, tRaw)
-    figures.append(Figure(name: "raw-lmdb-batched", value: raw.best, unit: "events/s", count: n, median: raw.median, runs: storeRuns,
-                          note: "baseline: mdb_put (MDB_APPEND), 1,000 per synced commit, \(Int(recordBytes)) B records"))
+    // Batched appends, in two durability modes, each against baselines that give the same
+    // guarantee:
+    // - default: the store's default `.grouped` durability (commits not synced; one flush at the
+    //   end, included) vs raw LMDB with MDB_NOSYNC (one mdb_env_sync at the end, included) and
+    //   SQLite WAL with synchronous=NORMAL (one FULL checkpoint at the end, included);
+    // - synced: `.perEvent` (every batch a synced commit) vs raw LMDB synced commits and SQLite
+    //   WAL with synchronous=FULL.
+    // The baselines write the store's own keys and record bytes, copied from the store.
+    var storePath = ""
+    var storeSession = SessionID("")
+    var records = RecordSet(keyLength: 0)
+    for synced in [false, true] {
+        let suffix = synced ? "-synced" : ""
+        var tAppend: [Double] = []
+        for r in 0..<storeRuns {
+            progress("append-batched\(suffix) run \(r + 1)/\(storeRuns)")
+            if !storePath.isEmpty { try? FileManager.default.removeItem(atPath: storePath) }
+            storePath = dir.file("store\(suffix)-\(r)")
+            let (session, seconds) = try StoreBench.appendBatched(recorded, at: storePath, durability: synced ? .perEvent : LMDBEventLog.Options().durability)
+            storeSession = session
+            tAppend.append(seconds)
+        }
+        if records.count == 0 {
+            records = try RawLMDB.copyRecords(fromEnvironment: storePath, database: "events")
+            try require(records.count == n, "the store holds \(records.count) records, not \(n)")
+        }
+        let recordBytes = Int((Double(records.totalValueBytes) / Double(records.count)).rounded())
 
-    var tSQLite: [Double] = []
-    for r in 0..<storeRuns {
-        progress("sqlite-batched run \(r + 1)/\(storeRuns)")
-        let db = try SQLiteBaseline(path: dir.file("batched-\(r).sqlite"), synchronous: "FULL")
-        tSQLite += try Measure.seconds(runs: 1) { try db.insert(records, batch: 1_000) }
-        let rows = try db.count()
-        try require(rows == n, "sqlite-batched wrote \(rows) rows")
+        var tRaw: [Double] = []
+        for r in 0..<storeRuns {
+            progress("raw-lmdb-batched\(suffix) run \(r + 1)/\(storeRuns)")
+            let env = try RawLMDB(path: try dir.subdirectory("raw\(suffix)-\(r)"), noSync: !synced)
+            tRaw += try Measure.seconds(runs: 1) {
+                try env.put(records, batch: 1_000)
+                if !synced { try env.sync() }
+            }
+        }
+        let raw = rate(n, tRaw)
+        figures.append(Figure(name: "raw-lmdb-batched\(suffix)", value: raw.best, unit: "events/s", count: n, median: raw.median, runs: storeRuns,
+                              note: "baseline: mdb_put (MDB_APPEND) of the store's own keys and records (\(recordBytes) B values), 1,000 per commit, "
+                                  + (synced ? "every commit synced" : "MDB_NOSYNC + one sync at the end")))
+
+        var tSQLite: [Double] = []
+        for r in 0..<storeRuns {
+            progress("sqlite-batched\(suffix) run \(r + 1)/\(storeRuns)")
+            let db = try SQLiteBaseline(path: dir.file("batched\(suffix)-\(r).sqlite"), synchronous: synced ? "FULL" : "NORMAL")
+            tSQLite += try Measure.seconds(runs: 1) {
+                try db.insert(records, batch: 1_000)
+                if !synced { try db.checkpoint() }
+            }
+            let rows = try db.count()
+            try require(rows == n, "sqlite-batched wrote \(rows) rows")
+        }
+        let sqlite = rate(n, tSQLite)
+        figures.append(Figure(name: "sqlite-batched\(suffix)", value: sqlite.best, unit: "events/s", count: n, median: sqlite.median, runs: storeRuns,
+                              note: "baseline: SQLite WAL, the same records as blobs keyed by (session, seq), 1,000 rows per transaction, "
+                                  + (synced ? "synchronous=FULL" : "synchronous=NORMAL + a FULL checkpoint at the end")))
+
+        let append = rate(n, tAppend)
+        figures.append(Figure(name: "append-batched\(suffix)", value: append.best, unit: "events/s", baseline: "raw-lmdb-batched\(suffix)", baselineValue: raw.best,
+                              target: .ratioAtLeast(0.5), count: n, median: append.median, runs: storeRuns,
+                              note: synced ? "LMDBEventLog, .perEvent: every batch of 1,000 a synced commit"
+                                           : "LMDBEventLog, default .grouped durability, batches of 1,000, final flush included"))
+        figures.append(Figure(name: "append-batched\(suffix) vs sqlite", value: append.best, unit: "events/s", baseline: "sqlite-batched\(suffix)",
+                              baselineValue: sqlite.best, target: .ratioAtLeast(4), count: n, median: append.median, runs: storeRuns))
     }
-    let sqlite = rate(n, tSQLite)
-    figures.append(Figure(name: "sqlite-batched", value: sqlite.best, unit: "events/s", count: n, median: sqlite.median, runs: storeRuns,
-                          note: "baseline: SQLite WAL, synchronous=FULL, 1,000 rows per transaction"))
 
     progress("sqlite-full-per-row, \(durableN) commits")
     let perRowDB = try SQLiteBaseline(path: dir.file("per-row.sqlite"), synchronous: "FULL")
@@ -173,18 +216,32 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "raw-lmdb-per-commit", value: perCommit.best, unit: "commits/s", count: durableN,
                           note: "reference: mdb_put, one synced commit per record"))
 
-    // raw-scan+fold over the last raw environment.
-    let scanned = try DecodingFolds.rawScanFold(lastRaw!)
+    progress("append-durable, \(durableN) commits")
+    let tDurable = try StoreBench.appendSingles(recorded[0..<durableN], at: dir.file("durable"), durability: .perEvent)
+    let durable = rate(durableN, [tDurable])
+    figures.append(Figure(name: "append-durable", value: durable.best, unit: "commits/s", baseline: "sqlite-full-per-row", baselineValue: perRow.best,
+                          target: .ratioAtLeast(1), count: durableN, note: "LMDBEventLog, .perEvent, one event per append"))
+    progress("append-grouped, 4 appenders, \(groupedN) events")
+    let tGrouped = try StoreBench.appendGrouped(Array(recorded[0..<groupedN]), appenders: 4, at: dir.file("grouped"))
+    let grouped = rate(groupedN, [tGrouped])
+    figures.append(Figure(name: "append-grouped", value: grouped.best, unit: "events/s", baseline: "append-durable", baselineValue: durable.best,
+                          target: .ratioAtLeast(10), count: groupedN,
+                          note: "4 threads, one event per append, .grouped(maxDelay: 100 ms), final flush included"))
+
+    // raw-scan+fold: a raw environment of the baseline layout (BinaryCodec event + integrity fields).
+    progress("raw-scan+fold: writing \(n) baseline records")
+    let scanEnv = try RawLMDB(path: try dir.subdirectory("raw-scan"), noSync: true)
+    try scanEnv.put(BaselineRecords.make(recorded), batch: 10_000)
+    let scanned = try DecodingFolds.rawScanFold(scanEnv)
     try require(scanned.events == n, "raw scan saw \(scanned.events) records")
     var tScan: [Double] = []
-    for r in 0..<o.runs {
-        progress("raw-scan+fold run \(r + 1)/\(o.runs)")
-        tScan += try Measure.seconds(runs: 1) { _ = try DecodingFolds.rawScanFold(lastRaw!) }
+    for r in 0..<replayRuns {
+        progress("raw-scan+fold run \(r + 1)/\(replayRuns)")
+        tScan += try Measure.seconds(runs: 1) { _ = try DecodingFolds.rawScanFold(scanEnv) }
     }
     let scan = rate(n, tScan)
-    figures.append(Figure(name: "raw-scan+fold", value: scan.best, unit: "events/s", count: n, median: scan.median, runs: o.runs,
-                          note: "baseline: cursor scan, decode (\(EventBytes.encodingName)), pure fold"))
-    lastRaw = nil
+    figures.append(Figure(name: "raw-scan+fold", value: scan.best, unit: "events/s", count: n, median: scan.median, runs: replayRuns,
+                          note: "baseline: one cursor scan, BinaryCodec decode, pure fold"))
 
     let jsonlN = min(n, o.count(200_000))
     progress("writing \(jsonlN) events as JSON Lines")
@@ -198,30 +255,75 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "jsonl-replay", value: jsonl.best, unit: "events/s", count: jsonlN, median: jsonl.median, runs: storeRuns,
                           note: "baseline: JSON Lines file, JSONDecoder, fold+digest" + (jsonlN < n ? "; \(jsonlN) events (a per-event rate)" : "")))
 
-    figures += StoreFigures.pending(raw: raw.best, sqlite: sqlite.best, perRow: perRow.best, scan: scan.best, jsonl: jsonl.best)
+    let check = try StoreBench.replay(at: storePath, session: storeSession)
+    try require(check.events == UInt64(n) && check.digest == scanned.0.computeDigest(), "replay of the store reaches another state")
+    var tReplay: [Double] = []
+    for r in 0..<replayRuns {
+        progress("replay-1M run \(r + 1)/\(replayRuns)")
+        tReplay += try Measure.seconds(runs: 1) { try StoreBench.replay(at: storePath, session: storeSession) }
+    }
+    let replay1 = rate(n, tReplay)
+    figures.append(Figure(name: "replay-1M", value: replay1.best, unit: "events/s", baseline: "raw-scan+fold", baselineValue: scan.best,
+                          target: .ratioAtLeast(0.5), count: n, median: replay1.median, runs: replayRuns,
+                          note: "open read-only, read (checksums), decode, fold, check every stored digest"))
+    figures.append(Figure(name: "replay-1M vs jsonl", value: replay1.best, unit: "events/s", baseline: "jsonl-replay", baselineValue: jsonl.best,
+                          target: .ratioAtLeast(20), count: n, median: replay1.median, runs: replayRuns))
+    try? FileManager.default.removeItem(atPath: storePath)
+
+    // The 10M-event session (scaled with --scale).
+    progress("writing a \(bigN)-event session to a store and a raw environment")
+    let bigStore = dir.file("store-big")
+    let bigRaw = try dir.subdirectory("raw-big")
+    let bigSession = try StoreBench.buildBig(count: bigN, storePath: bigStore, rawPath: bigRaw)
+    let big = bigN >= 1_000_000 ? "\(bigN / 1_000_000)M" : "\(bigN)"
+    progress("replay-\(big)")
+    let (bigCheck, tBigReplay) = try Measure.once { try StoreBench.replay(at: bigStore, session: bigSession) }
+    try require(bigCheck.events == UInt64(bigN), "replay of the big session read \(bigCheck.events) events")
+    progress("raw-scan+fold-\(big)")
+    let bigScanEnv = try RawLMDB(path: bigRaw, mapSize: 64 << 30, noSync: true)
+    let (bigScanned, tBigScan) = try Measure.once { try DecodingFolds.rawScanFold(bigScanEnv) }
+    try require(bigScanned.events == bigN && bigScanned.0.computeDigest() == bigCheck.digest, "the big raw scan reaches another state")
+    let scaledNote = bigN < 10_000_000 ? "; \(bigN) events, not 10M (scaled)" : ""
+    figures.append(Figure(name: "raw-scan+fold-\(big)", value: Double(bigN) / tBigScan, unit: "events/s", count: bigN, runs: 1,
+                          note: "baseline: as raw-scan+fold" + scaledNote))
+    figures.append(Figure(name: "replay-\(big)", value: Double(bigN) / tBigReplay, unit: "events/s", baseline: "raw-scan+fold-\(big)",
+                          baselineValue: Double(bigN) / tBigScan, target: .ratioAtLeast(0.5), count: bigN, runs: 1, note: "as replay-1M" + scaledNote))
+    figures.append(Figure(name: "replay-\(big) vs jsonl", value: Double(bigN) / tBigReplay, unit: "events/s", baseline: "jsonl-replay",
+                          baselineValue: jsonl.best, target: .ratioAtLeast(20), count: bigN, runs: 1))
+
+    let lookups = 101
+    progress("time-travel: \(lookups) state(at:) at random seqs")
+    let log = try LMDBEventLog.open(at: bigStore, options: .init(readOnly: true))
+    var rng = SplitMix64(seed: Workloads.seed)
+    var tTravel: [Double] = []
+    for _ in 0..<lookups {
+        let seq = 1 + rng.next() % UInt64(bigN)
+        tTravel += try Measure.seconds(runs: 1) { _ = try log.state(of: bigSession, at: seq) }
+    }
+    let travel = Measure.median(tTravel)
+    figures.append(Figure(name: "time-travel", value: travel, unit: "s", baseline: "replay-\(big) (full, s)", baselineValue: tBigReplay,
+                          target: .ratioAtMost(0.001), count: lookups, median: travel, runs: lookups,
+                          note: "median state(of:at:) at random seqs; snapshot every \(LMDBEventLog.defaultSnapshotInterval) events" + scaledNote))
+
+    progress("replay-rss: replaying \(bigN) events in a child process")
+    let rss = try StoreBench.replayRSS(path: bigStore, session: bigSession)
+    figures.append(Figure(name: "replay-rss", value: Double(rss.peak) / 1_048_576, unit: "MiB", target: .valueAtMost(64), count: bigN,
+                          note: "peak RssAnon while replaying (\(String(format: "%.1f", Double(rss.start) / 1_048_576)) MiB at start)" + scaledNote))
     return figures
 }
 
-/// The figures of the LMDB store itself.
-enum StoreFigures {
-    static let why = "not measured: LMDBEventLog is not on this branch yet"
+// MARK: - Main
 
-    static func pending(raw: Double, sqlite: Double, perRow: Double, scan: Double, jsonl: Double) -> [Figure] {
-        [
-            Figure(name: "append-batched", value: nil, unit: "events/s", baseline: "raw-lmdb-batched", baselineValue: raw, target: .ratioAtLeast(0.5), note: why),
-            Figure(name: "append-batched vs sqlite", value: nil, unit: "events/s", baseline: "sqlite-batched", baselineValue: sqlite, target: .ratioAtLeast(4), note: why),
-            Figure(name: "append-durable", value: nil, unit: "commits/s", baseline: "sqlite-full-per-row", baselineValue: perRow, target: .ratioAtLeast(1), note: why),
-            Figure(name: "append-grouped", value: nil, unit: "events/s", baseline: "append-durable", target: .ratioAtLeast(10), note: why),
-            Figure(name: "replay-1M", value: nil, unit: "events/s", baseline: "raw-scan+fold", baselineValue: scan, target: .ratioAtLeast(0.5), note: why),
-            Figure(name: "replay-1M vs jsonl", value: nil, unit: "events/s", baseline: "jsonl-replay", baselineValue: jsonl, target: .ratioAtLeast(20), note: why),
-            Figure(name: "replay-10M", value: nil, unit: "events/s", baseline: "raw-scan+fold", baselineValue: scan, target: .ratioAtLeast(0.5), note: why),
-            Figure(name: "time-travel", value: nil, unit: "s", baseline: "replay-10M (full)", target: .ratioAtMost(0.001), note: why),
-            Figure(name: "replay-rss", value: nil, unit: "MiB", target: .valueAtMost(64), note: why),
-        ]
+// The child process of replay-rss: `routelog-bench-summary --replay-rss STORE SESSION`.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--replay-rss" {
+    do {
+        try StoreBench.replayRSSChild(path: CommandLine.arguments[2], session: CommandLine.arguments[3])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("replay-rss: \(error)\n".utf8))
+        exit(1)
     }
 }
-
-// MARK: - Main
 
 do {
     let o = try Options.parse(CommandLine.arguments)
@@ -236,8 +338,7 @@ do {
     if o.scale != 1 { print("NOTE: every event count is scaled by \(o.scale) (--scale / BENCH_SCALE)") }
     print(Summary.table(figures), terminator: "")
     let targets = figures.compactMap(\.met)
-    let unmeasured = figures.filter { $0.value == nil }.count
-    print("\(targets.filter { $0 }.count) of \(targets.count) measured targets met; \(unmeasured) figure(s) not measured; \(String(format: "%.0f", elapsed)) s")
+    print("\(targets.filter { $0 }.count) of \(targets.count) targets met; \(String(format: "%.0f", elapsed)) s")
     let context: [String: String] = [
         "scale": String(o.scale),
         "runs": String(o.runs),

@@ -1,0 +1,151 @@
+import Foundation
+import RouteLogBenchSupport
+import RouteLogCore
+import RouteLogLMDB
+
+/// The figures of the LMDB store (`LMDBEventLog`) against their baselines.
+enum StoreBench {
+    static let batch = 1_000
+
+    /// A store at `path` with one session holding `events`, appended in batches of 1,000.
+    /// Returns the session id and the seconds the appends took (the session's creation excluded).
+    static func appendBatched(_ events: [RecordedEvent], at path: String, durability: LMDBEventLog.Durability) throws -> (SessionID, Double) {
+        let log = try LMDBEventLog.open(at: path, options: .init(durability: durability))
+        let session = try log.createSession(NewSession(label: "bench")).id
+        let seconds = try Measure.seconds(runs: 1) {
+            var seq: UInt64 = 0
+            var i = 0
+            while i < events.count {
+                let end = min(events.count, i + batch)
+                try log.append(Array(events[i..<end]), to: session, expectedSeq: seq)
+                seq = UInt64(end)
+                i = end
+            }
+            try log.flush()
+        }[0]
+        return (session, seconds)
+    }
+
+    /// `count` single-event appends, each its own commit.
+    static func appendSingles(_ events: ArraySlice<RecordedEvent>, at path: String, durability: LMDBEventLog.Durability) throws -> Double {
+        let log = try LMDBEventLog.open(at: path, options: .init(durability: durability))
+        let session = try log.createSession(NewSession(label: "bench")).id
+        return try Measure.seconds(runs: 1) {
+            var seq: UInt64 = 0
+            for e in events {
+                try log.append(e, to: session, expectedSeq: seq)
+                seq += 1
+            }
+        }[0]
+    }
+
+    /// `appenders` threads append single events concurrently, each to its own session, through one
+    /// log with `.grouped` durability; the time includes the final `flush` (everything on disk).
+    static func appendGrouped(_ events: [RecordedEvent], appenders: Int, at path: String) throws -> Double {
+        let log = try LMDBEventLog.open(at: path, options: .init(durability: .grouped(maxDelay: .milliseconds(100))))
+        let sessions = try (0..<appenders).map { try log.createSession(NewSession(label: "bench-\($0)")).id }
+        let per = events.count / appenders
+        let failures = Failures()
+        let seconds = try Measure.seconds(runs: 1) {
+            DispatchQueue.concurrentPerform(iterations: appenders) { a in
+                do {
+                    var seq: UInt64 = 0
+                    for e in events[(a * per)..<((a + 1) * per)] {
+                        try log.append(e, to: sessions[a], expectedSeq: seq)
+                        seq += 1
+                    }
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+            try log.flush()
+        }[0]
+        if let f = failures.first { throw BenchError("append-grouped: \(f)") }
+        for s in sessions {
+            let count = try log.session(s).eventCount
+            guard count == UInt64(per) else { throw BenchError("append-grouped: a session has \(count) events, not \(per)") }
+        }
+        return seconds
+    }
+
+    final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+        var first: String? { lock.lock(); defer { lock.unlock() }; return items.first }
+    }
+
+    /// Replay: open the store read-only, read every event, fold it and check each stored digest.
+    /// `sample` is called every 65,536 events (to watch memory).
+    @discardableResult
+    static func replay(at path: String, session: SessionID, sample: (() -> Void)? = nil) throws -> (events: UInt64, digest: Digest) {
+        let log = try LMDBEventLog.open(at: path, options: .init(readOnly: true))
+        var r = Replayer()
+        var bad: UInt64?
+        try log.read(session, from: 1, through: .max) { e in
+            let step = r.apply(e.event)
+            if step.digest != e.digest { bad = e.seq; return false }
+            if step.seq & 0xFFFF == 0 { sample?() }
+            return true
+        }
+        if let bad { throw BenchError("replay: the digest after seq \(bad) differs from the stored one") }
+        return (r.seq, r.state.digest)
+    }
+
+    /// Appends `count` generated events (realistic mix) to a new store in batches, durability
+    /// `.none` and one flush at the end, and writes the same events in the baseline layout to a raw
+    /// environment. Streams: memory stays bounded whatever `count`.
+    static func buildBig(count: Int, storePath: String, rawPath: String) throws -> SessionID {
+        let log = try LMDBEventLog.open(at: storePath, options: .init(durability: .none))
+        let session = try log.createSession(NewSession(label: "bench-big")).id
+        let raw = try RawLMDB(path: rawPath, mapSize: 64 << 30, noSync: true)
+        var generator = SessionGenerator(seed: Workloads.seed, mix: .realistic)
+        var stream = BaselineRecords.Stream()
+        var seq = 0
+        while seq < count {
+            let n = min(10 * batch, count - seq)
+            var chunk: [RecordedEvent] = []
+            chunk.reserveCapacity(n)
+            for i in 0..<n { chunk.append(Workloads.recorded(generator.next(), index: seq + i)) }
+            var i = 0
+            while i < n {
+                let end = min(n, i + batch)
+                try log.append(Array(chunk[i..<end]), to: session, expectedSeq: UInt64(seq + i))
+                i = end
+            }
+            try raw.put(stream.records(chunk), batch: chunk.count)
+            seq += n
+            if seq % 1_000_000 == 0 { progress("  \(seq) events written") }
+        }
+        try log.flush()
+        return session
+    }
+
+    /// The child process of `replay-rss`: replays and prints the peak `RssAnon` seen, in bytes.
+    static func replayRSSChild(path: String, session: String) throws {
+        var peak = Measure.rssAnonBytes() ?? 0
+        let start = peak
+        let result = try replay(at: path, session: SessionID(session)) { peak = max(peak, Measure.rssAnonBytes() ?? 0) }
+        peak = max(peak, Measure.rssAnonBytes() ?? 0)
+        print("rss-anon-peak \(peak) start \(start) events \(result.events)")
+    }
+
+    /// Runs ``replayRSSChild(path:session:)`` in a new process and returns (peak, start) bytes.
+    static func replayRSS(path: String, session: SessionID) throws -> (peak: Int, start: Int) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        p.arguments = ["--replay-rss", path, session.rawValue]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard p.terminationStatus == 0, parts.count >= 4, parts[0] == "rss-anon-peak", let peak = Int(parts[1]), let start = Int(parts[3]) else {
+            throw BenchError("replay-rss child failed (status \(p.terminationStatus)): \(text)")
+        }
+        return (peak, start)
+    }
+
+}
