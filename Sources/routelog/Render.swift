@@ -71,8 +71,9 @@ enum Render {
             return "setTabs \(ids.joined(separator: ","))" + (selected.map { " [\($0)]" } ?? "")
         case .selectTab(let id):
             return "selectTab \(id)"
-        case .reset(let state):
-            return "reset → \(summary(state))"
+        case .reset:
+            // The state it resets to is the log line's summary (when applied).
+            return "reset"
         }
     }
 
