@@ -192,6 +192,16 @@ import Testing
         CLI.expectError(try run(["import", "upsell.json", "--store", "other"]), status: 3, "not a store: other")
     }
 
+    @Test func importChecksEveryFileBeforeWriting() throws {
+        try dir.write("typo.json", #"{"format": "routelog-fixture/1", "name": "typo", "events": [{"push": {"route": ""}}, {"pop": {"count": "two"}}]}"#)
+        CLI.expectError(try run(["import", "--store", "st", "upsell.json", "typo.json"]), status: 3,
+                        "malformed fixture: typo.json: events[1].pop.count: expected an integer")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("st")), "nothing was written, not even the store")
+        try importFiles(["upsell.json"])
+        CLI.expectError(try run(["import", "--store", "st", "gen.json", "typo.json"]), status: 3, "typo.json")
+        #expect(try run(["sessions", "--store", "st", "--json"]).stdout.json().arrayValue?.count == 1)
+    }
+
     @Test func emptySessionInAStore() throws {
         try dir.write("empty.json", #"{"format": "routelog-fixture/1", "name": "nothing yet", "events": []}"#)
         try importFiles(["empty.json"])
