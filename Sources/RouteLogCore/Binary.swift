@@ -179,7 +179,7 @@ public enum BinaryCodec {
     static let reasons: [RejectionReason] = [
         .emptyRouteID, .unknownFrame, .blockedByAlert, .invalidCount, .stackTooShort, .alreadyAtRoot,
         .nothingToDismiss, .unknownToken, .stale, .notDismissible, .notInteractive, .invalidTabs,
-        .unknownTab, .invalidState,
+        .unknownTab, .invalidState, .chainTooDeep,
     ]
 
     @inline(__always) static func code(_ s: PresentationStyle) -> UInt8 {

@@ -338,6 +338,9 @@ public enum RejectionReason: String, Hashable, Sendable, CaseIterable, Codable {
     case notInteractive
     /// `interactiveDismiss` of a presentation shown with `dismissible: false`.
     case notDismissible
+    /// A `show` that would nest presentations deeper than ``NavigationState/maxChainDepth``.
+    /// Checked after every other reason; an in-place update never adds depth.
+    case chainTooDeep
 }
 
 /// The result of applying one event.

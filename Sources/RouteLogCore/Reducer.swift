@@ -218,6 +218,10 @@ extension NavigationState {
     /// Presents `new` from the frame at `loc`, replacing what it presents, or updates the current
     /// presentation in place when it has the same id and style.
     @usableFromInline mutating func present(_ new: Presentation, at loc: FrameLocation, keepingDigest: Bool = true) -> Outcome {
+        if loc.depth >= Self.maxChainDepth {
+            let old = frameAt(loc).presented
+            if old?.route.id != new.route.id || old?.style != new.style { return .rejected(.chainTooDeep) }
+        }
         var delta = (add: Digest.zero, remove: Digest.zero)
         var inPlace = false
         modifyFrame(loc) { f in
@@ -281,6 +285,10 @@ extension NavigationState {
 
     // MARK: - Invariants
 
+    /// The most presentations one chain may hold. Deeper nesting is no app's navigation, and
+    /// the limit keeps every state storable (``BinaryCodec/maxNesting``) and exportable as JSON.
+    public static let maxChainDepth = BinaryCodec.maxNesting - 1
+
     /// Every presentation token in the state, in tree order.
     public func allTokens() -> [UInt64] {
         var out: [UInt64] = []
@@ -318,7 +326,18 @@ extension NavigationState {
             }
             if !roots.indices.contains(selectedIndex) { out.append(Violation(path: "selectedTab", problem: "the selected tab does not exist")) }
         }
-        for tab in roots { walk(tab.root, hasTabs ? "tabs[\(tab.id)]" : "root") }
+        for tab in roots {
+            walk(tab.root, hasTabs ? "tabs[\(tab.id)]" : "root")
+            var depth = 0, frame = tab.root
+            while let p = frame.presented {
+                depth += 1
+                guard let c = p.content else { break }
+                frame = c
+            }
+            if depth > Self.maxChainDepth {
+                out.append(Violation(path: hasTabs ? "tabs[\(tab.id)]" : "root", problem: "\(depth) nested presentations, more than \(Self.maxChainDepth)"))
+            }
+        }
         return out
     }
 

@@ -202,6 +202,7 @@ enum Codes {
         case .nothingToDismiss: 12
         case .notInteractive: 13
         case .notDismissible: 14
+        case .chainTooDeep: 15
         }
     }
 
