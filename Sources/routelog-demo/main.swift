@@ -43,7 +43,9 @@ func paint(_ s: String, _ code: String) -> String { useColor ? "\u{1B}[\(code)m\
 func heading(_ s: String) { print("\n" + paint("== \(s)", "1")) }
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("routelog-demo: \(message)\n".utf8))
+    // write(2), not FileHandle: a closed stderr must not trap.
+    let line = Array("routelog-demo: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     exit(1)
 }
 
@@ -139,9 +141,10 @@ guard FileManager.default.isExecutableFile(atPath: cli) else {
     exit(0)
 }
 
-/// Runs the CLI on the demo's store and prints its output.
+/// Runs the CLI on the demo's store and prints its output; any exit status but the expected one
+/// fails the demo (`diff` exits 1 when the states differ, `bisect` when it finds a bad seq).
 @MainActor
-func routelog(_ args: [String]) {
+func routelog(_ args: [String], expecting status: Int32 = 0) {
     print("\n" + paint("$ routelog " + args.map { $0.contains(" ") || $0.contains("\"") ? "'\($0)'" : $0 }.joined(separator: " "), "1;36"))
     let p = Process()
     p.executableURL = URL(fileURLWithPath: cli)
@@ -154,7 +157,10 @@ func routelog(_ args: [String]) {
         try p.run()
         p.waitUntilExit()
     } catch {
-        print("  (could not run \(cli): \(error))")
+        fail("could not run \(cli): \(error)")
+    }
+    if p.terminationStatus != status {
+        fail("`routelog \(args.joined(separator: " "))` exited \(p.terminationStatus), expected \(status)")
     }
 }
 
@@ -163,6 +169,6 @@ heading("What the routelog CLI shows")
 routelog(["sessions"])
 routelog(["log", id])
 routelog(["state", id, "--at", "\(head / 2)"])
-routelog(["diff", "\(id)@\(upsellSeq - 1)", "\(id)@\(upsellSeq)"])
-routelog(["bisect", "\(id)@\(swipeSeq)", "--predicate", "top.id == \"upsell\""])
+routelog(["diff", "\(id)@\(upsellSeq - 1)", "\(id)@\(upsellSeq)"], expecting: 1)
+routelog(["bisect", "\(id)@\(swipeSeq)", "--predicate", "top.id == \"upsell\""], expecting: 1)
 print("")
