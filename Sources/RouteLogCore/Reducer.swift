@@ -54,14 +54,14 @@ extension NavigationState {
             if count < 1 { return .rejected(.invalidCount) }
             guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
-            if count > frameAt(loc).path.count { return .rejected(.stackTooShort) }
+            if count > pathCount(at: loc) { return .rejected(.stackTooShort) }
             removeLast(count, at: loc, keepingDigest: keepingDigest)
             return .applied(.changed)
 
         case .popToRoot(let frame):
             guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
-            let n = frameAt(loc).path.count
+            let n = pathCount(at: loc)
             if n == 0 { return .rejected(.alreadyAtRoot) }
             removeLast(n, at: loc, keepingDigest: keepingDigest)
             return .applied(.changed)
@@ -136,15 +136,17 @@ extension NavigationState {
 
     /// The top-most presentation of the selected chain and the location of the frame presenting it.
     @usableFromInline func topPresentation() -> (Presentation, FrameLocation)? {
-        var frame = roots[selectedIndex].root
-        var loc = rootLocation
-        guard var p = frame.presented else { return nil }
-        while let content = p.content, let next = content.presented {
-            loc = FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(p.token))
-            frame = content
-            p = next
+        // Walks the boxes, so only the top presentation is copied.
+        guard var box = roots[selectedIndex].root._presented?.box else { return nil }
+        var depth = 0
+        var presenter: UInt64 = 0
+        while let next = box.value.content?._presented?.box {
+            presenter = box.value.token
+            depth += 1
+            box = next
         }
-        return (p, loc)
+        if depth == 0 { return (box.value, rootLocation) }
+        return (box.value, FrameLocation(tab: selectedIndex, depth: depth, address: .content(presenter)))
     }
 
     /// The active frame: the content of the top-most presentation; the frame presenting it when
@@ -163,35 +165,56 @@ extension NavigationState {
         case .root: return rootLocation
         case .presentation(let token):
             guard let loc = locate(token: token) else { return nil }
-            guard let p = frameAt(loc).presented, !p.style.isLeaf else { return nil }
+            guard let box = presentedBox(at: loc), !box.value.style.isLeaf else { return nil }
             return FrameLocation(tab: loc.tab, depth: loc.depth + 1, address: .content(token))
         }
     }
 
     /// The location of the frame presenting `token`, searching the selected tab first.
     @usableFromInline func locate(token: UInt64) -> FrameLocation? {
-        let order = [selectedIndex] + roots.indices.filter { $0 != selectedIndex }
-        for t in order {
-            var loc = FrameLocation(tab: t, depth: 0, address: .root(hasTabs ? roots[t].id : ""))
-            var frame = roots[t].root
-            while let p = frame.presented {
-                if p.token == token { return loc }
-                guard let content = p.content else { break }
-                loc = FrameLocation(tab: t, depth: loc.depth + 1, address: .content(p.token))
-                frame = content
-            }
+        if let loc = locate(token: token, inTab: selectedIndex) { return loc }
+        for t in roots.indices where t != selectedIndex {
+            if let loc = locate(token: token, inTab: t) { return loc }
         }
         return nil
     }
 
-    @usableFromInline func frameAt(_ loc: FrameLocation) -> Frame {
-        var frame = roots[loc.tab].root
-        for _ in 0..<loc.depth { frame = frame.presented!.content! }
-        return frame
+    @usableFromInline func locate(token: UInt64, inTab t: Int) -> FrameLocation? {
+        guard var box = roots[t].root._presented?.box else { return nil }
+        var depth = 0
+        var presenter: UInt64 = 0
+        while true {
+            if box.value.token == token {
+                let address: FrameAddress = depth == 0 ? .root(hasTabs ? roots[t].id : "") : .content(presenter)
+                return FrameLocation(tab: t, depth: depth, address: address)
+            }
+            guard let next = box.value.content?._presented?.box else { return nil }
+            presenter = box.value.token
+            depth += 1
+            box = next
+        }
+    }
+
+    /// The box of the presentation the frame at `loc` presents, if any, reached without copying frames.
+    @usableFromInline func presentedBox(at loc: FrameLocation) -> Indirect<Presentation>.Box? {
+        guard var box = roots[loc.tab].root._presented?.box else { return nil }
+        for _ in 0..<loc.depth {
+            guard let next = box.value.content?._presented?.box else { return nil }
+            box = next
+        }
+        return box
+    }
+
+    /// The number of routes on the stack of the frame at `loc`.
+    @usableFromInline func pathCount(at loc: FrameLocation) -> Int {
+        if loc.depth == 0 { return roots[loc.tab].root.path.count }
+        var box = roots[loc.tab].root._presented!.box
+        for _ in 1..<loc.depth { box = box.value.content!._presented!.box }
+        return box.value.content!.path.count
     }
 
     @usableFromInline func presentsLeaf(_ loc: FrameLocation) -> Bool {
-        frameAt(loc).presented?.style.isLeaf ?? false
+        presentedBox(at: loc)?.value.style.isLeaf ?? false
     }
 
     @usableFromInline mutating func modifyFrame<R>(_ loc: FrameLocation, _ body: (inout Frame) -> R) -> R {
