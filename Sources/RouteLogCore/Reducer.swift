@@ -74,20 +74,20 @@ extension NavigationState {
                 guard let loc = resolve(ref) else { return .rejected(.unknownFrame) }
                 return present(new, at: loc, keepingDigest: keepingDigest)
             case .replacingTop:
-                if let (_, loc) = topPresentation() { return present(new, at: loc, keepingDigest: keepingDigest) }
+                if let (top, _) = top() { return present(new, at: top.loc, keepingDigest: keepingDigest) }
                 return present(new, at: rootLocation, keepingDigest: keepingDigest)
             case .onTop:
-                guard let (top, loc) = topPresentation() else { return present(new, at: rootLocation, keepingDigest: keepingDigest) }
-                if top.route.id == route.id && top.style == style { return present(new, at: loc, keepingDigest: keepingDigest) }
+                guard let (top, sameRoute) = top(comparingRouteID: route.id) else { return present(new, at: rootLocation, keepingDigest: keepingDigest) }
+                if sameRoute && top.style == style { return present(new, at: top.loc, keepingDigest: keepingDigest) }
                 if top.style.isLeaf { return .rejected(.blockedByAlert) }
-                return present(new, at: FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(top.token)), keepingDigest: keepingDigest)
+                return present(new, at: FrameLocation(tab: selectedIndex, depth: top.loc.depth + 1, address: .content(top.token)), keepingDigest: keepingDigest)
             }
 
         case .dismiss(let target):
             switch target {
             case .top:
-                guard let (_, loc) = topPresentation() else { return .rejected(.nothingToDismiss) }
-                removePresentation(at: loc, keepingDigest: keepingDigest)
+                guard let (top, _) = top() else { return .rejected(.nothingToDismiss) }
+                removePresentation(at: top.loc, keepingDigest: keepingDigest)
             case .token(let token):
                 guard let loc = locate(token: token) else { return .rejected(.unknownToken) }
                 removePresentation(at: loc, keepingDigest: keepingDigest)
@@ -98,11 +98,11 @@ extension NavigationState {
             return .applied(.changed)
 
         case .interactiveDismiss(let token):
-            guard let (top, loc) = topPresentation() else { return .rejected(.stale) }
+            guard let (top, _) = top() else { return .rejected(.stale) }
             if let token, token != top.token { return .rejected(.stale) }
             if !top.style.allowsInteractiveDismiss { return .rejected(.notInteractive) }
             if !top.dismissible { return .rejected(.notDismissible) }
-            removePresentation(at: loc, keepingDigest: keepingDigest)
+            removePresentation(at: top.loc, keepingDigest: keepingDigest)
             return .applied(.changed)
 
         case .setTabs(let ids, let selected):
@@ -136,7 +136,31 @@ extension NavigationState {
 
     /// The top-most presentation of the selected chain and the location of the frame presenting it.
     @usableFromInline func topPresentation() -> (Presentation, FrameLocation)? {
-        // Walks the boxes, so only the top presentation is copied.
+        guard let (box, loc) = topBox() else { return nil }
+        return (box.value, loc)
+    }
+
+    /// What the reducer reads of the top-most presentation, without copying it.
+    @usableFromInline struct Top {
+        @usableFromInline var token: UInt64
+        @usableFromInline var style: PresentationStyle
+        @usableFromInline var dismissible: Bool
+        /// The location of the frame presenting it.
+        @usableFromInline var loc: FrameLocation
+    }
+
+    /// The top-most presentation's fields and location; `routeID`, when given, is compared with the
+    /// top's route id into `sameRoute` (so the caller never holds the box while it mutates).
+    @usableFromInline func top(comparingRouteID routeID: String? = nil) -> (top: Top, sameRoute: Bool)? {
+        guard let (box, loc) = topBox() else { return nil }
+        let p = box
+        return (Top(token: p.value.token, style: p.value.style, dismissible: p.value.dismissible, loc: loc),
+                routeID.map { p.value.route.id == $0 } ?? false)
+    }
+
+    /// The box of the top-most presentation and the location of the frame presenting it, walking
+    /// the boxes so that nothing on the way is copied.
+    @usableFromInline func topBox() -> (Indirect<Presentation>.Box, FrameLocation)? {
         guard var box = roots[selectedIndex].root._presented?.box else { return nil }
         var depth = 0
         var presenter: UInt64 = 0
@@ -145,16 +169,16 @@ extension NavigationState {
             depth += 1
             box = next
         }
-        if depth == 0 { return (box.value, rootLocation) }
-        return (box.value, FrameLocation(tab: selectedIndex, depth: depth, address: .content(presenter)))
+        if depth == 0 { return (box, rootLocation) }
+        return (box, FrameLocation(tab: selectedIndex, depth: depth, address: .content(presenter)))
     }
 
     /// The active frame: the content of the top-most presentation; the frame presenting it when
     /// that is an alert or dialog; the root when nothing is presented.
     @usableFromInline var activeLocation: FrameLocation {
-        guard let (top, loc) = topPresentation() else { return rootLocation }
-        if top.style.isLeaf { return loc }
-        return FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(top.token))
+        guard let (top, _) = top() else { return rootLocation }
+        if top.style.isLeaf { return top.loc }
+        return FrameLocation(tab: selectedIndex, depth: top.loc.depth + 1, address: .content(top.token))
     }
 
     /// Resolves an event's frame reference (`nil` = the active frame). A token resolves to the
