@@ -158,7 +158,14 @@ enum StoreKey {
         return k
     }
 
+    /// Overwrites the seq of an event key made by ``event(_:_:)``, in place.
+    static func setSeq(_ seq: UInt64, in key: inout [UInt8]) {
+        precondition(key.count == 24, "an event key has 24 bytes")
+        key.withUnsafeMutableBytes { $0.storeBytes(of: seq.bigEndian, toByteOffset: 16, as: UInt64.self) }
+    }
+
     /// The seq of an event or snapshot key, if it belongs to `session`.
+
     static func seq(_ key: UnsafeRawBufferPointer, session: [UInt8]) -> UInt64? {
         guard key.count == 24, let base = key.baseAddress else { return nil }
         let same = session.withUnsafeBytes { s in memcmp(base, s.baseAddress!, 16) == 0 }
@@ -205,9 +212,10 @@ enum Codes {
         }
     }
 
-    static let reasonsByCode: [UInt8: RejectionReason] = {
-        var m: [UInt8: RejectionReason] = [:]
-        for r in RejectionReason.allCases { m[reason(r)] = r }
+    /// Indexed by code: an array, so decoding a rejected record's outcome hashes nothing.
+    static let reasonsByCode: [RejectionReason?] = {
+        var m = [RejectionReason?](repeating: nil, count: 256)
+        for r in RejectionReason.allCases { m[Int(reason(r))] = r }
         return m
     }()
 
@@ -224,7 +232,7 @@ enum Codes {
         case 0: return .applied(.changed)
         case 1: return .applied(.updatedInPlace)
         case 2:
-            guard let r = reasonsByCode[reason] else { throw ByteSourceError(message: "unknown rejection reason code \(reason)") }
+            guard let r = reasonsByCode[Int(reason)] else { throw ByteSourceError(message: "unknown rejection reason code \(reason)") }
             return .rejected(r)
         default: throw ByteSourceError(message: "unknown outcome code \(tag)")
         }
