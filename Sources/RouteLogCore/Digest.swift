@@ -208,7 +208,16 @@ extension Digest {
     }
 
     static func layoutTerm(of state: NavigationState) -> Digest {
-        layoutTerm(hasTabs: state.hasTabs, ids: state.roots.map(\.id), selected: state.selectedTab ?? "")
+        // The words of `layoutTerm(hasTabs:ids:selected:)`, read straight from the tabs (no id array).
+        var h = StableHasher()
+        h.combine(0x7461_6273) // "tabs"
+        h.combine(state.hasTabs ? 1 : 0)
+        if state.hasTabs {
+            h.combine(UInt64(state.roots.count))
+            for tab in state.roots { h.combine(tab.id) }
+            h.combine(state.selectedTab ?? "")
+        }
+        return h.finalize()
     }
 }
 

@@ -106,7 +106,7 @@ extension NavigationState {
             return .applied(.changed)
 
         case .setTabs(let ids, let selected):
-            if ids.isEmpty || ids.contains(where: \.isEmpty) || Set(ids).count != ids.count { return .rejected(.invalidTabs) }
+            if ids.isEmpty || ids.contains(where: \.isEmpty) || Self.hasDuplicates(ids) { return .rejected(.invalidTabs) }
             if let selected, !ids.contains(selected) { return .rejected(.unknownTab) }
             setTabs(ids, selected: selected, keepingDigest: keepingDigest)
             return .applied(.changed)
@@ -303,15 +303,20 @@ extension NavigationState {
 
     mutating func setTabs(_ ids: [String], selected: String?, keepingDigest: Bool = true) {
         if hasTabs {
+            // A handful of tabs is the norm: a linear search beats hashing every id.
             var byID: [String: Frame] = [:]
-            for tab in roots { byID[tab.id] = tab.root }
+            let linear = roots.count <= 16
+            if !linear { for tab in roots { byID[tab.id] = tab.root } }
             let current = roots[selectedIndex].id
             if keepingDigest {
                 var removed = Digest.layoutTerm(of: self)
                 for tab in roots where !ids.contains(tab.id) { removed += Digest.terms(of: tab.root, at: .root(tab.id)) }
                 digestSum -= removed
             }
-            roots = ids.map { Tab(id: $0, root: byID[$0] ?? Frame()) }
+            let old = roots
+            roots = ids.map { id in
+                Tab(id: id, root: (linear ? old.last(where: { $0.id == id })?.root : byID[id]) ?? Frame())
+            }
             let sel = selected ?? (ids.contains(current) ? current : ids[0])
             selectedIndex = ids.firstIndex(of: sel)!
             if keepingDigest { digestSum += Digest.layoutTerm(of: self) }
@@ -324,6 +329,15 @@ extension NavigationState {
             hasTabs = true
             if keepingDigest { digestSum += Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root(sel)) }
         }
+    }
+
+    /// Whether `ids` holds an id twice (pairwise for a few ids, a set for many).
+    static func hasDuplicates(_ ids: [String]) -> Bool {
+        if ids.count > 16 { return Set(ids).count != ids.count }
+        for i in ids.indices {
+            for j in ids.index(after: i)..<ids.endIndex where ids[i] == ids[j] { return true }
+        }
+        return false
     }
 
     // MARK: - Invariants
