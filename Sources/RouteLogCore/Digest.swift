@@ -82,6 +82,8 @@ public struct StableHasher {
     }
 
     @inlinable public mutating func combine(_ s: String) {
+        // Native strings (small or not) lend their UTF-8 directly; only bridged ones are copied.
+        if s.utf8.withContiguousStorageIfAvailable({ combine(bytes: $0) }) != nil { return }
         var s = s
         s.withUTF8 { combine(bytes: $0) }
     }
@@ -98,11 +100,11 @@ public struct StableHasher {
                 i += 8
             }
         }
-        if i < n {
+        if i < n, let base = bytes.baseAddress {
+            // The last 1...7 bytes, as a little-endian word padded with zeros.
             var w: UInt64 = 0
-            var k: UInt64 = 0
-            while i < n { w |= UInt64(bytes[i]) << (8 * k); i += 1; k += 1 }
-            combine(w)
+            withUnsafeMutableBytes(of: &w) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base + i, count: n - i)) }
+            combine(UInt64(littleEndian: w))
         }
     }
 
@@ -206,7 +208,16 @@ extension Digest {
     }
 
     static func layoutTerm(of state: NavigationState) -> Digest {
-        layoutTerm(hasTabs: state.hasTabs, ids: state.roots.map(\.id), selected: state.selectedTab ?? "")
+        // The words of `layoutTerm(hasTabs:ids:selected:)`, read straight from the tabs (no id array).
+        var h = StableHasher()
+        h.combine(0x7461_6273) // "tabs"
+        h.combine(state.hasTabs ? 1 : 0)
+        if state.hasTabs {
+            h.combine(UInt64(state.roots.count))
+            for tab in state.roots { h.combine(tab.id) }
+            h.combine(state.selectedTab ?? "")
+        }
+        return h.finalize()
     }
 }
 

@@ -380,7 +380,9 @@ public enum Outcome: Hashable, Sendable, CustomStringConvertible {
 @usableFromInline
 struct Indirect<Value: Hashable & Sendable>: Hashable, Sendable {
     @usableFromInline final class Box: @unchecked Sendable {
-        @usableFromInline var value: Value
+        // Only reached through `Indirect`, which copies the box before any write to a shared one,
+        // so the runtime exclusivity check on every access is pure overhead.
+        @exclusivity(unchecked) @usableFromInline var value: Value
         @usableFromInline init(_ value: Value) { self.value = value }
     }
     @usableFromInline var box: Box

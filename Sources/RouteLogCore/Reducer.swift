@@ -54,14 +54,14 @@ extension NavigationState {
             if count < 1 { return .rejected(.invalidCount) }
             guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
-            if count > frameAt(loc).path.count { return .rejected(.stackTooShort) }
+            if count > pathCount(at: loc) { return .rejected(.stackTooShort) }
             removeLast(count, at: loc, keepingDigest: keepingDigest)
             return .applied(.changed)
 
         case .popToRoot(let frame):
             guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
-            let n = frameAt(loc).path.count
+            let n = pathCount(at: loc)
             if n == 0 { return .rejected(.alreadyAtRoot) }
             removeLast(n, at: loc, keepingDigest: keepingDigest)
             return .applied(.changed)
@@ -74,20 +74,20 @@ extension NavigationState {
                 guard let loc = resolve(ref) else { return .rejected(.unknownFrame) }
                 return present(new, at: loc, keepingDigest: keepingDigest)
             case .replacingTop:
-                if let (_, loc) = topPresentation() { return present(new, at: loc, keepingDigest: keepingDigest) }
+                if let (top, _) = top() { return present(new, at: top.loc, keepingDigest: keepingDigest) }
                 return present(new, at: rootLocation, keepingDigest: keepingDigest)
             case .onTop:
-                guard let (top, loc) = topPresentation() else { return present(new, at: rootLocation, keepingDigest: keepingDigest) }
-                if top.route.id == route.id && top.style == style { return present(new, at: loc, keepingDigest: keepingDigest) }
+                guard let (top, sameRoute) = top(comparingRouteID: route.id) else { return present(new, at: rootLocation, keepingDigest: keepingDigest) }
+                if sameRoute && top.style == style { return present(new, at: top.loc, keepingDigest: keepingDigest) }
                 if top.style.isLeaf { return .rejected(.blockedByAlert) }
-                return present(new, at: FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(top.token)), keepingDigest: keepingDigest)
+                return present(new, at: FrameLocation(tab: selectedIndex, depth: top.loc.depth + 1, address: .content(top.token)), keepingDigest: keepingDigest)
             }
 
         case .dismiss(let target):
             switch target {
             case .top:
-                guard let (_, loc) = topPresentation() else { return .rejected(.nothingToDismiss) }
-                removePresentation(at: loc, keepingDigest: keepingDigest)
+                guard let (top, _) = top() else { return .rejected(.nothingToDismiss) }
+                removePresentation(at: top.loc, keepingDigest: keepingDigest)
             case .token(let token):
                 guard let loc = locate(token: token) else { return .rejected(.unknownToken) }
                 removePresentation(at: loc, keepingDigest: keepingDigest)
@@ -98,15 +98,15 @@ extension NavigationState {
             return .applied(.changed)
 
         case .interactiveDismiss(let token):
-            guard let (top, loc) = topPresentation() else { return .rejected(.stale) }
+            guard let (top, _) = top() else { return .rejected(.stale) }
             if let token, token != top.token { return .rejected(.stale) }
             if !top.style.allowsInteractiveDismiss { return .rejected(.notInteractive) }
             if !top.dismissible { return .rejected(.notDismissible) }
-            removePresentation(at: loc, keepingDigest: keepingDigest)
+            removePresentation(at: top.loc, keepingDigest: keepingDigest)
             return .applied(.changed)
 
         case .setTabs(let ids, let selected):
-            if ids.isEmpty || ids.contains(where: \.isEmpty) || Set(ids).count != ids.count { return .rejected(.invalidTabs) }
+            if ids.isEmpty || ids.contains(where: \.isEmpty) || Self.hasDuplicates(ids) { return .rejected(.invalidTabs) }
             if let selected, !ids.contains(selected) { return .rejected(.unknownTab) }
             setTabs(ids, selected: selected, keepingDigest: keepingDigest)
             return .applied(.changed)
@@ -136,23 +136,49 @@ extension NavigationState {
 
     /// The top-most presentation of the selected chain and the location of the frame presenting it.
     @usableFromInline func topPresentation() -> (Presentation, FrameLocation)? {
-        var frame = roots[selectedIndex].root
-        var loc = rootLocation
-        guard var p = frame.presented else { return nil }
-        while let content = p.content, let next = content.presented {
-            loc = FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(p.token))
-            frame = content
-            p = next
+        guard let (box, loc) = topBox() else { return nil }
+        return (box.value, loc)
+    }
+
+    /// What the reducer reads of the top-most presentation, without copying it.
+    @usableFromInline struct Top {
+        @usableFromInline var token: UInt64
+        @usableFromInline var style: PresentationStyle
+        @usableFromInline var dismissible: Bool
+        /// The location of the frame presenting it.
+        @usableFromInline var loc: FrameLocation
+    }
+
+    /// The top-most presentation's fields and location; `routeID`, when given, is compared with the
+    /// top's route id into `sameRoute` (so the caller never holds the box while it mutates).
+    @usableFromInline func top(comparingRouteID routeID: String? = nil) -> (top: Top, sameRoute: Bool)? {
+        guard let (box, loc) = topBox() else { return nil }
+        let p = box
+        return (Top(token: p.value.token, style: p.value.style, dismissible: p.value.dismissible, loc: loc),
+                routeID.map { p.value.route.id == $0 } ?? false)
+    }
+
+    /// The box of the top-most presentation and the location of the frame presenting it, walking
+    /// the boxes so that nothing on the way is copied.
+    @usableFromInline func topBox() -> (Indirect<Presentation>.Box, FrameLocation)? {
+        guard var box = roots[selectedIndex].root._presented?.box else { return nil }
+        var depth = 0
+        var presenter: UInt64 = 0
+        while let next = box.value.content?._presented?.box {
+            presenter = box.value.token
+            depth += 1
+            box = next
         }
-        return (p, loc)
+        if depth == 0 { return (box, rootLocation) }
+        return (box, FrameLocation(tab: selectedIndex, depth: depth, address: .content(presenter)))
     }
 
     /// The active frame: the content of the top-most presentation; the frame presenting it when
     /// that is an alert or dialog; the root when nothing is presented.
     @usableFromInline var activeLocation: FrameLocation {
-        guard let (top, loc) = topPresentation() else { return rootLocation }
-        if top.style.isLeaf { return loc }
-        return FrameLocation(tab: selectedIndex, depth: loc.depth + 1, address: .content(top.token))
+        guard let (top, _) = top() else { return rootLocation }
+        if top.style.isLeaf { return top.loc }
+        return FrameLocation(tab: selectedIndex, depth: top.loc.depth + 1, address: .content(top.token))
     }
 
     /// Resolves an event's frame reference (`nil` = the active frame). A token resolves to the
@@ -163,35 +189,56 @@ extension NavigationState {
         case .root: return rootLocation
         case .presentation(let token):
             guard let loc = locate(token: token) else { return nil }
-            guard let p = frameAt(loc).presented, !p.style.isLeaf else { return nil }
+            guard let box = presentedBox(at: loc), !box.value.style.isLeaf else { return nil }
             return FrameLocation(tab: loc.tab, depth: loc.depth + 1, address: .content(token))
         }
     }
 
     /// The location of the frame presenting `token`, searching the selected tab first.
     @usableFromInline func locate(token: UInt64) -> FrameLocation? {
-        let order = [selectedIndex] + roots.indices.filter { $0 != selectedIndex }
-        for t in order {
-            var loc = FrameLocation(tab: t, depth: 0, address: .root(hasTabs ? roots[t].id : ""))
-            var frame = roots[t].root
-            while let p = frame.presented {
-                if p.token == token { return loc }
-                guard let content = p.content else { break }
-                loc = FrameLocation(tab: t, depth: loc.depth + 1, address: .content(p.token))
-                frame = content
-            }
+        if let loc = locate(token: token, inTab: selectedIndex) { return loc }
+        for t in roots.indices where t != selectedIndex {
+            if let loc = locate(token: token, inTab: t) { return loc }
         }
         return nil
     }
 
-    @usableFromInline func frameAt(_ loc: FrameLocation) -> Frame {
-        var frame = roots[loc.tab].root
-        for _ in 0..<loc.depth { frame = frame.presented!.content! }
-        return frame
+    @usableFromInline func locate(token: UInt64, inTab t: Int) -> FrameLocation? {
+        guard var box = roots[t].root._presented?.box else { return nil }
+        var depth = 0
+        var presenter: UInt64 = 0
+        while true {
+            if box.value.token == token {
+                let address: FrameAddress = depth == 0 ? .root(hasTabs ? roots[t].id : "") : .content(presenter)
+                return FrameLocation(tab: t, depth: depth, address: address)
+            }
+            guard let next = box.value.content?._presented?.box else { return nil }
+            presenter = box.value.token
+            depth += 1
+            box = next
+        }
+    }
+
+    /// The box of the presentation the frame at `loc` presents, if any, reached without copying frames.
+    @usableFromInline func presentedBox(at loc: FrameLocation) -> Indirect<Presentation>.Box? {
+        guard var box = roots[loc.tab].root._presented?.box else { return nil }
+        for _ in 0..<loc.depth {
+            guard let next = box.value.content?._presented?.box else { return nil }
+            box = next
+        }
+        return box
+    }
+
+    /// The number of routes on the stack of the frame at `loc`.
+    @usableFromInline func pathCount(at loc: FrameLocation) -> Int {
+        if loc.depth == 0 { return roots[loc.tab].root.path.count }
+        var box = roots[loc.tab].root._presented!.box
+        for _ in 1..<loc.depth { box = box.value.content!._presented!.box }
+        return box.value.content!.path.count
     }
 
     @usableFromInline func presentsLeaf(_ loc: FrameLocation) -> Bool {
-        frameAt(loc).presented?.style.isLeaf ?? false
+        presentedBox(at: loc)?.value.style.isLeaf ?? false
     }
 
     @usableFromInline mutating func modifyFrame<R>(_ loc: FrameLocation, _ body: (inout Frame) -> R) -> R {
@@ -260,15 +307,20 @@ extension NavigationState {
 
     mutating func setTabs(_ ids: [String], selected: String?, keepingDigest: Bool = true) {
         if hasTabs {
+            // A handful of tabs is the norm: a linear search beats hashing every id.
             var byID: [String: Frame] = [:]
-            for tab in roots { byID[tab.id] = tab.root }
+            let linear = roots.count <= 16
+            if !linear { for tab in roots { byID[tab.id] = tab.root } }
             let current = roots[selectedIndex].id
             if keepingDigest {
                 var removed = Digest.layoutTerm(of: self)
                 for tab in roots where !ids.contains(tab.id) { removed += Digest.terms(of: tab.root, at: .root(tab.id)) }
                 digestSum -= removed
             }
-            roots = ids.map { Tab(id: $0, root: byID[$0] ?? Frame()) }
+            let old = roots
+            roots = ids.map { id in
+                Tab(id: id, root: (linear ? old.last(where: { $0.id == id })?.root : byID[id]) ?? Frame())
+            }
             let sel = selected ?? (ids.contains(current) ? current : ids[0])
             selectedIndex = ids.firstIndex(of: sel)!
             if keepingDigest { digestSum += Digest.layoutTerm(of: self) }
@@ -281,6 +333,15 @@ extension NavigationState {
             hasTabs = true
             if keepingDigest { digestSum += Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root(sel)) }
         }
+    }
+
+    /// Whether `ids` holds an id twice (pairwise for a few ids, a set for many).
+    static func hasDuplicates(_ ids: [String]) -> Bool {
+        if ids.count > 16 { return Set(ids).count != ids.count }
+        for i in ids.indices {
+            for j in ids.index(after: i)..<ids.endIndex where ids[i] == ids[j] { return true }
+        }
+        return false
     }
 
     // MARK: - Invariants

@@ -505,6 +505,20 @@ public final class LMDBWriteTransaction: LMDBReadTransaction {
         try LMDBError.check(rc)
     }
 
+    /// Runs `body` with a write cursor on `db`, closed when `body` returns. Puts through one cursor
+    /// skip the tree search that every `mdb_put` starts with: the fast way to append many records.
+    public func withCursor<R>(in db: LMDBDatabase, _ body: (LMDBWriteCursor) throws -> R) throws -> R {
+        checkValid()
+        var cursorp: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(txn, db.handle, &cursorp))
+        let cursor = LMDBWriteCursor(cursorp!)
+        defer {
+            cursor.invalidate()
+            mdb_cursor_close(cursorp)
+        }
+        return try body(cursor)
+    }
+
     /// Reserves `count` bytes under `key` (`MDB_RESERVE`) and lets `fill` write them in place.
     public func put(count: Int, forKey key: [UInt8], in db: LMDBDatabase, options: LMDBPutOptions = [],
                     _ fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
@@ -529,5 +543,29 @@ public final class LMDBWriteTransaction: LMDBReadTransaction {
         if rc == MDB_NOTFOUND { return false }
         try LMDBError.check(rc)
         return true
+    }
+}
+
+/// A write cursor, valid only inside ``LMDBWriteTransaction/withCursor(in:_:)``.
+public final class LMDBWriteCursor {
+    let cursor: OpaquePointer
+    private var isValid = true
+
+    init(_ cursor: OpaquePointer) { self.cursor = cursor }
+
+    func invalidate() { isValid = false }
+
+    /// Reserves `count` bytes under `key` (`mdb_cursor_put` with `MDB_RESERVE`) and lets `fill`
+    /// write them in place; the same contract as ``LMDBWriteTransaction/put(count:forKey:in:options:_:)``.
+    public func put(count: Int, forKey key: [UInt8], options: LMDBPutOptions = [],
+                    _ fill: (UnsafeMutableRawBufferPointer) -> Void) throws(LMDBError) {
+        precondition(isValid, "an LMDB cursor was used after its closure returned")
+        var data = MDB_val(mv_size: count, mv_data: nil)
+        let rc = key.withUnsafeBytes { k in
+            var kv = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
+            return mdb_cursor_put(cursor, &kv, &data, options.rawValue | UInt32(MDB_RESERVE))
+        }
+        try LMDBError.check(rc)
+        fill(UnsafeMutableRawBufferPointer(start: data.mv_data, count: count))
     }
 }

@@ -440,18 +440,26 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             let firstKey = StoreKey.event(key, actual + 1)
             let inOrder = try txn.lastKey(in: eventsDB).map { $0.lexicographicallyPrecedes(firstKey) } ?? true
             let putOptions: LMDBPutOptions = inOrder ? .append : .noOverwrite
-            for (event, payload) in zip(events, payloads) {
-                let step = head.replayer.apply(event.event)
-                var sum = Digest.zero
-                try txn.put(count: RecordCodec.size(payload: payload.count), forKey: StoreKey.event(key, step.seq), in: eventsDB, options: putOptions) { out in
-                    sum = RecordCodec.write(into: out, kind: event.event.kind, outcome: step.outcome,
-                                            previousHash: hash, digest: step.digest, payload: payload)
+            // One key buffer for the whole batch: only its seq bytes change from event to event.
+            var eventKey = firstKey
+            // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
+            try txn.withCursor(in: eventsDB) { cursor in
+                for i in events.indices {
+                    let event = events[i].event
+                    let step = head.replayer.apply(event)
+                    StoreKey.setSeq(step.seq, in: &eventKey)
+                    var sum = Digest.zero
+                    let payload = payloads[i]
+                    try cursor.put(count: RecordCodec.size(payload: payload.count), forKey: eventKey, options: putOptions) { out in
+                        sum = RecordCodec.write(into: out, kind: event.kind, outcome: step.outcome,
+                                                previousHash: hash, digest: step.digest, payload: payload)
+                    }
+                    hash = sum
+                    if step.seq % interval == 0 {
+                        try txn.put(SnapshotCodec.encode(head.replayer.state), forKey: eventKey, in: snapshotsDB, options: .noOverwrite)
+                    }
+                    stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest))
                 }
-                hash = sum
-                if step.seq % interval == 0 {
-                    try txn.put(SnapshotCodec.encode(head.replayer.state), forKey: StoreKey.event(key, step.seq), in: snapshotsDB, options: .noOverwrite)
-                }
-                stored.append(StoredEvent(seq: step.seq, recorded: event, outcome: step.outcome, digest: step.digest))
             }
             head.row.info.eventCount = head.replayer.seq
             head.row.info.headDigest = head.replayer.state.digest

@@ -158,6 +158,12 @@ enum StoreKey {
         return k
     }
 
+    /// Overwrites the seq of an event key made by ``event(_:_:)``, in place.
+    static func setSeq(_ seq: UInt64, in key: inout [UInt8]) {
+        precondition(key.count == 24, "an event key has 24 bytes")
+        key.withUnsafeMutableBytes { $0.storeBytes(of: seq.bigEndian, toByteOffset: 16, as: UInt64.self) }
+    }
+
     /// The seq of an event or snapshot key, if it belongs to `session`.
     static func seq(_ key: UnsafeRawBufferPointer, session: [UInt8]) -> UInt64? {
         guard key.count == 24, let base = key.baseAddress else { return nil }
@@ -206,9 +212,10 @@ enum Codes {
         }
     }
 
-    static let reasonsByCode: [UInt8: RejectionReason] = {
-        var m: [UInt8: RejectionReason] = [:]
-        for r in RejectionReason.allCases { m[reason(r)] = r }
+    /// Indexed by code: an array, so decoding a rejected record's outcome hashes nothing.
+    static let reasonsByCode: [RejectionReason?] = {
+        var m = [RejectionReason?](repeating: nil, count: 256)
+        for r in RejectionReason.allCases { m[Int(reason(r))] = r }
         return m
     }()
 
@@ -225,7 +232,7 @@ enum Codes {
         case 0: return .applied(.changed)
         case 1: return .applied(.updatedInPlace)
         case 2:
-            guard let r = reasonsByCode[reason] else { throw ByteSourceError(message: "unknown rejection reason code \(reason)") }
+            guard let r = reasonsByCode[Int(reason)] else { throw ByteSourceError(message: "unknown rejection reason code \(reason)") }
             return .rejected(r)
         default: throw ByteSourceError(message: "unknown outcome code \(tag)")
         }
@@ -286,6 +293,32 @@ enum RecordCodec {
 
     /// Parses the structure of a record (not its checksum: see ``RawRecord/computedChecksum``).
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(ByteSourceError) -> RawRecord {
+        guard bytes.count >= headerSize + checksumSize, let base = bytes.baseAddress else { return try parseChecked(bytes) }
+        // The whole fixed part is there, so no field can be truncated: read it in place, with the
+        // same checks in the same order (and the same messages) as `parseChecked`.
+        let format = bytes[0]
+        guard format == recordFormat else {
+            throw ByteSourceError(message: format > recordFormat ? "record format \(format) is newer than \(recordFormat)" : "unknown record format \(format)")
+        }
+        let kind = bytes[1]
+        guard (1...9).contains(kind) else { throw ByteSourceError(message: "unknown event kind code \(kind)") }
+        let outcome = try Codes.outcome(bytes[2], bytes[3])
+        func u64(_ at: Int) -> UInt64 { UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        let previous = Digest(hi: u64(4), lo: u64(12))
+        let digest = Digest(hi: u64(20), lo: u64(28))
+        let n = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 36, as: UInt32.self))
+        guard Int(n) + checksumSize == bytes.count - headerSize else {
+            throw ByteSourceError(message: "payload length \(n) does not match the record size \(bytes.count)")
+        }
+        let end = headerSize + Int(n)
+        let payload = UnsafeRawBufferPointer(start: base + headerSize, count: Int(n))
+        let stored = Digest(hi: u64(end), lo: u64(end + 8))
+        return RawRecord(kind: kind, outcome: outcome, previousHash: previous, digest: digest, payload: payload,
+                         storedChecksum: stored, computedChecksum: checksum(UnsafeRawBufferPointer(start: base, count: end)))
+    }
+
+    /// ``parse(_:)`` field by field, for records too short to hold the fixed part (it names what is missing).
+    static func parseChecked(_ bytes: UnsafeRawBufferPointer) throws(ByteSourceError) -> RawRecord {
         var s = ByteSource(bytes)
         let format = try s.u8("format")
         guard format == recordFormat else {

@@ -35,6 +35,15 @@ let package = Package(
                 .product(name: "RouteLogLMDB", package: "RouteLog"),
             ]
         ),
+        // A one-workload driver for profilers (callgrind, perf).
+        .executableTarget(
+            name: "routelog-profile",
+            dependencies: [
+                "RouteLogBenchSupport",
+                .product(name: "RouteLogCore", package: "RouteLog"),
+                .product(name: "RouteLogLMDB", package: "RouteLog"),
+            ]
+        ),
         .executableTarget(
             name: "RouteLogBenchmarks",
             dependencies: [

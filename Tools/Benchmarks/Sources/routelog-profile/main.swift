@@ -1,0 +1,71 @@
+// A small driver for profilers (callgrind, perf): one workload per run, timed.
+//
+//   routelog-profile append|replay|fold|digest|rawscan COUNT [DIR]
+import Foundation
+@_spi(Benchmarks) import RouteLogCore
+import RouteLogBenchSupport
+import RouteLogLMDB
+
+let args = CommandLine.arguments
+let mode = args.count > 1 ? args[1] : "append"
+let count = args.count > 2 ? Int(args[2])! : 50_000
+let dir = args.count > 3 ? args[3] : NSTemporaryDirectory() + "routelog-profile-\(getpid())"
+let events = Workloads.recorded(Workloads.realistic(count))
+let clock = ContinuousClock()
+
+func report(_ what: String, _ d: Duration) {
+    let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    print("\(what): \(count) events in \(String(format: "%.3f", s)) s = \(Int(Double(count) / s)) ev/s")
+}
+
+func appendAll(_ path: String) throws -> SessionID {
+    let log = try LMDBEventLog.open(at: path)
+    let session = try log.createSession(NewSession(label: "profile")).id
+    var i = 0
+    while i < events.count {
+        let end = min(events.count, i + 1000)
+        try log.append(Array(events[i..<end]), to: session, expectedSeq: UInt64(i))
+        i = end
+    }
+    try log.flush()
+    return session
+}
+
+switch mode {
+case "append":
+    try? FileManager.default.removeItem(atPath: dir)
+    let t = try clock.measure { _ = try appendAll(dir) }
+    report("append", t)
+    try? FileManager.default.removeItem(atPath: dir)
+case "replay":
+    try? FileManager.default.removeItem(atPath: dir)
+    let session = try appendAll(dir)
+    var digest = Digest.zero
+    let t = try clock.measure {
+        let log = try LMDBEventLog.open(at: dir, options: .init(readOnly: true))
+        var r = Replayer()
+        try log.read(session, from: 1, through: .max) { e in
+            let step = r.apply(e.event)
+            precondition(step.digest == e.digest)
+            return true
+        }
+        digest = r.state.digest
+    }
+    report("replay", t)
+    print(digest)
+    try? FileManager.default.removeItem(atPath: dir)
+case "fold":
+    let plain = events.map(\.event)
+    var applied = 0
+    let t = clock.measure { applied = Folds.pure(plain).applied }
+    report("fold", t)
+    print(applied)
+case "digest":
+    let plain = events.map(\.event)
+    var d = Digest.zero
+    let t = clock.measure { d = Folds.withDigest(plain).0.digest }
+    report("fold+digest", t)
+    print(d)
+default:
+    print("unknown mode \(mode)")
+}
