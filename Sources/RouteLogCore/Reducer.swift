@@ -266,7 +266,7 @@ extension NavigationState {
     /// presentation in place when it has the same id and style.
     @usableFromInline mutating func present(_ new: Presentation, at loc: FrameLocation, keepingDigest: Bool = true) -> Outcome {
         if loc.depth >= Self.maxChainDepth {
-            let old = frameAt(loc).presented
+            let old = presentedBox(at: loc)?.value
             if old?.route.id != new.route.id || old?.style != new.style { return .rejected(.chainTooDeep) }
         }
         var delta = (add: Digest.zero, remove: Digest.zero)
