@@ -70,7 +70,8 @@ public enum Summary {
         if x.isNaN { return "-" }
         let a = abs(x)
         if a == 0 { return "0" }
-        if a >= 1e6 { return String(format: "%.3gM", x / 1e6) }
+        // 999,700 rounds to three digits as 1.00M, not "1e+03k".
+        if a >= 999_500 { return String(format: "%.3gM", x / 1e6) }
         if a >= 1e4 { return String(format: "%.3gk", x / 1e3) }
         if a >= 100 { return String(format: "%.0f", x) }
         if a >= 1 { return String(format: "%.3g", x) }
