@@ -35,8 +35,8 @@ public enum BinaryCodec {
     public static let formatVersion: UInt8 = 1
 
     /// The deepest chain of nested frames (a root and the contents of presentations on it) a
-    /// decoder accepts.
-    public static let maxNesting = 1000
+    /// decoder accepts: a root plus ``NavigationState/maxChainDepth`` presentations.
+    public static let maxNesting = NavigationState.maxChainDepth + 1
 
     // MARK: Recorded events
 

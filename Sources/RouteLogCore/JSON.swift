@@ -147,9 +147,9 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension JSONValue {
     /// Maximum nesting depth accepted by the parser; deeper input is an error, not a stack overflow.
-    /// A presentation takes three levels (frame, presentation, content), so this admits the
-    /// 1,000 nested presentations the binary codec accepts.
-    public static let maxDepth = 3_100
+    /// A presentation takes two levels (its frame and itself), so this admits any valid state
+    /// (``NavigationState/maxChainDepth``) with room to spare.
+    public static let maxDepth = 1_000
 
     /// Parses JSON text (RFC 8259). Duplicate object keys are an error.
     public init(parsing text: String) throws(JSONError) {

@@ -346,9 +346,11 @@ extension NavigationState {
 
     // MARK: - Invariants
 
-    /// The most presentations one chain may hold. Deeper nesting is no app's navigation, and
-    /// the limit keeps every state storable (``BinaryCodec/maxNesting``) and exportable as JSON.
-    public static let maxChainDepth = BinaryCodec.maxNesting - 1
+    /// The most presentations one chain may hold. Deeper nesting is no app's navigation; the limit
+    /// keeps every walk over a state shallow enough for any thread's stack (sanitizer builds and
+    /// 512 KiB secondary threads included), and every state storable (``BinaryCodec/maxNesting``)
+    /// and exportable as JSON (``JSONValue/maxDepth``).
+    public static let maxChainDepth = 255
 
     /// Every presentation token in the state, in tree order.
     public func allTokens() -> [UInt64] {

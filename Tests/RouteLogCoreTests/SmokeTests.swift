@@ -17,10 +17,10 @@ import RouteLogCore
     #expect(try NavigationState(jsonText: text) == s)
 }
 
-/// The deepest chain the binary codec accepts also survives canonical JSON, so any stored state can be exported.
-@Test func deepestBinaryChainRoundTripsThroughJSON() throws {
+/// The deepest chain the reducer allows survives the binary codec and canonical JSON, so any state can be stored and exported.
+@Test func deepestChainRoundTripsThroughBinaryAndJSON() throws {
     var s = NavigationState()
-    for seq in 1...UInt64(BinaryCodec.maxNesting - 1) {
+    for seq in 1...UInt64(NavigationState.maxChainDepth) {
         #expect(s.apply(.show(RouteRef(id: "sheet\(seq)"), style: .sheet, placement: .onTop), seq: seq) == .applied())
     }
     let viaBinary = try BinaryCodec.decodeState(BinaryCodec.encode(s))
