@@ -75,7 +75,21 @@ public final class LMDBEnvironment: @unchecked Sendable {
         weak var environment: LMDBEnvironment?
     }
 
-    private static let registry = Mutex<[String: Entry]>([:])
+    /// Open environments by resolved path. A pthread-mutex lock (`NSLock`), not
+    /// `Synchronization.Mutex`: ThreadSanitizer cannot see Mutex's futex on Linux and reports its
+    /// guarded accesses as races.
+    private static let registry = Registry()
+
+    private final class Registry: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [String: Entry] = [:]
+
+        func withLock<R>(_ body: (inout [String: Entry]) -> R) -> R {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&entries)
+        }
+    }
 
     private init(env: OpaquePointer, path: String, options: Options, lockless: Bool) {
         self.env = env
