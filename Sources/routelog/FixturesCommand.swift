@@ -36,15 +36,10 @@ struct FixturesCheckCommand: ParsableCommand {
         discussion: "Prints a diff per mismatch and a closing line 'N passed, N failed'. Exit status: 1 when any fails."
     )
 
-    @Argument(help: "Fixture files or directories.", completion: .file()) var paths: [String]
-    @Flag(help: "Print the results as JSON.") var json = false
-
-    func validate() throws {
-        if paths.isEmpty { throw ValidationError("give at least one PATH") }
-    }
+    @OptionGroup var fixtures: FixturePaths
 
     func run() throws {
-        let files = try FixturesCommand.expand(paths)
+        let files = try fixtures.files()
         let out = Output.stdout()
         var passed = 0, failed = 0
         var results: [JSONValue] = []
@@ -58,7 +53,7 @@ struct FixturesCheckCommand: ParsableCommand {
                 problems = [error.message]
             }
             if problems.isEmpty { passed += 1 } else { failed += 1 }
-            if json {
+            if fixtures.json {
                 results.append(.object(["file": .string(file), "ok": .bool(problems.isEmpty), "problems": .array(problems.map(JSONValue.string))]))
             } else if !problems.isEmpty {
                 out.line(out.paint("FAIL", .boldRed) + " \(file)")
@@ -66,7 +61,7 @@ struct FixturesCheckCommand: ParsableCommand {
                 for d in diff { out.line("  " + d) }
             }
         }
-        if json {
+        if fixtures.json {
             out.line(JSONValue.object(["passed": .int(Int64(passed)), "failed": .int(Int64(failed)), "results": .array(results)]).canonicalText)
         } else {
             out.line("\(passed) passed, \(failed) failed")
@@ -103,15 +98,10 @@ struct FixturesRecordCommand: ParsableCommand {
         abstract: "Rewrite each fixture's expect block from a replay with the current reducer."
     )
 
-    @Argument(help: "Fixture files or directories.", completion: .file()) var paths: [String]
-    @Flag(help: "Print the results as JSON.") var json = false
-
-    func validate() throws {
-        if paths.isEmpty { throw ValidationError("give at least one PATH") }
-    }
+    @OptionGroup var fixtures: FixturePaths
 
     func run() throws {
-        let files = try FixturesCommand.expand(paths)
+        let files = try fixtures.files()
         let docs = try files.map { f throws(CLIError) in (f, try Fixture.load(f)) }
         let out = Output.stdout()
         var changed = 0
@@ -124,16 +114,29 @@ struct FixturesRecordCommand: ParsableCommand {
                 try updated.write(to: file)
                 changed += 1
             }
-            if json {
+            if fixtures.json {
                 results.append(.object(["file": .string(file), "changed": .bool(!same), "digest": .string(updated.expect?.digest?.hex ?? "")]))
             } else {
                 out.line("\(same ? "unchanged" : "recorded ") \(file)  (\(doc.events.count) events, digest \(updated.expect?.digest?.short ?? "-"))")
             }
         }
-        if json {
+        if fixtures.json {
             out.line(JSONValue.object(["recorded": .int(Int64(changed)), "results": .array(results)]).canonicalText)
         } else {
             out.line("\(changed) recorded, \(docs.count - changed) unchanged")
         }
     }
+}
+
+/// The arguments `fixtures check` and `fixtures record` share.
+struct FixturePaths: ParsableArguments {
+    @Argument(help: "Fixture files or directories.", completion: .file()) var paths: [String]
+    @Flag(help: "Print the results as JSON.") var json = false
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one PATH") }
+    }
+
+    /// The fixture files the paths name (see ``FixturesCommand/expand(_:)``).
+    func files() throws(CLIError) -> [String] { try FixturesCommand.expand(paths) }
 }
