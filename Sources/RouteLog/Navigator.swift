@@ -136,25 +136,51 @@ public final class Navigator<Route: Routable> {
     /// Opens an existing session and restores its state (state restoration). New calls
     /// continue the session.
     ///
-    /// - Throws: `EventLogError` when the session cannot be read; ``RouteDecodingError``
-    ///   naming the seq that recorded a route which no longer decodes as `Route`.
-    public convenience init(log: any EventLog, restoring session: SessionID, logger: Logger = Logger(label: "RouteLog"),
+    /// Restoring never fails because a route no longer decodes. The recorded state (the one
+    /// whose digest the log stored for the last event, even when an older reducer recorded it)
+    /// goes through the migrations (``Routable/migrate(_:)``); what cannot be restored is
+    /// dropped, cutting a stack at its first such route and a presentation with everything above
+    /// it. When the result differs from what the log folds to, one `reset` event with origin
+    /// `system` is appended, its note naming each dropped route. ``restoreReport`` says what
+    /// happened.
+    ///
+    /// - Parameters:
+    ///   - migrate: maps a recorded route to today's route, `nil` when it is gone; by default
+    ///     `Route.migrate`.
+    /// - Throws: `EventLogError` (or the store's error) when the session cannot be read.
+    public convenience init(log: any EventLog, restoring session: SessionID, migrate: ((RecordedRoute) throws -> Route?)? = nil,
+                            logger: Logger = Logger(label: "RouteLog"),
                             clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
         let info = try log.session(session)
-        let state = try log.state(of: session, at: info.eventCount)
-        self.init(log: log, session: session, state: state, headSeq: info.eventCount, logger: logger, clock: clock, retryDelay: retryDelay)
-        try checkDecodable(state, through: info.eventCount)
+        let plan = try RestorePlan.make(log: log, session: info, restorer: RouteRestorer<Route>(appVersion: info.appVersion, migrate: migrate))
+        self.init(log: log, session: session, state: plan.folded, headSeq: info.eventCount, logger: logger, clock: clock, retryDelay: retryDelay)
+        var report = plan.report
+        if plan.needsReset {
+            let result = record(.reset(plan.restored), origin: .system, note: report.reason, callSite: nil)
+            report.resetSeq = result.seq
+            if !report.isComplete || report.source != .folded {
+                logger.notice("navigation restored partially: \(report.reason ?? "")", metadata: ["session": "\(session)"])
+            }
+        }
+        restoreReport = report
     }
 
-    /// Opens the most recent session of `log` if there is one, otherwise starts a new one.
+    /// Opens the most recent session of `log` if there is one (see
+    /// ``init(log:restoring:migrate:logger:clock:retryDelay:)``), otherwise starts a new one.
+    ///
+    /// - Throws: what the log throws when it cannot be read or cannot create a session.
     public static func restoringLatest(log: any EventLog, orStarting new: NewSession = NewSession(),
+                                       migrate: ((RecordedRoute) throws -> Route?)? = nil,
                                        logger: Logger = Logger(label: "RouteLog"),
                                        clock: @escaping @Sendable () -> Int64 = Navigator.wallClock) throws -> Navigator {
         if let last = try log.sessions().last {
-            return try Navigator(log: log, restoring: last.id, logger: logger, clock: clock)
+            return try Navigator(log: log, restoring: last.id, migrate: migrate, logger: logger, clock: clock)
         }
         return try Navigator(log: log, session: new, logger: logger, clock: clock)
     }
+
+    /// What restoring the session did: `nil` when this navigator started a new session.
+    @ObservationIgnored public private(set) var restoreReport: RestoreReport?
 
     private func connectRecorder() {
         recorder.setOnChange { [weak self] in
@@ -362,16 +388,22 @@ public final class Navigator<Route: Routable> {
     public func send(_ event: Event, origin: Origin = .app, note: String? = nil,
                      file: String = #fileID, line: Int = #line) -> CallResult {
         if let t = past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
+        return record(event, origin: origin, note: note, callSite: CallSite(file: file, line: line))
+    }
+
+    /// Applies and records an event (the navigator is live).
+    private func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
         let seq = headSeq + 1
         var next = live
         let outcome = next.apply(event, seq: seq)
         if outcome.isApplied { live = next }
         headSeq = seq
         history.append(event, outcome: outcome, after: live, seq: seq)
-        let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: CallSite(file: file, line: line), note: note)
+        let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: callSite, note: note)
         recorder.enqueue(RecordedEvent(event, meta: meta), digest: live.digest)
         if !outcome.isApplied {
-            logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome) at \(file):\(line)")
+            let site = callSite.map { " at \($0.file):\($0.line)" } ?? ""
+            logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome)\(site)")
         }
         let result = CallResult.recorded(seq: seq, outcome: outcome)
         lastResult = result

@@ -19,7 +19,20 @@ import RouteLogCore
 ///     }
 /// }
 /// ```
-public protocol Routable: Hashable, Codable, Sendable, Identifiable where ID == String {}
+///
+/// When an update changes the type (a case renamed or removed, a field added or retyped),
+/// implement ``migrate(_:)`` so that sessions recorded by earlier versions still restore: see
+/// "Shipping an update that changes routes" in the getting-started guide.
+public protocol Routable: Hashable, Codable, Sendable, Identifiable where ID == String {
+    /// Maps a route recorded by this or an earlier version of the app to today's route.
+    ///
+    /// Restoring a session calls it once for each distinct route of the restored state. Return
+    /// today's route (with any id), `nil` when the screen no longer exists (it is dropped on
+    /// purpose), or throw when the route cannot be read (it is dropped, and the error is named in
+    /// the restore's reason). The default decodes the payload as today's type
+    /// (``RecordedRoute/route(as:)``).
+    static func migrate(_ recorded: RecordedRoute) throws -> Self?
+}
 
 /// A route that could not be encoded as JSON (for example a `Double.nan` in its payload).
 public struct RouteEncodingError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -79,12 +92,21 @@ extension RouteRef {
     /// - Throws: ``RouteDecodingError`` when there is no payload, it does not decode, or it
     ///   decodes to a route with another `id`.
     public func decode<Route: Routable>(as type: Route.Type, seq: UInt64? = nil) throws(RouteDecodingError) -> Route {
+        let route = try decodePayload(as: Route.self, seq: seq)
+        guard route.id == id else {
+            throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
+                                     message: "the payload decodes to a route with id \"\(route.id)\"")
+        }
+        return route
+    }
+
+    /// Decodes the stored payload as any `Decodable` type, without checking the id.
+    func decodePayload<T: Decodable>(as type: T.Type, seq: UInt64? = nil) throws(RouteDecodingError) -> T {
         guard let payload else {
             throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type, message: "the route has no payload")
         }
-        let route: Route
         do {
-            route = try JSONDecoder().decode(Route.self, from: Data(payload.text.utf8))
+            return try JSONDecoder().decode(T.self, from: Data(payload.text.utf8))
         } catch let DecodingError.keyNotFound(key, context) {
             throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
                                      message: "missing key \"\(key.stringValue)\" at \(Self.codingPath(context.codingPath))")
@@ -95,11 +117,6 @@ extension RouteRef {
         } catch {
             throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type, message: "\(error)")
         }
-        guard route.id == id else {
-            throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
-                                     message: "the payload decodes to a route with id \"\(route.id)\"")
-        }
-        return route
     }
 
     private static func codingPath(_ path: [any CodingKey]) -> String {

@@ -40,8 +40,9 @@ public func expectReplay(
 }
 
 /// ``expectReplay(fixture:record:filePath:sourceLocation:)`` that also decodes every route of
-/// the fixture as `Route`: fails, naming the seq, when the app's route type no longer reads a
-/// recorded payload.
+/// the fixture as `Route`: fails, naming the seq, for each recorded payload that today's route
+/// type no longer reads as is, that is, each route that needs a migration. Check that the
+/// migrations restore them with ``expectRestore(fixture:as:migrate:filePath:sourceLocation:)``.
 @discardableResult
 public func expectReplay<Route: Routable>(
     fixture path: String,
@@ -94,11 +95,14 @@ public func replayProblems(fixture path: String, record: Bool = Fixture.isRecord
     return (problems, result, fixture)
 }
 
-/// Every route in `events` that does not decode as `Route`, one message each, naming the seq.
+/// Every route in `events` that does not decode as `Route`, one message each, naming the seq
+/// and saying that the route needs a migration.
 public func routeDecodingProblems<Route: Routable>(_ events: [Event], as type: Route.Type) -> [String] {
     var problems: [String] = []
     func check(_ ref: RouteRef, _ seq: UInt64) {
-        do { _ = try ref.decode(as: Route.self, seq: seq) } catch { problems.append(error.description) }
+        do { _ = try ref.decode(as: Route.self, seq: seq) } catch {
+            problems.append("\(error.description); it needs a migration (\(Route.self).migrate), or restoring a session that holds it drops it")
+        }
     }
     func walk(_ f: Frame, _ seq: UInt64) {
         for r in f.path { check(r, seq) }

@@ -85,20 +85,18 @@ import Testing
         #expect(latest.session == nav.session && latest.state == reopened.state)
     }
 
-    @Test func aPayloadThatNoLongerDecodesIsATypedErrorNamingTheSeq() async throws {
+    @Test func aPayloadThatNoLongerDecodesIsDroppedAndNamedWithItsSeq() async throws {
         let log = InMemoryEventLog(clock: fixedClock)
         let old = try Navigator<OldRoute>(log: log, clock: fixedClock)
         old.setTabs(["library"])
         old.push(.episode(legacyKey: "abc"))
         await old.flush()
-        do {
-            _ = try Navigator<PodRoute>(log: log, restoring: old.session)
-            Issue.record("opening should have failed")
-        } catch let e as RouteDecodingError {
-            #expect(e.seq == 2)
-            #expect(e.routeID == "episode-1")
-            #expect(e.description.hasPrefix("seq 2: route \"episode-1\" (stored as OldRoute) no longer decodes"))
-        }
+        // Restoring does not throw: the route is dropped and the report names the seq.
+        let nav = try Navigator<PodRoute>(log: log, restoring: old.session, clock: fixedClock)
+        #expect(nav.tabs == ["library"] && nav.path == [])
+        let dropped = try #require(nav.restoreReport?.dropped.first)
+        #expect(dropped.seq == 2 && dropped.route.id == "episode-1")
+        #expect(dropped.description.hasPrefix("seq 2: route \"episode-1\" (stored as OldRoute) no longer decodes"))
     }
 
     @Test func anUnencodableRouteIsRefusedAndNothingIsRecorded() async throws {
