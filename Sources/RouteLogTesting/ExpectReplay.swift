@@ -95,11 +95,13 @@ public func replayProblems(fixture path: String, record: Bool = Fixture.isRecord
     return (problems, result, fixture)
 }
 
-/// Every route in `events` that does not decode as `Route`, one message each, naming the seq
-/// and saying that the route needs a migration.
+/// Every route in `events` that does not decode as `Route`, one message each (for the first seq
+/// that recorded it), saying that the route needs a migration.
 public func routeDecodingProblems<Route: Routable>(_ events: [Event], as type: Route.Type) -> [String] {
     var problems: [String] = []
+    var seen = Set<RouteRef>()
     func check(_ ref: RouteRef, _ seq: UInt64) {
+        guard seen.insert(ref).inserted else { return }
         do { _ = try ref.decode(as: Route.self, seq: seq) } catch {
             problems.append("\(error.description); it needs a migration (\(Route.self).migrate), or restoring a session that holds it drops it")
         }

@@ -408,6 +408,8 @@ enum Msg {
             $0.push(.settings)
             $0.push(.episode(id: 1))
             $0.show(.upsell(feature: "x"))
+            $0.dismiss()
+            $0.show(.upsell(feature: "x"))                      // the same route again: named once
         }
         let problems = routeDecodingProblems(try Fixture(contentsOf: path).events.map(\.event), as: RouteV2.self)
         #expect(problems == [
