@@ -157,7 +157,7 @@ struct RecordingSeqFinder {
         case .push(let r, _), .show(let r, _, _, _):
             if wanted.contains(r) { found[r] = e.seq }
         case .reset(let s):
-            s.forEachRoute { r in if wanted.contains(r) { found[r] = e.seq } }
+            s.forEachRecordedRoute { r in if wanted.contains(r) { found[r] = e.seq } }
         default:
             break
         }
@@ -171,7 +171,7 @@ struct RecordingSeqFinder {
 extension NavigationState {
     /// Calls `body` for every route of every tab: each frame's stack bottom first, then its
     /// presentation's route, then the presentation's content.
-    func forEachRoute(_ body: (RouteRef) -> Void) {
+    func forEachRecordedRoute(_ body: (RouteRef) -> Void) {
         func walk(_ f: Frame) {
             for r in f.path { body(r) }
             if let p = f.presented {

@@ -110,11 +110,6 @@ public struct RestoreReport: Hashable, Sendable {
     }
 }
 
-extension Digest {
-    /// The first 12 hex digits, as the CLI shows digests.
-    var short: String { String(hex.prefix(12)) }
-}
-
 /// What restoring a session will do, computed before the navigator exists.
 struct RestorePlan {
     /// The state the log folds to (the navigator's state before the restore's reset).
