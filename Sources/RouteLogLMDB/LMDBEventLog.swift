@@ -17,7 +17,7 @@ import RouteLogCore
 /// **Records.** Each event record holds a format version, the event's kind, its outcome, the
 /// event with its metadata (encoded by the core's codec), the digest of the state after it, the
 /// hash of the previous record (a chain) and a checksum (`StableHasher`, 128 bits, over the
-/// record's bytes; the checksum is also the record's hash). ``verify(session:)`` checks all three.
+/// record's bytes; the checksum is also the record's hash). ``verify(session:reducer:)`` checks all three.
 ///
 /// **Appends** run on one writer thread per log, in short write transactions: concurrent appends
 /// are committed together (group commit), a batch is one transaction, records are written with

@@ -2,8 +2,8 @@ import Foundation
 import RouteLogCore
 import Testing
 
-/// `bisect` and `minimize` against answers computed here by a plain linear scan.
-@Suite(.serialized) struct BisectMinimizeTests {
+/// `bisect` and `minimize` against answers computed here by a plain linear scan, run in-process.
+struct BisectMinimizeTests {
     let dir: TempDir
 
     init() throws {
@@ -11,7 +11,7 @@ import Testing
         try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
     }
 
-    func run(_ args: [String], env: [String: String] = [:]) throws -> CLIResult { try CLI.run(args, cwd: dir.url, env: env) }
+    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
 
     /// The first seq whose state (after the event) satisfies `p`, by a linear fold.
     func firstSeq(_ events: [RecordedEvent], _ p: (NavigationState, Outcome) -> Bool) -> Int? {
@@ -23,11 +23,11 @@ import Testing
         return nil
     }
 
-    @Test func binaryOnAMonotonePredicateMatchesALinearScan() throws {
+    @Test func binaryOnAMonotonePredicateMatchesALinearScan() async throws {
         let events = Sessions.generated(seed: 11, count: 600, mix: .deepPath)
         try dir.writeSession("deep.json", events)
         for k in [1, 2, 37, 300, 599, 600] {
-            let r = try run(["bisect", "deep.json", "--predicate", "path.count >= \(k)", "--json"])
+            let r = await run(["bisect", "$/deep.json", "--predicate", "path.count >= \(k)", "--json"])
             #expect(r.status == 1, "found bad exits 1: \(r)")
             let v = try r.stdout.json()
             #expect(v["seq"]?.intValue == Int64(k), "k=\(k): \(r)")
@@ -35,13 +35,13 @@ import Testing
             #expect(m >= 1 && m <= 11, "O(log N) states for N=600, got \(m)")
             #expect(v["mode"]?.stringValue == "binary")
         }
-        let never = try run(["bisect", "deep.json", "--predicate", "path.count > 600"])
+        let never = await run(["bisect", "$/deep.json", "--predicate", "path.count > 600"])
         #expect(never.status == 0, "\(never)")
         #expect(never.stdout.hasPrefix("no bad seq"))
     }
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
-    func linearMatchesAScanOnRealisticSessions(seed: UInt64) throws {
+    func linearMatchesAScanOnRealisticSessions(seed: UInt64) async throws {
         let events = Sessions.generated(seed: seed, count: 400)
         try dir.writeSession("s\(seed).json", events)
         let predicates: [(String, (NavigationState, Outcome) -> Bool)] = [
@@ -51,7 +51,7 @@ import Testing
             (#"path.ids contains "settings" || tab == "library""#, { s, _ in s.activePathIDs.contains("settings") || s.selectedTab == "library" }),
         ]
         for (text, p) in predicates {
-            let r = try run(["bisect", "s\(seed).json", "--linear", "--predicate", text, "--json"])
+            let r = await run(["bisect", "$/s\(seed).json", "--linear", "--predicate", text, "--json"])
             let want = firstSeq(events, p)
             let v = try r.stdout.json()
             #expect(v["seq"]?.intValue == want.map(Int64.init), "seed \(seed) \(text): \(r)")
@@ -61,47 +61,43 @@ import Testing
         }
     }
 
-    @Test func textOutputShowsSeqEventDiffAndCount() throws {
-        let r = try run(["bisect", "upsell.json", "--linear", "--predicate", #"top.id == "upsell" && outcome == "rejected""#])
+    @Test func textOutputShowsSeqEventDiffAndCount() async throws {
+        let r = await run(["bisect", "$/upsell.json", "--linear", "--predicate", #"top.id == "upsell" && outcome == "rejected""#])
         #expect(r.status == 1, "\(r)")
         try Golden.check(r.stdout, "bisect-upsell.txt")
-        let b = try run(["bisect", "upsell.json", "--predicate", "path.count == 0 && depth == 2"])
+        let b = await run(["bisect", "$/upsell.json", "--predicate", "path.count == 0 && depth == 2"])
         try Golden.check(b.stdout, "bisect-upsell-binary.txt")
     }
 
-    @Test func runFollowsGitBisectRun() throws {
+    @Test func runFollowsGitBisectRun() async throws {
         let events = Sessions.generated(seed: 3, count: 64, mix: .deepPath)
         try dir.writeSession("deep.json", events)
         // Bad from seq 17 on; the state JSON arrives on stdin.
-        let r = try run(["bisect", "deep.json", "--json", "--run",
+        let r = await run(["bisect", "$/deep.json", "--json", "--run",
                          #"n=$(cat | grep -o '"type"' | wc -l); test "$ROUTELOG_SEQ" -lt 17 && test "$n" -lt 17"#])
         #expect(r.status == 1, "\(r)")
         #expect(try r.stdout.json()["seq"]?.intValue == 17, "\(r)")
         // 125 skips: with 18, 19 and 32 skipped the search still lands on 17.
-        let skip = try run(["bisect", "deep.json", "--json", "--run",
+        let skip = await run(["bisect", "$/deep.json", "--json", "--run",
                             #"case $ROUTELOG_SEQ in 18|19|32) exit 125;; esac; test "$ROUTELOG_SEQ" -lt 17"#])
         #expect(try skip.stdout.json()["seq"]?.intValue == 17, "\(skip)")
         // When the last good seq is skipped, the first bad one could be it or the next (git's answer too).
-        let edge = try run(["bisect", "deep.json", "--json", "--run", #"test "$ROUTELOG_SEQ" -eq 16 && exit 125; test "$ROUTELOG_SEQ" -lt 17"#])
+        let edge = await run(["bisect", "$/deep.json", "--json", "--run", #"test "$ROUTELOG_SEQ" -eq 16 && exit 125; test "$ROUTELOG_SEQ" -lt 17"#])
         #expect(try edge.stdout.json()["seq"]?.intValue == 17, "\(edge)")
         #expect(try edge.stdout.json()["undecided"]?.arrayValue?.compactMap(\.intValue) == [16], "\(edge)")
         // With every seq around the boundary skipped, the answer is the first bad seq judged and
         // the skipped seqs before it, any of which may be the real one.
-        let amb = try run(["bisect", "deep.json", "--json", "--run",
+        let amb = await run(["bisect", "$/deep.json", "--json", "--run",
                            #"s=$ROUTELOG_SEQ; if [ $s -ge 14 ] && [ $s -le 20 ]; then exit 125; fi; test $s -lt 17"#])
         #expect(amb.status == 1, "\(amb)")
         let ambJSON = try amb.stdout.json()
         #expect(ambJSON["seq"]?.intValue == 21, "\(amb)")
         #expect(ambJSON["undecided"]?.arrayValue?.compactMap(\.intValue) == Array(14...20), "\(amb)")
         // 128 and above abort with a usage error naming the seq.
-        CLI.expectError(try run(["bisect", "deep.json", "--run", "exit 130"]), status: 2, "exited with 130 at seq 64")
-        // The command's own output goes to stderr, so --json stays parseable.
-        let noisy = try run(["bisect", "deep.json", "--json", "--run", #"echo judging $ROUTELOG_SEQ; test "$ROUTELOG_SEQ" -lt 5"#])
-        #expect(try noisy.stdout.json()["seq"]?.intValue == 5, "\(noisy)")
-        #expect(noisy.stderr.contains("judging 64"))
+        CLI.expectError(await run(["bisect", "$/deep.json", "--run", "exit 130"]), status: 2, "exited with 130 at seq 64")
     }
 
-    @Test func minimizeFindsTheTwoEventsThatMatter() throws {
+    @Test func minimizeFindsTheTwoEventsThatMatter() async throws {
         // Noise around the two events that reproduce the bug.
         var events: [RecordedEvent] = []
         for i in 0..<12 { events.append(RecordedEvent(.push(RouteRef(id: "screen-\(i)")), meta: Sessions.at(Int64(i) * 10))) }
@@ -113,7 +109,7 @@ import Testing
         for i in 0..<5 { events.append(RecordedEvent(.push(RouteRef(id: "after-\(i)")), meta: Sessions.at(300 + Int64(i)))) }
         try dir.writeSession("noisy.json", events, label: "noisy")
 
-        let r = try run(["minimize", "noisy.json", "--predicate", #"reason == "notDismissible""#, "-o", "min.json", "--json"])
+        let r = await run(["minimize", "$/noisy.json", "--predicate", #"reason == "notDismissible""#, "-o", "$/min.json", "--json"])
         #expect(r.status == 0, "\(r)")
         let v = try r.stdout.json()
         #expect(v["originalSeqs"]?.arrayValue?.compactMap(\.intValue) == [15, 17], "\(r)")
@@ -133,17 +129,17 @@ import Testing
             #expect(!fails(fewer), "removing event \(i) still fails")
         }
         // The fixture's expect block agrees with a replay: fixtures check passes it.
-        let check = try run(["fixtures", "check", "min.json"])
+        let check = await run(["fixtures", "check", "$/min.json"])
         #expect(check.status == 0 && check.stdout.hasSuffix("1 passed, 0 failed\n"), "\(check)")
         #expect(text.components(separatedBy: "\n").filter { $0.hasPrefix("    {") }.count == 2, "one event per line:\n\(text)")
     }
 
     @Test(arguments: [UInt64(7), 8, 9])
-    func minimizeIsOneMinimalOnGeneratedSessions(seed: UInt64) throws {
+    func minimizeIsOneMinimalOnGeneratedSessions(seed: UInt64) async throws {
         let events = Sessions.generated(seed: seed, count: 150)
         try dir.writeSession("g\(seed).json", events)
         let predicate = #"depth >= 2"#
-        let r = try run(["minimize", "g\(seed).json", "--predicate", predicate, "-o", "m\(seed).json", "--json"])
+        let r = await run(["minimize", "$/g\(seed).json", "--predicate", predicate, "-o", "$/m\(seed).json", "--json"])
         guard firstSeq(events, { s, _ in s.chainDepth >= 2 }) != nil else {
             #expect(r.status == 1, "nothing to minimize: \(r)")
             return
@@ -160,8 +156,8 @@ import Testing
         }
     }
 
-    @Test func minimizeWithRun() throws {
-        let r = try run(["minimize", "upsell.json", "--run", #"grep -q '"upsell"'"# + "; test $? -ne 0", "-o", "run.json", "--json"])
+    @Test func minimizeWithRun() async throws {
+        let r = await run(["minimize", "$/upsell.json", "--run", #"grep -q '"upsell"'"# + "; test $? -ne 0", "-o", "$/run.json", "--json"])
         #expect(r.status == 0, "\(r)")
         #expect(try r.stdout.json()["kept"]?.intValue == 1, "one show of the upsell is enough: \(r)")
     }

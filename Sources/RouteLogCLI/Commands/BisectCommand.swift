@@ -31,11 +31,10 @@ struct BisectCommand: ParsableCommand {
     @Flag(help: "Print the result as JSON.") var json = false
 
     func run() throws {
-        let judge = try Judge(predicate: predicate, run: command)
-        let s = try store.workspace().resolve(try parseRef(session))
-        try s.requireEvents()
+        let (judge, s) = try Judge.session(session, in: store, predicate: predicate, run: command)
         let n = s.seqOrHead
-        let result = try Bisector.search(s, through: n, mode: linear ? .linear : .binary, judge)
+        // REF@N searches the prefix 0...N, from the log's snapshots.
+        let result = try Bisect.run(in: s.log, session: s.id, through: n, mode: linear ? .linear : .binary, verdict: judge.judge)
         let out = Output.stdout()
         let mode = result.mode.rawValue
         let counts: [String: JSONValue] = [
@@ -84,45 +83,5 @@ struct BisectCommand: ParsableCommand {
         }
         out.flush()
         throw CommandResult.different
-    }
-}
-
-/// Runs the core's ``Bisect`` over a resolved session with a ``Judge``.
-enum Bisector {
-    static func search(_ s: ResolvedSession, through n: UInt64, mode: Bisect.Mode, _ judge: Judge) throws -> Bisect.Result {
-        func verdict(_ c: BisectContext) throws -> Bisect.Verdict {
-            let ctx = PredicateContext(seq: c.seq, state: c.state, event: c.event?.event, outcome: c.outcome)
-            switch try judge.judge(ctx) {
-            case .good: return .good
-            case .bad: return .bad
-            case .skip: return .skip
-            }
-        }
-        // REF@N searches the prefix 0...N, from the log's snapshots.
-        return try Bisect.run(in: s.log, session: s.id, through: n, mode: mode, verdict: verdict)
-    }
-
-    /// The first seq ≥ 1 (through `n`) the judge calls bad, by one fold from the start.
-    static func firstBad(_ s: ResolvedSession, through n: UInt64, _ judge: Judge) throws -> UInt64? {
-        var r = Replayer()
-        var found: UInt64?
-        var failure: (any Error)?
-        try call {
-            try s.log.read(s.id, from: 1, through: n) { e in
-                r.apply(e.event)
-                do {
-                    if try judge.judge(PredicateContext(seq: e.seq, state: r.state, event: e.event, outcome: e.outcome)) == .bad {
-                        found = e.seq
-                        return false
-                    }
-                } catch {
-                    failure = error
-                    return false
-                }
-                return true
-            }
-        }
-        if let failure { throw failure }
-        return found
     }
 }
