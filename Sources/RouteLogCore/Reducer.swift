@@ -1,12 +1,3 @@
-/// Where a frame sits in the state: a root frame (depth 0) or the content of the `depth`-th
-/// presentation of that root's chain.
-@usableFromInline
-struct FrameLocation {
-    @usableFromInline var tab: Int
-    @usableFromInline var depth: Int
-    @usableFromInline var address: FrameAddress
-}
-
 extension NavigationState {
     /// Applies one event: the reducer.
     ///
@@ -44,7 +35,7 @@ extension NavigationState {
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
             var term = Digest.zero
             modifyFrame(loc) { f in
-                if keepingDigest { term = Digest.pathTerm(loc.address, index: f.path.count, route: route) }
+                if keepingDigest { term = Digest.pathTerm(loc.ref, tabID: loc.tabID, index: f.path.count, route: route) }
                 f.path.append(route)
             }
             digestSum += term
@@ -80,7 +71,7 @@ extension NavigationState {
                 guard let (top, sameRoute) = top(comparingRouteID: route.id) else { return present(new, at: rootLocation, keepingDigest: keepingDigest) }
                 if sameRoute && top.style == style { return present(new, at: top.loc, keepingDigest: keepingDigest) }
                 if top.style.isLeaf { return .rejected(.blockedByAlert) }
-                return present(new, at: FrameLocation(tab: selectedIndex, depth: top.loc.depth + 1, address: .content(top.token)), keepingDigest: keepingDigest)
+                return present(new, at: FrameRef.Resolved(tab: selectedIndex, depth: top.loc.depth + 1, ref: .presentation(top.token)), keepingDigest: keepingDigest)
             }
 
         case .dismiss(let target):
@@ -128,135 +119,13 @@ extension NavigationState {
         }
     }
 
-    // MARK: - Locating frames
-
-    @usableFromInline var rootLocation: FrameLocation {
-        FrameLocation(tab: selectedIndex, depth: 0, address: .root(hasTabs ? roots[selectedIndex].id : ""))
-    }
-
-    /// The top-most presentation of the selected chain and the location of the frame presenting it.
-    @usableFromInline func topPresentation() -> (Presentation, FrameLocation)? {
-        guard let (box, loc) = topBox() else { return nil }
-        return (box.value, loc)
-    }
-
-    /// What the reducer reads of the top-most presentation, without copying it.
-    @usableFromInline struct Top {
-        @usableFromInline var token: UInt64
-        @usableFromInline var style: PresentationStyle
-        @usableFromInline var dismissible: Bool
-        /// The location of the frame presenting it.
-        @usableFromInline var loc: FrameLocation
-    }
-
-    /// The top-most presentation's fields and location; `routeID`, when given, is compared with the
-    /// top's route id into `sameRoute` (so the caller never holds the box while it mutates).
-    @usableFromInline func top(comparingRouteID routeID: String? = nil) -> (top: Top, sameRoute: Bool)? {
-        guard let (box, loc) = topBox() else { return nil }
-        let p = box
-        return (Top(token: p.value.token, style: p.value.style, dismissible: p.value.dismissible, loc: loc),
-                routeID.map { p.value.route.id == $0 } ?? false)
-    }
-
-    /// The box of the top-most presentation and the location of the frame presenting it, walking
-    /// the boxes so that nothing on the way is copied.
-    @usableFromInline func topBox() -> (Indirect<Presentation>.Box, FrameLocation)? {
-        guard var box = roots[selectedIndex].root._presented?.box else { return nil }
-        var depth = 0
-        var presenter: UInt64 = 0
-        while let next = box.value.content?._presented?.box {
-            presenter = box.value.token
-            depth += 1
-            box = next
-        }
-        if depth == 0 { return (box, rootLocation) }
-        return (box, FrameLocation(tab: selectedIndex, depth: depth, address: .content(presenter)))
-    }
-
-    /// The active frame: the content of the top-most presentation; the frame presenting it when
-    /// that is an alert or dialog; the root when nothing is presented.
-    @usableFromInline var activeLocation: FrameLocation {
-        guard let (top, _) = top() else { return rootLocation }
-        if top.style.isLeaf { return top.loc }
-        return FrameLocation(tab: selectedIndex, depth: top.loc.depth + 1, address: .content(top.token))
-    }
-
-    /// Resolves an event's frame reference (`nil` = the active frame). A token resolves to the
-    /// content of that presentation in any tab; an alert or dialog has no content and so no frame.
-    @usableFromInline func resolve(_ ref: FrameRef?) -> FrameLocation? {
-        switch ref {
-        case nil: return activeLocation
-        case .root: return rootLocation
-        case .presentation(let token):
-            guard let loc = locate(token: token) else { return nil }
-            guard let box = presentedBox(at: loc), !box.value.style.isLeaf else { return nil }
-            return FrameLocation(tab: loc.tab, depth: loc.depth + 1, address: .content(token))
-        }
-    }
-
-    /// The location of the frame presenting `token`, searching the selected tab first.
-    @usableFromInline func locate(token: UInt64) -> FrameLocation? {
-        if let loc = locate(token: token, inTab: selectedIndex) { return loc }
-        for t in roots.indices where t != selectedIndex {
-            if let loc = locate(token: token, inTab: t) { return loc }
-        }
-        return nil
-    }
-
-    @usableFromInline func locate(token: UInt64, inTab t: Int) -> FrameLocation? {
-        guard var box = roots[t].root._presented?.box else { return nil }
-        var depth = 0
-        var presenter: UInt64 = 0
-        while true {
-            if box.value.token == token {
-                let address: FrameAddress = depth == 0 ? .root(hasTabs ? roots[t].id : "") : .content(presenter)
-                return FrameLocation(tab: t, depth: depth, address: address)
-            }
-            guard let next = box.value.content?._presented?.box else { return nil }
-            presenter = box.value.token
-            depth += 1
-            box = next
-        }
-    }
-
-    /// The box of the presentation the frame at `loc` presents, if any, reached without copying frames.
-    @usableFromInline func presentedBox(at loc: FrameLocation) -> Indirect<Presentation>.Box? {
-        guard var box = roots[loc.tab].root._presented?.box else { return nil }
-        for _ in 0..<loc.depth {
-            guard let next = box.value.content?._presented?.box else { return nil }
-            box = next
-        }
-        return box
-    }
-
-    /// The number of routes on the stack of the frame at `loc`.
-    @usableFromInline func pathCount(at loc: FrameLocation) -> Int {
-        if loc.depth == 0 { return roots[loc.tab].root.path.count }
-        var box = roots[loc.tab].root._presented!.box
-        for _ in 1..<loc.depth { box = box.value.content!._presented!.box }
-        return box.value.content!.path.count
-    }
-
-    @usableFromInline func presentsLeaf(_ loc: FrameLocation) -> Bool {
-        presentedBox(at: loc)?.value.style.isLeaf ?? false
-    }
-
-    @usableFromInline mutating func modifyFrame<R>(_ loc: FrameLocation, _ body: (inout Frame) -> R) -> R {
-        Self.modify(&roots[loc.tab].root, depth: loc.depth, body)
-    }
-
-    @usableFromInline static func modify<R>(_ frame: inout Frame, depth: Int, _ body: (inout Frame) -> R) -> R {
-        if depth == 0 { return body(&frame) }
-        return frame.withPresented { p in modify(&p.content!, depth: depth - 1, body) }!
-    }
-
     // MARK: - Mutations that keep the digest
 
-    @usableFromInline mutating func removeLast(_ count: Int, at loc: FrameLocation, keepingDigest: Bool = true) {
+    @usableFromInline mutating func removeLast(_ count: Int, at loc: FrameRef.Resolved, keepingDigest: Bool = true) {
         var removed = Digest.zero
         modifyFrame(loc) { f in
             let start = f.path.count - count
-            if keepingDigest { for i in start..<f.path.count { removed += Digest.pathTerm(loc.address, index: i, route: f.path[i]) } }
+            if keepingDigest { for i in start..<f.path.count { removed += Digest.pathTerm(loc.ref, tabID: loc.tabID, index: i, route: f.path[i]) } }
             f.path.removeLast(count)
         }
         digestSum -= removed
@@ -264,7 +133,7 @@ extension NavigationState {
 
     /// Presents `new` from the frame at `loc`, replacing what it presents, or updates the current
     /// presentation in place when it has the same id and style.
-    @usableFromInline mutating func present(_ new: Presentation, at loc: FrameLocation, keepingDigest: Bool = true) -> Outcome {
+    @usableFromInline mutating func present(_ new: Presentation, at loc: FrameRef.Resolved, keepingDigest: Bool = true) -> Outcome {
         if loc.depth >= Self.maxChainDepth {
             let old = presentedBox(at: loc)?.value
             if old?.route.id != new.route.id || old?.style != new.style { return .rejected(.chainTooDeep) }
@@ -273,33 +142,33 @@ extension NavigationState {
         var inPlace = false
         modifyFrame(loc) { f in
             if let old = f.presented {
-                if keepingDigest { delta.remove += Digest.presentationTerm(loc.address, old) }
+                if keepingDigest { delta.remove += Digest.presentationTerm(loc.ref, tabID: loc.tabID, old) }
                 if old.route.id == new.route.id && old.style == new.style {
                     inPlace = true
                     f.withPresented { p in
                         p.route = new.route
                         p.dismissible = new.dismissible
-                        if keepingDigest { delta.add += Digest.presentationTerm(loc.address, p) }
+                        if keepingDigest { delta.add += Digest.presentationTerm(loc.ref, tabID: loc.tabID, p) }
                     }
                     return
                 }
-                if keepingDigest, let c = old.content { delta.remove += Digest.terms(of: c, at: .content(old.token)) }
+                if keepingDigest, let c = old.content { delta.remove += Digest.terms(of: c, at: .presentation(old.token), tabID: "") }
             }
             f.presented = new
-            if keepingDigest { delta.add += Digest.presentationTerm(loc.address, new) }
+            if keepingDigest { delta.add += Digest.presentationTerm(loc.ref, tabID: loc.tabID, new) }
         }
         digestSum += delta.add
         digestSum -= delta.remove
         return .applied(inPlace ? .updatedInPlace : .changed)
     }
 
-    @usableFromInline mutating func removePresentation(at loc: FrameLocation, keepingDigest: Bool = true) {
+    @usableFromInline mutating func removePresentation(at loc: FrameRef.Resolved, keepingDigest: Bool = true) {
         var removed = Digest.zero
         modifyFrame(loc) { f in
             guard let old = f.presented else { return }
             guard keepingDigest else { f.presented = nil; return }
-            removed += Digest.presentationTerm(loc.address, old)
-            if let c = old.content { removed += Digest.terms(of: c, at: .content(old.token)) }
+            removed += Digest.presentationTerm(loc.ref, tabID: loc.tabID, old)
+            if let c = old.content { removed += Digest.terms(of: c, at: .presentation(old.token), tabID: "") }
             f.presented = nil
         }
         digestSum -= removed
@@ -314,7 +183,7 @@ extension NavigationState {
             let current = roots[selectedIndex].id
             if keepingDigest {
                 var removed = Digest.layoutTerm(of: self)
-                for tab in roots where !ids.contains(tab.id) { removed += Digest.terms(of: tab.root, at: .root(tab.id)) }
+                for tab in roots where !ids.contains(tab.id) { removed += Digest.terms(of: tab.root, at: .root, tabID: tab.id) }
                 digestSum -= removed
             }
             let old = roots
@@ -327,11 +196,11 @@ extension NavigationState {
         } else {
             let sel = selected ?? ids[0]
             let old = roots[selectedIndex].root
-            if keepingDigest { digestSum -= Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root("")) }
+            if keepingDigest { digestSum -= Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root, tabID: "") }
             roots = ids.map { Tab(id: $0, root: $0 == sel ? old : Frame()) }
             selectedIndex = ids.firstIndex(of: sel)!
             hasTabs = true
-            if keepingDigest { digestSum += Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root(sel)) }
+            if keepingDigest { digestSum += Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root, tabID: sel) }
         }
     }
 
