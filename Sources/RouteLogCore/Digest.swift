@@ -146,7 +146,10 @@ extension Digest {
         return h.finalize()
     }
 
-    @inlinable static func pathTerm(_ frame: FrameRef, tabID: String, index: Int, route: RouteRef) -> Digest {
+    /// The term of the route at `index` on the path of `frame` (public to the benchmarks, which
+    /// measure what the digest costs by hashing the terms alone).
+    @_spi(Benchmarks)
+    @inlinable public static func pathTerm(_ frame: FrameRef, tabID: String, index: Int, route: RouteRef) -> Digest {
         pathTerm(frame, tabID: tabID, index: index, routeHash: hash(of: route))
     }
 
@@ -160,7 +163,9 @@ extension Digest {
         return h.finalize()
     }
 
-    @inlinable static func presentationTerm(_ frame: FrameRef, tabID: String, _ p: Presentation) -> Digest {
+    /// The term of presentation `p` presented by `frame` (public to the benchmarks, as ``pathTerm(_:tabID:index:route:)``).
+    @_spi(Benchmarks)
+    @inlinable public static func presentationTerm(_ frame: FrameRef, tabID: String, _ p: Presentation) -> Digest {
         var h = StableHasher()
         h.combine(0x7072_6573) // "pres"
         frame.feedAddress(&h, tabID: tabID)
@@ -170,18 +175,6 @@ extension Digest {
         let r = hash(of: p.route)
         h.combine(r.hi)
         h.combine(r.lo)
-        return h.finalize()
-    }
-
-    static func layoutTerm(hasTabs: Bool, ids: [String], selected: String) -> Digest {
-        var h = StableHasher()
-        h.combine(0x7461_6273) // "tabs"
-        h.combine(hasTabs ? 1 : 0)
-        if hasTabs {
-            h.combine(UInt64(ids.count))
-            for id in ids { h.combine(id) }
-            h.combine(selected)
-        }
         return h.finalize()
     }
 
@@ -205,7 +198,7 @@ extension Digest {
     }
 
     static func layoutTerm(of state: NavigationState) -> Digest {
-        // The words of `layoutTerm(hasTabs:ids:selected:)`, read straight from the tabs (no id array).
+        // "tabs", whether there are tabs; with tabs, their count, their ids in order and the selected id.
         var h = StableHasher()
         h.combine(0x7461_6273) // "tabs"
         h.combine(state.hasTabs ? 1 : 0)
