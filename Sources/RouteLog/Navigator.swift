@@ -195,7 +195,7 @@ public final class Navigator<Route: Routable> {
     }
 
     /// The top-most presentation, if anything is presented.
-    public var top: Presented<Route>? { state.topMost.flatMap(presented) }
+    public var top: Presented<Route>? { state.topPresentation.flatMap(presented) }
 
     /// What a frame presents, if anything.
     public func presented(in frame: FrameRef = .root) -> Presented<Route>? {

@@ -1,27 +1,6 @@
 import Foundation
 import RouteLogCore
 
-extension NavigationState {
-    /// The presentations of the selected root's chain, bottom first; the last is the top-most.
-    var presentationChain: [Presentation] {
-        var out: [Presentation] = []
-        var frame: Frame? = root
-        while let f = frame, let p = f.presented {
-            out.append(p)
-            frame = p.content
-        }
-        return out
-    }
-
-    /// The active frame: the content of the top-most presentation, the frame presenting it when
-    /// that is an alert or dialog, or the root when nothing is presented.
-    var activeFrame: Frame {
-        var frame = root
-        while let p = frame.presented, let content = p.content { frame = content }
-        return frame
-    }
-}
-
 /// Text renderings of states, events and outcomes.
 enum Render {
     // MARK: - Routes and events
