@@ -187,9 +187,9 @@ struct PredicateContext {
 
     func value(of field: Predicate.Field) -> Predicate.Value {
         switch field {
-        case .topID: return state.presentationChain.last.map { .string($0.route.id) } ?? .absent
-        case .topStyle: return state.presentationChain.last.map { .string($0.style.rawValue) } ?? .absent
-        case .topDismissible: return state.presentationChain.last.map { .bool($0.dismissible) } ?? .absent
+        case .topID: return state.topPresentation.map { .string($0.route.id) } ?? .absent
+        case .topStyle: return state.topPresentation.map { .string($0.style.rawValue) } ?? .absent
+        case .topDismissible: return state.topPresentation.map { .bool($0.dismissible) } ?? .absent
         case .depth: return .int(state.presentationChain.count)
         case .pathCount: return .int(state.activeFrame.path.count)
         case .pathLastID: return state.activeFrame.path.last.map { .string($0.id) } ?? .absent
