@@ -27,7 +27,7 @@ struct BisectMinimizeTests {
         let events = Sessions.generated(seed: 11, count: 600, mix: .deepPath)
         try dir.writeSession("deep.json", events)
         for k in [1, 2, 37, 300, 599, 600] {
-            let r = await run(["bisect", "$/deep.json", "--predicate", "path.count >= \(k)", "--json"])
+            let r = await run(["bisect", "$/deep.json", "--binary", "--predicate", "path.count >= \(k)", "--json"])
             #expect(r.status == 1, "found bad exits 1: \(r)")
             let v = try r.stdout.json()
             #expect(v["seq"]?.intValue == Int64(k), "k=\(k): \(r)")
@@ -35,9 +35,51 @@ struct BisectMinimizeTests {
             #expect(m >= 1 && m <= 11, "O(log N) states for N=600, got \(m)")
             #expect(v["mode"]?.stringValue == "binary")
         }
-        let never = await run(["bisect", "$/deep.json", "--predicate", "path.count > 600"])
+        let never = await run(["bisect", "$/deep.json", "--binary", "--predicate", "path.count > 600"])
         #expect(never.status == 0, "\(never)")
-        #expect(never.stdout.hasPrefix("no bad seq"))
+        #expect(never.stdout.hasPrefix("no bad end: --predicate 'path.count > 600' does not say bad at seq 600"), "\(never)")
+        let none = await run(["bisect", "$/deep.json", "--predicate", "path.count > 600"])
+        #expect(none.status == 0, "\(none)")
+        #expect(none.stdout.hasPrefix("no bad seq: --predicate 'path.count > 600' says bad at no seq in 0...600"), "\(none)")
+        #expect(none.stdout.hasSuffix("judged 601 seqs (linear)\n"), "\(none)")
+    }
+
+    /// The podcast bug report: the queue-actions dialog is on top from seq 6 until it is answered,
+    /// so the predicate holds for a while and then stops. The default (linear) finds seq 6; a
+    /// binary search sees a good end and says so instead of "never".
+    @Test func aPredicateThatHoldsForAWhileIsFoundByDefault() async throws {
+        let fixture = CLI.packageRoot.appendingPathComponent("Fixtures/exported-session-podcast-bug-report.json").path
+        let predicate = #"top.id == "queueActions""#
+        let text = await run(["bisect", fixture, "--predicate", predicate])
+        #expect(text.status == 1, "\(text)")
+        #expect(text.stdout.hasPrefix("first bad seq: 6 of 21\nevent: show confirmationDialog queueActions onTop"), "\(text)")
+        #expect(text.stdout.hasSuffix("judged 7 seqs (linear)\n"), "\(text)")
+        let json = await run(["bisect", fixture, "--predicate", predicate, "--json"])
+        #expect(json.status == 1, "\(json)")
+        let v = try json.stdout.json()
+        #expect(v["seq"]?.intValue == 6 && v["mode"]?.stringValue == "linear", "\(json)")
+        #expect(v["event"]?["show"]?["route"]?["id"]?.stringValue == "queueActions", "\(json)")
+        #expect(Set(v.objectValue?.keys.map { $0 } ?? []) == ["seq", "event", "outcome", "changes", "materialized", "folded", "evaluations", "mode", "undecided"],
+                "the JSON keeps its shape: \(json)")
+        // The queue dialog is gone by the end: binary search has no bad end to narrow from.
+        let binary = await run(["bisect", fixture, "--predicate", predicate, "--binary"])
+        #expect(binary.status == 0, "\(binary)")
+        #expect(binary.stdout.hasPrefix("no bad end: --predicate 'top.id == \"queueActions\"' does not say bad at seq 21, the end of 0...21"), "\(binary)")
+        #expect(!binary.stdout.contains("never"), "\(binary)")
+        let binaryJSON = try await run(["bisect", fixture, "--predicate", predicate, "--binary", "--json"]).stdout.json()
+        #expect(binaryJSON["seq"] == .null && binaryJSON["mode"]?.stringValue == "binary", "\(binaryJSON)")
+        // A predicate that holds only at one seq (a rejection) is found too.
+        let rejected = try await run(["bisect", fixture, "--predicate", #"outcome == "rejected""#, "--json"]).stdout.json()
+        let want = try firstRejection(fixture)
+        #expect(rejected["seq"]?.intValue == want, "\(rejected)")
+        CLI.expectError(await run(["bisect", fixture, "--predicate", predicate, "--linear", "--binary"]), status: 2, "give either --linear or --binary")
+    }
+
+    /// The first rejected seq of a fixture, by a plain replay.
+    func firstRejection(_ path: String) throws -> Int64? {
+        let doc = try JSONValue(parsing: String(contentsOfFile: path, encoding: .utf8))
+        let events = try (doc["events"]?.arrayValue ?? []).map { try RecordedEvent(json: $0) }
+        return firstSeq(events) { _, o in !o.isApplied }.map(Int64.init)
     }
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
@@ -65,7 +107,7 @@ struct BisectMinimizeTests {
         let r = await run(["bisect", "$/upsell.json", "--linear", "--predicate", #"top.id == "upsell" && outcome == "rejected""#])
         #expect(r.status == 1, "\(r)")
         try Golden.check(r.stdout, "bisect-upsell.txt")
-        let b = await run(["bisect", "$/upsell.json", "--predicate", "path.count == 0 && depth == 2"])
+        let b = await run(["bisect", "$/upsell.json", "--binary", "--predicate", "path.count == 0 && depth == 2"])
         try Golden.check(b.stdout, "bisect-upsell-binary.txt")
     }
 
