@@ -36,16 +36,51 @@ struct StoreTests {
         return try r.stdout.split(separator: "\n").map { try String($0).json()["session"]?.stringValue ?? "" }
     }
 
+    /// `latest` is the session that entered the store last, whatever time the app recorded for it:
+    /// an export from days ago imported into a store an app has just written to, and the same
+    /// export imported twice.
+    @Test func latestIsTheSessionThatEnteredTheStoreLast() async throws {
+        let storePath = dir.path("st")
+        do {
+            // The app writes a session now.
+            let log = try LMDBEventLog.open(at: storePath, options: .init(durability: .none))
+            let info = try log.createSession(NewSession(label: "written by the app"))
+            try log.append(Array(Sessions.upsell.prefix(3)), to: info.id, expectedSeq: 0)
+        }
+        let podcast = CLI.packageRoot.appendingPathComponent("Fixtures/exported-session-podcast-bug-report.json").path
+        let first = try #require(try importFiles([podcast]).first)
+        let log = await read(["log", "latest", "--json"])
+        #expect(log.stdout.split(separator: "\n").count == 21, "the imported session (21 events), not the app's (3): \(log.stdout.prefix(300))")
+        let ws = Workspace(storePath: storePath)
+        #expect(try ws.resolve(try parseRef("latest")).id.rawValue == first)
+        // The export's recorded time is older than the app's session; `sessions` shows both times.
+        let rows = try #require(try await read(["sessions", "--json"]).stdout.json().arrayValue)
+        #expect(rows.map { $0["order"]?.intValue } == [1, 2], "\(rows)")
+        #expect(rows[1]["created"]?.stringValue == "2026-11-18T11:05:00.000Z", "\(rows)")
+        #expect((rows[1]["created"]?.stringValue ?? "") < (rows[0]["created"]?.stringValue ?? ""), "older recorded time: \(rows)")
+        #expect((rows[1]["added"]?.stringValue ?? "") >= (rows[0]["added"]?.stringValue ?? ""), "entered later: \(rows)")
+        // The same export again: two sessions with the same recorded time; latest is the second.
+        let second = try #require(try importFiles([podcast]).first)
+        #expect(second != first)
+        let text = await read(["sessions"])
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4 && lines[2].hasPrefix("2  " + first) && lines[3].hasPrefix("3  " + second), "\(text)")
+        let again = Workspace(storePath: storePath)
+        #expect(try again.resolve(try parseRef("latest")).id.rawValue == second)
+        #expect(try again.resolve(try parseRef("latest~1")).id.rawValue == first)
+    }
+
     @Test func importThenListSessions() async throws {
         let ids = try importFiles(["upsell.json", "gen.json"])
         #expect(ids.count == 2 && ids[0] < ids[1], "time-ordered ids: \(ids)")
         let r = await read(["sessions"])
         #expect(r.status == 0, "\(r)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3 && lines[0].hasPrefix("ID") && lines[0].contains("HEAD"), "\(r)")
+        #expect(lines.count == 3 && lines[0].hasPrefix("#  ID") && lines[0].contains("CREATED") && lines[0].contains("ADDED")
+                && lines[0].contains("HEAD"), "\(r)")
         let head = replay(Sessions.upsell.map(\.event)).state.digest
-        #expect(lines[1].hasPrefix(ids[0]) && lines[1].contains("upsell") && lines[1].contains("  10  ") && lines[1].contains(head.short), "\(lines[1])")
-        #expect(lines[2].hasPrefix(ids[1]) && lines[2].contains("generated") && lines[2].contains("  300  "), "\(lines[2])")
+        #expect(lines[1].hasPrefix("1  " + ids[0]) && lines[1].contains("upsell") && lines[1].contains("  10  ") && lines[1].contains(head.short), "\(lines[1])")
+        #expect(lines[2].hasPrefix("2  " + ids[1]) && lines[2].contains("generated") && lines[2].contains("  300  "), "\(lines[2])")
         let j = await read(["sessions", "--json"])
         let arr = try #require(try j.stdout.json().arrayValue)
         #expect(arr.map { $0["id"]?.stringValue } == ids)
@@ -72,7 +107,9 @@ struct StoreTests {
         try importFiles(["with-header.json"])
         let r = await read(["sessions"])
         #expect(r.status == 0, "\(r)")
-        let masked = r.stdout.replacingOccurrences(of: #"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#,
+        let added = try #require(try await read(["sessions", "--json"]).stdout.json().arrayValue?.first?["added"]?.stringValue)
+        #expect(added > "2026-11-20T09:30:00.000Z", "added is the store's clock at import, not the recorded time: \(added)")
+        let masked = r.stdout.replacingOccurrences(of: added, with: "yyyy-mm-ddThh:mm:ss.sssZ").replacingOccurrences(of: #"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#,
                                                    with: "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", options: .regularExpression)
         try Golden.check(masked, "sessions.txt")
     }
