@@ -125,8 +125,8 @@ struct EndToEndTests {
             return String(decoding: data, as: UTF8.self)
         }
         let colored = try viaScript([:])
-        #expect(colored.contains("\u{1B}[1;31mREJECTED notDismissible"), "\(colored)")
+        #expect(colored.contains("\u{1B}[1;31mrejected:notDismissible"), "\(colored)")
         let plain = try viaScript(["NO_COLOR": "1"])
-        #expect(plain.contains("REJECTED notDismissible") && !plain.contains("\u{1B}["), "\(plain)")
+        #expect(plain.contains("rejected:notDismissible") && !plain.contains("\u{1B}["), "\(plain)")
     }
 }

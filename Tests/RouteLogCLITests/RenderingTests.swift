@@ -1,4 +1,5 @@
 import Foundation
+@testable import RouteLogCLI
 import RouteLogCore
 import Testing
 
@@ -27,8 +28,36 @@ struct RenderingTests {
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r)")
         try Golden.check(r.stdout, "log-upsell.txt")
         #expect(r.stdout.split(separator: "\n").count == Sessions.upsell.count)
-        #expect(r.stdout.contains("REJECTED notDismissible") && r.stdout.contains("REJECTED stale"))
+        #expect(r.stdout.contains("rejected:notDismissible") && r.stdout.contains("rejected:stale"))
         #expect(!r.stdout.contains("\u{1B}["), "no colors without a terminal")
+    }
+
+    /// Long event texts (`show confirmationDialog queueActions onTop`, 41 characters) size the
+    /// event column: every outcome starts in the same column, and an updated-in-place show is
+    /// spelled as the library spells it.
+    @Test func logColumnsStayAlignedWithLongEventTexts() async throws {
+        var events = Sessions.upsell
+        events.append(RecordedEvent(.show(RouteRef(id: "queueActions", type: "DialogRoute"), style: .confirmationDialog, placement: .onTop),
+                                    meta: Sessions.at(11_000, site: "PlayerView.swift:120")))
+        events.append(RecordedEvent(.show(RouteRef(id: "queueActions", type: "DialogRoute"), style: .confirmationDialog, placement: .onTop),
+                                    meta: Sessions.at(11_500, site: "SomeRatherLongFileNameForAView.swift:1200")))
+        try dir.writeSession("long.json", events)
+        let r = await run(["log", "$/long.json"])
+        #expect(r.status == 0, "\(r)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == events.count)
+        let outcomes = ["applied", "rejected:"]
+        func column(_ line: String) -> Int? {
+            outcomes.compactMap { o in line.range(of: "  " + o).map { line.distance(from: line.startIndex, to: $0.lowerBound) } }.min()
+        }
+        let columns = Set(lines.compactMap(column))
+        #expect(columns.count == 1 && lines.allSatisfy { column($0) != nil }, "one outcome column:\n\(r.stdout)")
+        #expect(lines[events.count - 2].contains("show confirmationDialog queueActions onTop  applied "), "\(r.stdout)")
+        #expect(lines[events.count - 1].contains("applied:updatedInPlace"), "\(r.stdout)")
+        #expect(!r.stdout.contains("updated in place"))
+        // A column that would be wider than its limit is cut with an ellipsis, not pushed right.
+        let narrow = LogPrinter.maxSiteWidth
+        #expect(Render.truncate(String(repeating: "x", count: narrow + 5), narrow) == String(repeating: "x", count: narrow - 1) + "…")
     }
 
     @Test func logRange() async throws {

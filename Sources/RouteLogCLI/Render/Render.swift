@@ -56,13 +56,19 @@ enum Render {
         }
     }
 
-    /// `applied`, `updated in place` or `REJECTED stale`: rejected outcomes stand out even without color.
+    /// The outcome as the library spells it (``Outcome/description``): `applied`,
+    /// `applied:updatedInPlace` or `rejected:stale`; rejected outcomes in bold red on a terminal.
     static func outcome(_ o: Outcome, _ out: Output) -> String {
         switch o {
-        case .applied(.changed): out.paint("applied", .green)
-        case .applied(.updatedInPlace): out.paint("updated in place", .green)
-        case .rejected(let r): out.paint("REJECTED \(r.rawValue)", .boldRed)
+        case .applied: out.paint(o.description, .green)
+        case .rejected: out.paint(o.description, .boldRed)
         }
+    }
+
+    /// `s` cut to `width` visible characters, ending in `…` when cut.
+    static func truncate(_ s: String, _ width: Int) -> String {
+        guard visibleWidth(s) > width, width >= 1 else { return s }
+        return String(s.prefix(width - 1)) + "…"
     }
 
     // MARK: - States
