@@ -85,6 +85,10 @@ struct FixturesExportTests {
         let events = try #require(plain["events"]?.arrayValue).map { try RecordedEvent(json: $0) }
         #expect(events == Sessions.upsell)
         #expect(await run(["fixtures", "check", "$/out.json"]).stdout == "1 passed, 0 failed\n")
+        // The fixture's name follows the output file's name (Fixtures/README.md), or --name.
+        #expect(plain["name"]?.stringValue == "out", "\(plain["name"] ?? .null)")
+        _ = await run(["export", "$/fx/a-upsell.json", "-o", "$/named.json", "--name", "upsell-swipe"])
+        #expect(try JSONValue(parsing: dir.read("named.json"))["name"]?.stringValue == "upsell-swipe")
 
         let red = await run(["export", "$/fx/a-upsell.json", "-o", "$/red.json", "--redact"])
         #expect(red.status == 0, "\(red)")
@@ -97,7 +101,7 @@ struct FixturesExportTests {
         let id = try #require(payload["id"]?.stringValue), subject = try #require(payload["subject"]?.stringValue)
         #expect(id.hasPrefix("redacted:") && subject.hasPrefix("redacted:") && id != subject)
         // Stable: the same input gives the same hashes.
-        _ = await run(["export", "$/fx/a-upsell.json", "-o", "$/red2.json", "--redact"])
+        _ = await run(["export", "$/fx/a-upsell.json", "-o", "$/red2.json", "--redact", "--name", "red"])
         #expect(try dir.read("red2.json") == text)
         #expect(await run(["fixtures", "check", "$/red.json"]).status == 0, "the redacted export is a valid fixture")
         // To stdout.

@@ -46,7 +46,7 @@ struct ParsingTests {
         (["log"], "Missing expected argument '<session>'"),
         (["state", "x.json", "--at", "minus"], "The value 'minus' is invalid for '--at <at>'"),
         (["log", "x.json", "--from"], "Missing value for '--from <from>'"),
-        (["diff", "a.json"], "Missing expected argument '<b>'"),
+        (["diff"], "Missing expected argument '<a>'"),
         (["verify"], "give SESSION… or --all"),
         (["verify", "--all", "x.json"], "give SESSION… or --all, not both"),
         (["minimize", "x.json", "--predicate", "depth > 1"], "Missing expected argument '--output <file>'"),

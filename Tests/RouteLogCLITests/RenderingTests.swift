@@ -124,6 +124,28 @@ struct RenderingTests {
         #expect(same.stdout.contains("states are equal"))
     }
 
+    /// `diff REF` shows what the event at REF's seq changed, like `git show`: the same changes
+    /// as REF@N-1 against REF@N, after a line naming the event.
+    @Test func diffWithOneRefShowsTheEventsChange() async throws {
+        let r = await run(["diff", "$/upsell.json@5"])
+        #expect(r.status == 1, "\(r)")
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "seq 5 of 10: show sheet upsell undismissible onTop  (app, Paywall.swift:7)  applied", "\(r)")
+        let two = await run(["diff", "$/upsell.json@4", "$/upsell.json@5"])
+        #expect(Array(lines.dropFirst(3)) == Array(two.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropFirst(2)),
+                "the same diff as @4 against @5:\n\(r.stdout)\n\(two.stdout)")
+        let json = try await run(["diff", "$/upsell.json@5", "--json"]).stdout.json()
+        let pair = try await run(["diff", "$/upsell.json@4", "$/upsell.json@5", "--json"]).stdout.json()
+        #expect(json["changes"] == pair["changes"] && json["seq"]?.intValue == 5 && json["outcome"]?.stringValue == "applied")
+        // A rejected event changes nothing; the head is the default seq.
+        let rejected = await run(["diff", "$/upsell.json@6"])
+        #expect(rejected.status == 0 && rejected.stdout.contains("rejected:notDismissible") && rejected.stdout.contains("states are equal"), "\(rejected)")
+        let head = await run(["diff", "$/upsell.json"])
+        #expect(head.stdout.hasPrefix("seq 10 of 10: "), "\(head)")
+        CLI.expectError(await run(["diff", "$/upsell.json@0"]), status: 2, "is seq 0, before any event")
+        CLI.expectError(await run(["diff", "$/upsell.json@5", "--events"]), status: 2, "--events compares two refs")
+    }
+
     @Test func diffJSONChanges() async throws {
         let r = await run(["diff", "$/upsell.json@6", "$/upsell.json@7", "--json"])
         #expect(r.status == 1, "\(r)")

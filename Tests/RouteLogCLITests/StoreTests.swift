@@ -153,7 +153,7 @@ struct StoreTests {
         #expect(r.status == 0, "\(r)")
         let fixture = try Fixture(contentsOf: dir.path("exported.json"))
         #expect(fixture.events == Sessions.upsell)
-        #expect(fixture.name == "upsell" && fixture.session?.label == "upsell")
+        #expect(fixture.name == "exported" && fixture.session?.label == "upsell", "the name follows the file; the label stays in the header")
         #expect(try run(["fixtures", "check", "exported.json"]).stdout == "1 passed, 0 failed\n")
         // Import the export again: the same events, the same head digest.
         let again = try importFiles(["exported.json"])
