@@ -186,7 +186,8 @@ public final class Navigator<Route: Routable> {
     /// The seq of the state shown: ``headSeq``, or the travel position.
     public var seq: UInt64 { past?.seq ?? headSeq }
 
-    /// The root navigation stack (of the selected tab).
+    /// The root navigation stack (of the selected tab), as ``rootPath``; ``activePath`` is the
+    /// stack `push` goes to.
     public var path: [Route] { path(in: .root) }
 
     /// The navigation stack of a frame: `.root`, or the content of a presentation.
@@ -309,7 +310,7 @@ public final class Navigator<Route: Routable> {
     /// `stale` when `token` is no longer the top-most presentation, as `notDismissible` when it
     /// was shown with `dismissible: false`.
     @discardableResult
-    public func interactiveDismiss(_ token: UInt64? = nil, file: String = #fileID, line: Int = #line) -> CallResult {
+    public func interactiveDismiss(token: UInt64? = nil, file: String = #fileID, line: Int = #line) -> CallResult {
         send(.interactiveDismiss(token: token), origin: .user, file: file, line: line)
     }
 
