@@ -4,13 +4,13 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BENCH_OUT ?= $(CURDIR)/.build/bench-summary.json
 
-.PHONY: setup build test test-tsan demo bench fixtures-check clean
+.PHONY: setup build test doc-examples test-tsan demo bench fixtures-check clean
 
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
-# tests), libsqlite3-dev (the benchmark baseline) and pkg-config. Only what is missing is installed.
+# tests), libsqlite3-dev (the benchmark baseline), pkg-config and python3 (the doc examples check). Only what is missing is installed.
 setup:
 	@missing=""; \
-	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev; do \
+	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev python3; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -23,7 +23,12 @@ build: setup
 
 test: setup
 	$(SWIFT) build --build-tests
+	Tools/DocExamples/check.sh
 	$(SWIFT) test --skip-build
+
+# Compiles every ```swift block of README.md and the DocC articles against the built modules.
+doc-examples: build
+	Tools/DocExamples/check.sh
 
 test-tsan: setup
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan

@@ -43,14 +43,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "RouteLogSwiftUI", dependencies: ["RouteLog"], swiftSettings: strict),
-        .executableTarget(
-            name: "routelog",
+        // The CLI's commands, predicate language, session references and rendering, behind the
+        // thin `routelog` executable; its tests run the commands in-process.
+        .target(
+            name: "RouteLogCLI",
             dependencies: [
                 "RouteLogCore", "RouteLogLMDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
+        .executableTarget(name: "routelog", dependencies: ["RouteLogCLI"], swiftSettings: strict),
         .executableTarget(
             name: "routelog-demo",
             dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
@@ -78,7 +81,9 @@ let package = Package(
         .testTarget(
             name: "RouteLogCLITests",
             dependencies: [
-                "RouteLogCore", "RouteLogLMDB", .product(name: "CustomDump", package: "swift-custom-dump"),
+                "RouteLogCLI", "RouteLogCore", "RouteLogLMDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             exclude: ["Golden"],

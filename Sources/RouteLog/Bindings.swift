@@ -76,7 +76,7 @@ public struct PresentationBinding<Route: Routable>: Sendable {
         if let route = newValue {
             return navigator.show(route, as: style, in: frame, origin: .user, file: file, line: line)
         }
-        return navigator.interactiveDismiss(token ?? 0, file: file, line: line)
+        return navigator.interactiveDismiss(token: token ?? 0, file: file, line: line)
     }
 
     /// `get() != nil`, for `alert(_:isPresented:presenting:)` and `confirmationDialog`.

@@ -111,7 +111,9 @@ public struct ScopedRouter<Route: Routable>: Sendable {
         navigator.popToRoot(in: frame, file: file, line: line)
     }
 
-    /// Presents `route` from this frame, replacing what it presents.
+    /// Presents `route` from this frame, replacing what it presents: the old spelling of
+    /// ``show(_:as:dismissible:file:line:)`` (on the navigator, `present` places on top).
+    @available(*, deprecated, renamed: "show(_:as:dismissible:file:line:)")
     @discardableResult
     public func present(_ route: Route, as style: PresentationStyle = .sheet, dismissible: Bool = true,
                         file: String = #fileID, line: Int = #line) -> CallResult {

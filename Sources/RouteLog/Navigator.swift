@@ -212,7 +212,8 @@ public final class Navigator<Route: Routable> {
     /// The seq of the state shown: ``headSeq``, or the travel position.
     public var seq: UInt64 { past?.seq ?? headSeq }
 
-    /// The root navigation stack (of the selected tab).
+    /// The root navigation stack (of the selected tab), as ``rootPath``; ``activePath`` is the
+    /// stack `push` goes to.
     public var path: [Route] { path(in: .root) }
 
     /// The navigation stack of a frame: `.root`, or the content of a presentation.
@@ -221,7 +222,7 @@ public final class Navigator<Route: Routable> {
     }
 
     /// The top-most presentation, if anything is presented.
-    public var top: Presented<Route>? { state.topMost.flatMap(presented) }
+    public var top: Presented<Route>? { state.topPresentation.flatMap(presented) }
 
     /// What a frame presents, if anything.
     public func presented(in frame: FrameRef = .root) -> Presented<Route>? {
@@ -335,7 +336,7 @@ public final class Navigator<Route: Routable> {
     /// `stale` when `token` is no longer the top-most presentation, as `notDismissible` when it
     /// was shown with `dismissible: false`.
     @discardableResult
-    public func interactiveDismiss(_ token: UInt64? = nil, file: String = #fileID, line: Int = #line) -> CallResult {
+    public func interactiveDismiss(token: UInt64? = nil, file: String = #fileID, line: Int = #line) -> CallResult {
         send(.interactiveDismiss(token: token), origin: .user, file: file, line: line)
     }
 

@@ -125,16 +125,13 @@ public struct StableHasher {
     }
 }
 
-/// The address of a frame inside a state, as used by digest terms.
-@usableFromInline
-enum FrameAddress: Hashable, Sendable {
-    case root(String)
-    case content(UInt64)
-
-    @inlinable func feed(_ h: inout StableHasher) {
+extension FrameRef {
+    /// Feeds the frame's address in digest terms: `1, tab id` for a root frame (the empty id
+    /// without tabs), `2, token` for the content of a presentation (`tabID` is then unused).
+    @inlinable func feedAddress(_ h: inout StableHasher, tabID: String) {
         switch self {
-        case .root(let tab): h.combine(1); h.combine(tab)
-        case .content(let token): h.combine(2); h.combine(token)
+        case .root: h.combine(1); h.combine(tabID)
+        case .presentation(let token): h.combine(2); h.combine(token)
         }
     }
 }
@@ -149,24 +146,29 @@ extension Digest {
         return h.finalize()
     }
 
-    @inlinable static func pathTerm(_ frame: FrameAddress, index: Int, route: RouteRef) -> Digest {
-        pathTerm(frame, index: index, routeHash: hash(of: route))
+    /// The term of the route at `index` on the path of `frame` (public to the benchmarks, which
+    /// measure what the digest costs by hashing the terms alone).
+    @_spi(Benchmarks)
+    @inlinable public static func pathTerm(_ frame: FrameRef, tabID: String, index: Int, route: RouteRef) -> Digest {
+        pathTerm(frame, tabID: tabID, index: index, routeHash: hash(of: route))
     }
 
-    @inlinable static func pathTerm(_ frame: FrameAddress, index: Int, routeHash r: Digest) -> Digest {
+    @inlinable static func pathTerm(_ frame: FrameRef, tabID: String, index: Int, routeHash r: Digest) -> Digest {
         var h = StableHasher()
         h.combine(0x7061_7468) // "path"
-        frame.feed(&h)
+        frame.feedAddress(&h, tabID: tabID)
         h.combine(UInt64(index))
         h.combine(r.hi)
         h.combine(r.lo)
         return h.finalize()
     }
 
-    @inlinable static func presentationTerm(_ frame: FrameAddress, _ p: Presentation) -> Digest {
+    /// The term of presentation `p` presented by `frame` (public to the benchmarks, as ``pathTerm(_:tabID:index:route:)``).
+    @_spi(Benchmarks)
+    @inlinable public static func presentationTerm(_ frame: FrameRef, tabID: String, _ p: Presentation) -> Digest {
         var h = StableHasher()
         h.combine(0x7072_6573) // "pres"
-        frame.feed(&h)
+        frame.feedAddress(&h, tabID: tabID)
         h.combine(p.token)
         h.combine(p.style.digestCode)
         h.combine(p.dismissible ? 1 : 0)
@@ -176,26 +178,14 @@ extension Digest {
         return h.finalize()
     }
 
-    static func layoutTerm(hasTabs: Bool, ids: [String], selected: String) -> Digest {
-        var h = StableHasher()
-        h.combine(0x7461_6273) // "tabs"
-        h.combine(hasTabs ? 1 : 0)
-        if hasTabs {
-            h.combine(UInt64(ids.count))
-            for id in ids { h.combine(id) }
-            h.combine(selected)
-        }
-        return h.finalize()
-    }
-
     /// The terms of everything in a frame: its path, its presentation and, recursively, the
     /// presentation's content.
-    static func terms(of frame: Frame, at address: FrameAddress) -> Digest {
+    static func terms(of frame: Frame, at address: FrameRef, tabID: String) -> Digest {
         var sum = Digest.zero
-        for (i, route) in frame.path.enumerated() { sum += pathTerm(address, index: i, route: route) }
+        for (i, route) in frame.path.enumerated() { sum += pathTerm(address, tabID: tabID, index: i, route: route) }
         if let p = frame.presented {
-            sum += presentationTerm(address, p)
-            if let c = p.content { sum += terms(of: c, at: .content(p.token)) }
+            sum += presentationTerm(address, tabID: tabID, p)
+            if let c = p.content { sum += terms(of: c, at: .presentation(p.token), tabID: "") }
         }
         return sum
     }
@@ -203,12 +193,12 @@ extension Digest {
     /// The digest of a whole state, from scratch.
     static func terms(of state: NavigationState) -> Digest {
         var sum = layoutTerm(of: state)
-        for tab in state.roots { sum += terms(of: tab.root, at: .root(state.hasTabs ? tab.id : "")) }
+        for tab in state.roots { sum += terms(of: tab.root, at: .root, tabID: state.hasTabs ? tab.id : "") }
         return sum
     }
 
     static func layoutTerm(of state: NavigationState) -> Digest {
-        // The words of `layoutTerm(hasTabs:ids:selected:)`, read straight from the tabs (no id array).
+        // "tabs", whether there are tabs; with tabs, their count, their ids in order and the selected id.
         var h = StableHasher()
         h.combine(0x7461_6273) // "tabs"
         h.combine(state.hasTabs ? 1 : 0)

@@ -69,12 +69,12 @@ public struct SessionGenerator: Sendable {
         return RouteRef(id: id, type: "AppRoute", payload: RawJSON(.object(["id": .int(n), "title": .string("\(id) \(n)")])))
     }
 
-    var topToken: UInt64? { state.topPresentation()?.0.token }
+    var topToken: UInt64? { state.topPresentation?.token }
 
     mutating func realistic() -> Event {
         let depth = state.allTokens().count
         // People answer alerts: most of the time the next event taps one of its buttons.
-        if let (top, _) = state.topPresentation(), top.style.isLeaf, chance(70) { return .interactiveDismiss(token: top.token) }
+        if let top = state.topPresentation, top.style.isLeaf, chance(70) { return .interactiveDismiss(token: top.token) }
         let roll = rng.next() % 100
         switch roll {
         case 0..<38: return .push(route(Self.screens))

@@ -38,7 +38,8 @@ public final class InMemoryEventLog: EventLog, @unchecked Sendable {
             counter += 1
             // Time-ordered and unique within this log; the counter stands in for randomness.
             let id = SessionID.v7(milliseconds: now, random: (counter, counter &* 0x9E37_79B9_7F4A_7C15))
-            let info = SessionInfo(id: id, label: new.label, appName: new.appName, appVersion: new.appVersion, createdAt: now)
+            let info = SessionInfo(id: id, label: new.label, appName: new.appName, appVersion: new.appVersion, createdAt: now,
+                                   entryOrder: counter, enteredAt: now)
             store[id] = Session(info: info)
             order.append(id)
             return info

@@ -89,7 +89,8 @@ public struct SessionInfo: Hashable, Sendable {
     public var label: String
     public var appName: String?
     public var appVersion: String?
-    /// Milliseconds since 1970.
+    /// When the app created the session, in milliseconds since 1970 (an import keeps the
+    /// exported time).
     public var createdAt: Int64
     /// The number of events (the last seq).
     public var eventCount: UInt64
@@ -97,9 +98,17 @@ public struct SessionInfo: Hashable, Sendable {
     public var lastEventAt: Int64?
     /// The digest of the state after the last event (the empty state's digest when there are none).
     public var headDigest: Digest
+    /// The session's place in the order sessions entered this log, by creation or import: 1 for
+    /// the first. ``EventLog/sessions()`` lists sessions in this order, so the last one is the
+    /// newest in the log whatever its ``createdAt``. 0 for a session stored before the log counted.
+    public var entryOrder: UInt64
+    /// When the session entered this log (the log's clock at creation or import), in milliseconds
+    /// since 1970; `nil` when the log did not record it.
+    public var enteredAt: Int64?
 
     public init(id: SessionID, label: String, appName: String? = nil, appVersion: String? = nil, createdAt: Int64,
-                eventCount: UInt64 = 0, lastEventAt: Int64? = nil, headDigest: Digest = NavigationState().digest) {
+                eventCount: UInt64 = 0, lastEventAt: Int64? = nil, headDigest: Digest = NavigationState().digest,
+                entryOrder: UInt64 = 0, enteredAt: Int64? = nil) {
         self.id = id
         self.label = label
         self.appName = appName
@@ -108,6 +117,8 @@ public struct SessionInfo: Hashable, Sendable {
         self.eventCount = eventCount
         self.lastEventAt = lastEventAt
         self.headDigest = headDigest
+        self.entryOrder = entryOrder
+        self.enteredAt = enteredAt
     }
 }
 
@@ -167,7 +178,8 @@ public enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
 public protocol EventLog: AnyObject, Sendable {
     /// Creates an empty session.
     func createSession(_ session: NewSession) throws -> SessionInfo
-    /// Every session, oldest first.
+    /// Every session, in the order they entered the log (``SessionInfo/entryOrder``): the last is
+    /// the newest in the log, whatever the app's recorded ``SessionInfo/createdAt``.
     func sessions() throws -> [SessionInfo]
     /// One session. Throws ``EventLogError/sessionNotFound(_:)``.
     func session(_ id: SessionID) throws -> SessionInfo

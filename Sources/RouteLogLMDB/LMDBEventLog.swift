@@ -17,7 +17,7 @@ import RouteLogCore
 /// **Records.** Each event record holds a format version, the event's kind, its outcome, the
 /// event with its metadata (encoded by the core's codec), the digest of the state after it, the
 /// hash of the previous record (a chain) and a checksum (`StableHasher`, 128 bits, over the
-/// record's bytes; the checksum is also the record's hash). ``verify(session:)`` checks all three.
+/// record's bytes; the checksum is also the record's hash). ``verify(session:reducer:)`` checks all three.
 ///
 /// **Appends** run on one writer thread per log, in short write transactions: concurrent appends
 /// are committed together (group commit), a batch is one transaction, records are written with
@@ -315,16 +315,31 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         var rng = SystemRandomNumberGenerator()
         let id = SessionID.v7(milliseconds: createdAt, random: (rng.next(), rng.next()))
         let key = try sessionKey(id)
-        let info = SessionInfo(id: id, label: new.label, appName: new.appName, appVersion: new.appVersion, createdAt: createdAt)
-        let row = SessionRow(info: info, headHash: .zero)
+        let enteredAt = options.clock()
+        let info = SessionInfo(id: id, label: new.label, appName: new.appName, appVersion: new.appVersion, createdAt: createdAt,
+                               enteredAt: enteredAt)
         try writer.perform(weight: 1) { [self] txn, scratch in
+            // The entry counter orders sessions by when they entered this store (``sessions()``);
+            // the write transaction is exclusive, across processes too.
+            var last: UInt64 = 0
+            if let bytes = try txn.value(forKey: StoreKey.entries, in: metaDB) {
+                guard bytes.count == 8 else {
+                    throw LMDBEventLogError.corruptValue(database: "meta", key: "entries", reason: "expected an 8-byte counter, found \(bytes.count) bytes")
+                }
+                last = bytes.reduce(0) { $0 << 8 | UInt64($1) }
+            }
+            var counter = ByteSink(capacity: 8)
+            counter.u64(last + 1)
+            try txn.put(counter.bytes, forKey: StoreKey.entries, in: metaDB)
+            var row = SessionRow(info: info, headHash: .zero)
+            row.info.entryOrder = last + 1
             let encoded = row.encode()
             try txn.put(encoded, forKey: key, in: sessionsDB, options: .noOverwrite)
             let head = Head(replayer: Replayer(), row: row)
             scratch[id] = head
             return { [self] in heads[id] = head }
         }
-        return info
+        return try session(id)
     }
 
     public func sessions() throws -> [SessionInfo] {
@@ -341,7 +356,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 }
                 return true
             }
-            return out
+            // In the order the sessions entered the store; rows from before the counter (entry
+            // order 0) first, by their time-ordered ids as before.
+            return out.enumerated().sorted { a, b in
+                a.element.entryOrder != b.element.entryOrder ? a.element.entryOrder < b.element.entryOrder : a.offset < b.offset
+            }.map(\.element)
         }
     }
 

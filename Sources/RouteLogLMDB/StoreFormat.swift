@@ -22,6 +22,10 @@ import RouteLogCore
 //   | 16 head digest | 16 head hash (checksum of the last record) | string label
 //   | optional string app name | optional string app version | 16 checksum
 //   (string = u32 length + UTF-8; optional = u8 0/1 + string)
+//   Row format 2 adds, before the checksum: u64 entry order | i64 entered-at time (the order and
+//   the log's clock when the session was created or imported). Format-1 rows still read, with
+//   entry order 0 and no entered-at time.
+// Meta key "entries" → u64: the entry order given to the last session created or imported.
 //
 // Snapshot: u8 format (1) | 16 digest | u32 state length | state | 16 checksum.
 
@@ -173,6 +177,8 @@ enum StoreKey {
     }
 
     static let format: [UInt8] = Array("format".utf8)
+    /// The meta key of the session entry counter.
+    static let entries: [UInt8] = Array("entries".utf8)
 }
 
 // MARK: Event kind and outcome codes (fixed: never renumber)
@@ -350,8 +356,8 @@ struct SessionRow {
     var headHash: Digest
 
     func encode() -> [UInt8] {
-        var w = ByteSink(capacity: 96 + info.label.utf8.count)
-        w.u8(1)
+        var w = ByteSink(capacity: 112 + info.label.utf8.count)
+        w.u8(2)
         w.i64(info.createdAt)
         w.u64(info.eventCount)
         if let t = info.lastEventAt { w.u8(1); w.i64(t) } else { w.u8(0); w.i64(0) }
@@ -360,6 +366,8 @@ struct SessionRow {
         w.string(info.label)
         w.optionalString(info.appName)
         w.optionalString(info.appVersion)
+        w.u64(info.entryOrder)
+        w.i64(info.enteredAt ?? info.createdAt)
         w.seal()
         return w.bytes
     }
@@ -368,7 +376,7 @@ struct SessionRow {
         try ByteSource.verifySeal(bytes)
         var r = ByteSource(UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 16]))
         let version = try r.u8("format")
-        guard version == 1 else { throw ByteSourceError(message: "unknown session row format \(version)") }
+        guard version == 1 || version == 2 else { throw ByteSourceError(message: "unknown session row format \(version)") }
         let created = try r.i64("creation time")
         let count = try r.u64("event count")
         let hasLast = try r.u8("last time flag")
@@ -378,9 +386,12 @@ struct SessionRow {
         let label = try r.string("label")
         let app = try r.optionalString("app name")
         let version2 = try r.optionalString("app version")
+        let order = version >= 2 ? try r.u64("entry order") : 0
+        let entered: Int64? = version >= 2 ? try r.i64("entry time") : nil
         guard r.remaining == 0 else { throw ByteSourceError(message: "\(r.remaining) unexpected trailing bytes") }
         let info = SessionInfo(id: id, label: label, appName: app, appVersion: version2, createdAt: created,
-                               eventCount: count, lastEventAt: hasLast == 1 ? last : nil, headDigest: digest)
+                               eventCount: count, lastEventAt: hasLast == 1 ? last : nil, headDigest: digest,
+                               entryOrder: order, enteredAt: entered)
         return SessionRow(info: info, headHash: hash)
     }
 }

@@ -1,6 +1,6 @@
 import RouteLogCore
 
-/// What ``LMDBEventLog/verify(session:)`` found.
+/// What ``LMDBEventLog/verify(session:reducer:)`` found.
 public struct VerificationReport: Hashable, Sendable, CustomStringConvertible {
     /// The session checked.
     public var session: SessionID
@@ -29,9 +29,11 @@ public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
         /// The record's previous-hash is not the hash of the record before it, or a record is
         /// missing, out of place or beyond the session's head.
         case chain
-        /// The digest stored with the event differs from a fresh replay with the current reducer.
+        /// The digest stored with the event differs from a fresh replay with the current reducer
+        /// (whether or not the outcome differs too).
         case digest
-        /// The outcome stored with the event differs from a fresh replay with the current reducer.
+        /// The outcome stored with the event differs from a fresh replay with the current reducer,
+        /// and the digest does not.
         case outcome
         /// A snapshot is unreadable or its state differs from the replayed state at its seq.
         case snapshot
@@ -41,12 +43,23 @@ public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
     public var seq: UInt64
     /// Which check failed.
     public var check: Check
-    /// For ``Check/digest`` and ``Check/snapshot``: the digest stored in the log.
+    /// For ``Check/digest``, ``Check/outcome`` and ``Check/snapshot``: the digest stored in the log.
     public var storedDigest: Digest?
-    /// For ``Check/digest`` and ``Check/snapshot``: the digest of the replayed state.
+    /// For ``Check/digest``, ``Check/outcome`` and ``Check/snapshot``: the digest of the replayed state.
     public var replayedDigest: Digest?
     /// A one-line explanation.
     public var message: String
+    /// For ``Check/digest`` and ``Check/outcome``: the event at ``seq``.
+    public var event: RecordedEvent?
+    /// For ``Check/digest`` and ``Check/outcome``: the outcome stored with the event.
+    public var storedOutcome: Outcome?
+    /// For ``Check/digest`` and ``Check/outcome``: the outcome the replay gives.
+    public var replayedOutcome: Outcome?
+    /// For ``Check/digest`` and ``Check/outcome``: the replayed state before the event at ``seq``
+    /// (which is also the recorded state after it when the event was recorded as rejected).
+    public var stateBefore: NavigationState?
+    /// For ``Check/digest`` and ``Check/outcome``: the replayed state after the event at ``seq``.
+    public var replayedState: NavigationState?
 
     public var description: String { "seq \(seq): \(check.rawValue) failed: \(message)" }
 }
@@ -59,16 +72,25 @@ extension LMDBEventLog {
     /// Records are read in short read transactions, so verifying a long session does not block
     /// page reuse for a concurrent writer; events appended during verification are not checked.
     ///
+    /// - Parameters:
+    ///   - id: the session.
+    ///   - reducer: applies one event (with its seq) to a state and returns the outcome; the
+    ///     current reducer, `NavigationState.apply(_:seq:)`, unless a test replays with a changed rule
+    ///     to show that a reducer change is caught.
     /// - Returns: a report naming the first failing seq and check, if any.
     /// - Throws: `EventLogError.sessionNotFound`, or ``LMDBEventLogError`` when the store cannot be read.
-    public func verify(session id: SessionID) throws -> VerificationReport {
+    public func verify(
+        session id: SessionID,
+        reducer: (inout NavigationState, Event, UInt64) -> Outcome = { state, event, seq in state.apply(event, seq: seq) }
+    ) throws -> VerificationReport {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         guard let row = try withRead("verifying session \(id)", { try readRow($0, id, key) }) else {
             throw EventLogError.sessionNotFound(id)
         }
         let count = row.info.eventCount
         var report = VerificationReport(session: id, eventsChecked: 0, snapshotsChecked: 0, failure: nil)
-        var replayer = Replayer()
+        var state = NavigationState()
+        var folded: UInt64 = 0
         var previousHash = Digest.zero
         var snapshotDigests: [UInt64: Digest] = [:]
         var snapshotFailure: VerificationFailure?
@@ -123,18 +145,25 @@ extension LMDBEventLog {
                         fail(seq, .checksum, "payload unreadable: \(error)")
                         return false
                     }
-                    let step = replayer.apply(recorded.event)
-                    guard step.outcome == raw.outcome else {
-                        fail(seq, .outcome, "stored outcome \(raw.outcome), replay gives \(step.outcome)")
-                        return false
-                    }
-                    guard step.digest == raw.digest else {
-                        fail(seq, .digest, "stored digest \(raw.digest.short), replay gives \(step.digest.short)", stored: raw.digest, replayed: step.digest)
+                    let before = state
+                    folded += 1
+                    let outcome = reducer(&state, recorded.event, folded)
+                    let digest = state.digest
+                    guard digest == raw.digest && outcome == raw.outcome else {
+                        let message = digest != raw.digest
+                            ? "stored digest \(raw.digest.short), replay gives \(digest.short)"
+                            : "stored outcome \(raw.outcome), replay gives \(outcome)"
+                        fail(seq, digest != raw.digest ? .digest : .outcome, message, stored: raw.digest, replayed: digest)
+                        report.failure?.event = recorded
+                        report.failure?.storedOutcome = raw.outcome
+                        report.failure?.replayedOutcome = outcome
+                        report.failure?.stateBefore = before
+                        report.failure?.replayedState = state
                         return false
                     }
                     if let snap = snapshotDigests[seq] {
-                        if snap != step.digest {
-                            fail(seq, .snapshot, "snapshot digest \(snap.short), replay gives \(step.digest.short)", stored: snap, replayed: step.digest)
+                        if snap != digest {
+                            fail(seq, .snapshot, "snapshot digest \(snap.short), replay gives \(digest.short)", stored: snap, replayed: digest)
                             return false
                         }
                         report.snapshotsChecked += 1
@@ -146,8 +175,8 @@ extension LMDBEventLog {
                 }
             }
             if report.failure != nil { break }
-            if replayer.seq < end {
-                fail(replayer.seq + 1, .chain, "record is missing (the session's head is seq \(count))")
+            if folded < end {
+                fail(folded + 1, .chain, "record is missing (the session's head is seq \(count))")
                 break
             }
             next = end + 1

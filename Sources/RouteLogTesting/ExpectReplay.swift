@@ -66,7 +66,9 @@ public func replayProblems(fixture path: String, record: Bool = Fixture.isRecord
                            filePath: String = #filePath) -> (problems: [String], result: FixtureCheckResult?, fixture: Fixture?) {
     let file = resolveFixturePath(path, filePath: filePath)
     let fixture: Fixture
-    do { fixture = try Fixture(contentsOf: file) } catch { return ([error.description], nil, nil) }
+    do { fixture = try Fixture(contentsOf: file) } catch {
+        return ([fixtureLoadProblem(path, resolved: file, filePath: filePath, error: error)], nil, nil)
+    }
     let result = fixture.check()
     if record || !result.hasExpectation {
         let recorded = fixture.recorded()

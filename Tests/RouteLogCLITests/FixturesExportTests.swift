@@ -1,9 +1,10 @@
 import Foundation
+@testable import RouteLogCLI
 import RouteLogCore
 import Testing
 
-/// `fixtures check|record`, `export` and `verify` on files.
-@Suite(.serialized) struct FixturesExportTests {
+/// `fixtures check|record`, `export` and `verify` on files, run in-process.
+struct FixturesExportTests {
     let dir: TempDir
 
     init() throws {
@@ -13,26 +14,17 @@ import Testing
         try dir.writeSession("fx/nested/c-tabs.json", [RecordedEvent(.setTabs(["a", "b"])), RecordedEvent(.selectTab("b"))], label: "tabs", expect: true)
     }
 
-    func run(_ args: [String], env: [String: String] = [:]) throws -> CLIResult { try CLI.run(args, cwd: dir.url, env: env) }
+    func run(_ args: [String], reducer: Verifier.Reducer = Verifier.currentReducer) async -> CLIResult {
+        await InProcess.run(args, in: dir, reducer: reducer)
+    }
 
-    @Test func checkPassesGoodFixtures() throws {
-        let r = try run(["fixtures", "check", "fx"])
+    @Test func checkPassesGoodFixtures() async throws {
+        let r = await run(["fixtures", "check", "$/fx"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout == "3 passed, 0 failed\n", "\(r)")
     }
 
-    @Test func theFixtureCorpusPasses() throws {
-        let corpus = CLI.packageRoot.appendingPathComponent("Fixtures")
-        let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasSuffix(".json") }
-        try #require(!files.isEmpty, "no fixtures in \(corpus.path)")
-        let r = try CLI.run(["fixtures", "check", "Fixtures"], cwd: CLI.packageRoot)
-        #expect(r.status == 0, "\(r)")
-        #expect(r.stdout == "\(files.count) passed, 0 failed\n", "\(r)")
-        let v = try CLI.run(["verify"] + files.sorted().map { "Fixtures/\($0)" }, cwd: CLI.packageRoot)
-        #expect(v.status == 0 && v.stdout.hasSuffix("\(files.count) ok, 0 failed\n"), "\(v)")
-    }
-
-    @Test func checkReportsEachMismatchAndCounts() throws {
+    @Test func checkReportsEachMismatchAndCounts() async throws {
         // A wrong outcome, a wrong state and a wrong digest, each in its own file.
         var text = try dir.read("fx/a-upsell.json")
         text = text.replacingOccurrences(of: #""rejected:notDismissible""#, with: #""applied""#)
@@ -40,7 +32,7 @@ import Testing
         var tabs = try dir.read("fx/nested/c-tabs.json")
         tabs = tabs.replacingOccurrences(of: #""selectedTab":"b""#, with: #""selectedTab":"a""#)
         try dir.write("fx/nested/c-tabs.json", tabs)
-        let r = try run(["fixtures", "check", "fx"])
+        let r = await run(["fixtures", "check", "$/fx"])
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.hasSuffix("\n1 passed, 2 failed\n"), "\(r)")
         #expect(r.stdout.contains("FAIL fx/a-upsell.json"))
@@ -50,35 +42,35 @@ import Testing
         try Golden.check(r.stdout, "fixtures-check-failures.txt")
     }
 
-    @Test func checkNamesFileAndEventIndexOfAMalformedFixture() throws {
+    @Test func checkNamesFileAndEventIndexOfAMalformedFixture() async throws {
         try dir.write("bad/typo.json", """
         {"format": "routelog-fixture/1", "name": "typo", "events": [
           {"push": {"route": "a"}},
           {"show": {"route": "b", "style": "sheeet"}}
         ]}
         """)
-        let r = try run(["fixtures", "check", "bad"])
+        let r = await run(["fixtures", "check", "$/bad"])
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("bad/typo.json: events[1].show.style: unknown value \"sheeet\""), "\(r)")
         #expect(r.stdout.hasSuffix("0 passed, 1 failed\n"))
         // Elsewhere the same file is a one-line data error.
-        CLI.expectError(try run(["log", "bad/typo.json"]), status: 3, "malformed fixture: bad/typo.json: events[1].show.style")
+        CLI.expectError(await run(["log", "$/bad/typo.json"]), status: 3, "malformed fixture: bad/typo.json: events[1].show.style")
         try dir.write("bad/json.json", "{\"events\": [\n  {\"push\": }\n]}")
-        CLI.expectError(try run(["state", "bad/json.json"]), status: 3, "malformed fixture: bad/json.json: line 2, column")
+        CLI.expectError(await run(["state", "$/bad/json.json"]), status: 3, "malformed fixture: bad/json.json: line 2, column")
         try dir.write("bad/newer.json", #"{"format": "routelog-fixture/9", "events": []}"#)
-        CLI.expectError(try run(["state", "bad/newer.json"]), status: 3, #"unsupported format "routelog-fixture/9""#)
+        CLI.expectError(await run(["state", "$/bad/newer.json"]), status: 3, #"unsupported format "routelog-fixture/9""#)
     }
 
-    @Test func recordRewritesExpectBlocks() throws {
+    @Test func recordRewritesExpectBlocks() async throws {
         try dir.writeSession("rec/handwritten.json", Sessions.upsell, label: "hand")
-        let before = try run(["fixtures", "check", "rec"])
+        let before = await run(["fixtures", "check", "$/rec"])
         #expect(before.status == 1 && before.stdout.contains("no expect block"), "\(before)")
-        let rec = try run(["fixtures", "record", "rec"])
+        let rec = await run(["fixtures", "record", "$/rec"])
         #expect(rec.status == 0, "\(rec)")
         #expect(rec.stdout.contains("recorded  rec/handwritten.json") && rec.stdout.hasSuffix("1 recorded, 0 unchanged\n"), "\(rec)")
-        let after = try run(["fixtures", "check", "rec"])
+        let after = await run(["fixtures", "check", "$/rec"])
         #expect(after.stdout == "1 passed, 0 failed\n", "\(after)")
-        let again = try run(["fixtures", "record", "rec"])
+        let again = await run(["fixtures", "record", "$/rec"])
         #expect(again.stdout.hasSuffix("0 recorded, 1 unchanged\n"), "recording twice is stable: \(again)")
         let doc = try JSONValue(parsing: dir.read("rec/handwritten.json"))
         let r = replay(Sessions.upsell.map(\.event))
@@ -86,50 +78,54 @@ import Testing
         #expect(doc["name"]?.stringValue == "hand")
     }
 
-    @Test func exportRoundTripsAndRedacts() throws {
-        let r = try run(["export", "fx/a-upsell.json", "-o", "out.json"])
+    @Test func exportRoundTripsAndRedacts() async throws {
+        let r = await run(["export", "$/fx/a-upsell.json", "-o", "$/out.json"])
         #expect(r.status == 0, "\(r)")
         let plain = try JSONValue(parsing: dir.read("out.json"))
         let events = try #require(plain["events"]?.arrayValue).map { try RecordedEvent(json: $0) }
         #expect(events == Sessions.upsell)
-        #expect(try run(["fixtures", "check", "out.json"]).stdout == "1 passed, 0 failed\n")
+        #expect(await run(["fixtures", "check", "$/out.json"]).stdout == "1 passed, 0 failed\n")
+        // The fixture's name follows the output file's name (Fixtures/README.md), or --name.
+        #expect(plain["name"]?.stringValue == "out", "\(plain["name"] ?? .null)")
+        _ = await run(["export", "$/fx/a-upsell.json", "-o", "$/named.json", "--name", "upsell-swipe"])
+        #expect(try JSONValue(parsing: dir.read("named.json"))["name"]?.stringValue == "upsell-swipe")
 
-        let red = try run(["export", "fx/a-upsell.json", "-o", "red.json", "--redact"])
+        let red = await run(["export", "$/fx/a-upsell.json", "-o", "$/red.json", "--redact"])
         #expect(red.status == 0, "\(red)")
         let text = try dir.read("red.json")
         #expect(!text.contains("Lunch?") && !text.contains(":42"), "payload strings and numbers are gone:\n\(text)")
         #expect(!text.contains("swipe down"), "notes are redacted too")
         let redacted = try #require(try JSONValue(parsing: text)["events"]?.arrayValue).map { try RecordedEvent(json: $0) }
-        #expect(redacted.map { Render.ids($0.event) } == Sessions.upsell.map { Render.ids($0.event) }, "ids kept")
+        #expect(redacted.map { ids($0.event) } == Sessions.upsell.map { ids($0.event) }, "ids kept")
         let payload = try #require(redacted[1].event.route?.payload?.value)
         let id = try #require(payload["id"]?.stringValue), subject = try #require(payload["subject"]?.stringValue)
         #expect(id.hasPrefix("redacted:") && subject.hasPrefix("redacted:") && id != subject)
         // Stable: the same input gives the same hashes.
-        _ = try run(["export", "fx/a-upsell.json", "-o", "red2.json", "--redact"])
+        _ = await run(["export", "$/fx/a-upsell.json", "-o", "$/red2.json", "--redact", "--name", "red"])
         #expect(try dir.read("red2.json") == text)
-        #expect(try run(["fixtures", "check", "red.json"]).status == 0, "the redacted export is a valid fixture")
+        #expect(await run(["fixtures", "check", "$/red.json"]).status == 0, "the redacted export is a valid fixture")
         // To stdout.
-        let out = try run(["export", "fx/a-upsell.json@3", "-o", "-"])
+        let out = await run(["export", "$/fx/a-upsell.json@3", "-o", "-"])
         #expect(try JSONValue(parsing: out.stdout)["events"]?.arrayValue?.count == 3, "\(out)")
     }
 
-    @Test func verifyAFileAgainstItsExpectBlock() throws {
-        let ok = try run(["verify", "fx/a-upsell.json", "fx/b-generated.json"])
+    @Test func verifyAFileAgainstItsExpectBlock() async throws {
+        let ok = await run(["verify", "$/fx/a-upsell.json", "$/fx/b-generated.json"])
         #expect(ok.status == 0, "\(ok)")
         #expect(ok.stdout.hasSuffix("2 ok, 0 failed\n"), "\(ok)")
-        // A changed reducer rule (test-only hook) is caught at the right seq.
-        let bad = try run(["verify", "fx/a-upsell.json"], env: ["ROUTELOG_TEST_REDUCER_MUTATION": "interactiveDismissIgnoresDismissible"])
+        // A changed reducer rule is caught at the right seq.
+        let bad = await run(["verify", "$/fx/a-upsell.json"], reducer: ReducerMutation.interactiveDismissIgnoresDismissible.apply)
         #expect(bad.status == 1, "\(bad)")
         #expect(bad.stdout.contains("at seq 6: outcome: expected rejected:notDismissible, replayed applied"), "\(bad)")
         #expect(bad.stdout.contains("-       [0] attachments") == false)
         try Golden.check(bad.stdout, "verify-file-mutation.txt")
-        CLI.expectError(try run(["verify", "fx/a-upsell.json"], env: ["ROUTELOG_TEST_REDUCER_MUTATION": "nope"]), status: 2, "unknown mutation 'nope'")
+        // Where the changed rule never fires, the file still verifies.
+        let pop = await run(["verify", "$/fx/a-upsell.json"], reducer: ReducerMutation.popIgnoresCount.apply)
+        #expect(pop.status == 0 && pop.stdout.hasPrefix("ok      fx/a-upsell.json  10 events"), "\(pop)")
     }
-}
 
-/// Test-side helpers over events.
-enum Render {
-    static func ids(_ e: Event) -> String {
+    /// `push id`, `show style id`, or the event's kind.
+    func ids(_ e: Event) -> String {
         switch e {
         case .push(let r, _): "push \(r.id)"
         case .show(let r, let s, _, _): "show \(s.rawValue) \(r.id)"

@@ -1,10 +1,12 @@
 import Foundation
+@testable import RouteLogCLI
 import RouteLogCore
 import RouteLogLMDB
 import Testing
 
 /// The CLI against LMDB stores written by the tests (through `routelog import` and `LMDBEventLog`).
-@Suite(.serialized) struct StoreTests {
+/// What writes a store runs as a process; what only reads and renders it runs in-process (`read`).
+struct StoreTests {
     let dir: TempDir
     let generated = Sessions.generated(seed: 21, count: 300)
 
@@ -21,6 +23,11 @@ import Testing
 
     func run(_ args: [String], env: [String: String] = [:]) throws -> CLIResult { try CLI.run(args, cwd: dir.url, env: env) }
 
+    /// Runs a command that only reads, in-process, on the store `st` (`$/NAME` names a file in `dir`).
+    func read(_ args: [String], store: String = "st") async -> CLIResult {
+        await InProcess.run(args + ["--store", dir.path(store)], in: dir)
+    }
+
     /// Imports files into `st` and returns the new session ids, in order.
     @discardableResult
     func importFiles(_ files: [String], store: String = "st") throws -> [String] {
@@ -29,17 +36,52 @@ import Testing
         return try r.stdout.split(separator: "\n").map { try String($0).json()["session"]?.stringValue ?? "" }
     }
 
-    @Test func importThenListSessions() throws {
+    /// `latest` is the session that entered the store last, whatever time the app recorded for it:
+    /// an export from days ago imported into a store an app has just written to, and the same
+    /// export imported twice.
+    @Test func latestIsTheSessionThatEnteredTheStoreLast() async throws {
+        let storePath = dir.path("st")
+        do {
+            // The app writes a session now.
+            let log = try LMDBEventLog.open(at: storePath, options: .init(durability: .none))
+            let info = try log.createSession(NewSession(label: "written by the app"))
+            try log.append(Array(Sessions.upsell.prefix(3)), to: info.id, expectedSeq: 0)
+        }
+        let podcast = CLI.packageRoot.appendingPathComponent("Fixtures/exported-session-podcast-bug-report.json").path
+        let first = try #require(try importFiles([podcast]).first)
+        let log = await read(["log", "latest", "--json"])
+        #expect(log.stdout.split(separator: "\n").count == 21, "the imported session (21 events), not the app's (3): \(log.stdout.prefix(300))")
+        let ws = Workspace(storePath: storePath)
+        #expect(try ws.resolve(try parseRef("latest")).id.rawValue == first)
+        // The export's recorded time is older than the app's session; `sessions` shows both times.
+        let rows = try #require(try await read(["sessions", "--json"]).stdout.json().arrayValue)
+        #expect(rows.map { $0["order"]?.intValue } == [1, 2], "\(rows)")
+        #expect(rows[1]["created"]?.stringValue == "2026-11-18T11:05:00.000Z", "\(rows)")
+        #expect((rows[1]["created"]?.stringValue ?? "") < (rows[0]["created"]?.stringValue ?? ""), "older recorded time: \(rows)")
+        #expect((rows[1]["added"]?.stringValue ?? "") >= (rows[0]["added"]?.stringValue ?? ""), "entered later: \(rows)")
+        // The same export again: two sessions with the same recorded time; latest is the second.
+        let second = try #require(try importFiles([podcast]).first)
+        #expect(second != first)
+        let text = await read(["sessions"])
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4 && lines[2].hasPrefix("2  " + first) && lines[3].hasPrefix("3  " + second), "\(text)")
+        let again = Workspace(storePath: storePath)
+        #expect(try again.resolve(try parseRef("latest")).id.rawValue == second)
+        #expect(try again.resolve(try parseRef("latest~1")).id.rawValue == first)
+    }
+
+    @Test func importThenListSessions() async throws {
         let ids = try importFiles(["upsell.json", "gen.json"])
         #expect(ids.count == 2 && ids[0] < ids[1], "time-ordered ids: \(ids)")
-        let r = try run(["sessions", "--store", "st"])
+        let r = await read(["sessions"])
         #expect(r.status == 0, "\(r)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3 && lines[0].hasPrefix("ID") && lines[0].contains("HEAD"), "\(r)")
+        #expect(lines.count == 3 && lines[0].hasPrefix("#  ID") && lines[0].contains("CREATED") && lines[0].contains("ADDED")
+                && lines[0].contains("HEAD"), "\(r)")
         let head = replay(Sessions.upsell.map(\.event)).state.digest
-        #expect(lines[1].hasPrefix(ids[0]) && lines[1].contains("upsell") && lines[1].contains("  10  ") && lines[1].contains(head.short), "\(lines[1])")
-        #expect(lines[2].hasPrefix(ids[1]) && lines[2].contains("generated") && lines[2].contains("  300  "), "\(lines[2])")
-        let j = try run(["sessions", "--store", "st", "--json"])
+        #expect(lines[1].hasPrefix("1  " + ids[0]) && lines[1].contains("upsell") && lines[1].contains("  10  ") && lines[1].contains(head.short), "\(lines[1])")
+        #expect(lines[2].hasPrefix("2  " + ids[1]) && lines[2].contains("generated") && lines[2].contains("  300  "), "\(lines[2])")
+        let j = await read(["sessions", "--json"])
         let arr = try #require(try j.stdout.json().arrayValue)
         #expect(arr.map { $0["id"]?.stringValue } == ids)
         #expect(arr[0]["events"]?.intValue == 10 && arr[0]["headDigest"]?.stringValue == head.hex)
@@ -47,14 +89,14 @@ import Testing
         // --label names the imported sessions.
         let labelled = try run(["import", "--store", "st", "--label", "from QA", "upsell.json"])
         #expect(labelled.status == 0, "\(labelled)")
-        let all = try #require(try run(["sessions", "--store", "st", "--json"]).stdout.json().arrayValue)
+        let all = try #require(try await read(["sessions", "--json"]).stdout.json().arrayValue)
         #expect(all.count == 3 && all.contains { $0["label"]?.stringValue == "from QA" }, "\(all)")
         // ROUTELOG_STORE is the default store.
         let viaEnv = try run(["sessions", "--json"], env: ["ROUTELOG_STORE": dir.path("st")])
         #expect(try viaEnv.stdout.json().arrayValue?.count == 3, "\(viaEnv)")
     }
 
-    @Test func sessionsTextGolden() throws {
+    @Test func sessionsTextGolden() async throws {
         // Files with a session header keep their creation time, app and version through import.
         var text = try dir.read("upsell.json")
         text = text.replacingOccurrences(of: "  \"events\": [", with: """
@@ -63,43 +105,45 @@ import Testing
         """)
         try dir.write("with-header.json", text)
         try importFiles(["with-header.json"])
-        let r = try run(["sessions", "--store", "st"])
+        let r = await read(["sessions"])
         #expect(r.status == 0, "\(r)")
-        let masked = r.stdout.replacingOccurrences(of: #"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#,
+        let added = try #require(try await read(["sessions", "--json"]).stdout.json().arrayValue?.first?["added"]?.stringValue)
+        #expect(added > "2026-11-20T09:30:00.000Z", "added is the store's clock at import, not the recorded time: \(added)")
+        let masked = r.stdout.replacingOccurrences(of: added, with: "yyyy-mm-ddThh:mm:ss.sssZ").replacingOccurrences(of: #"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#,
                                                    with: "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", options: .regularExpression)
         try Golden.check(masked, "sessions.txt")
     }
 
-    @Test func sessionReferences() throws {
+    @Test func sessionReferences() async throws {
         let ids = try importFiles(["upsell.json", "gen.json"])
-        let file = try run(["state", "upsell.json@7", "--json"]).stdout
-        #expect(try run(["state", "latest~1@7", "--store", "st", "--json"]).stdout == file)
-        #expect(try run(["state", "\(ids[0])@7", "--store", "st", "--json"]).stdout == file)
+        let file = await read(["state", "$/upsell.json@7", "--json"]).stdout
+        #expect(await read(["state", "latest~1@7", "--json"]).stdout == file)
+        #expect(await read(["state", "\(ids[0])@7", "--json"]).stdout == file)
         // A unique prefix: the shortest prefix of ids[0] that ids[1] does not share.
         let common = zip(ids[0], ids[1]).prefix { $0 == $1 }.count
         let prefix = String(ids[0].prefix(common + 1))
-        #expect(try run(["state", "\(prefix)@7", "--store", "st", "--json"]).stdout == file)
-        #expect(try run(["state", "latest", "--store", "st", "--json"]).stdout == (try run(["state", "gen.json", "--json"]).stdout))
-        CLI.expectError(try run(["state", String(ids[0].prefix(common)), "--store", "st"]), status: 2,
+        #expect(await read(["state", "\(prefix)@7", "--json"]).stdout == file)
+        #expect(await read(["state", "latest", "--json"]).stdout == (await read(["state", "$/gen.json", "--json"]).stdout))
+        CLI.expectError(await read(["state", String(ids[0].prefix(common))]), status: 2,
                         "ambiguous session prefix: \(ids[0].prefix(common)) matches 2 sessions")
-        CLI.expectError(try run(["state", "latest~2", "--store", "st"]), status: 2, "unknown session: latest~2 (the store st has 2 sessions)")
-        CLI.expectError(try run(["state", "ffff", "--store", "st"]), status: 2, "unknown session: ffff")
-        CLI.expectError(try run(["state", "latest@301", "--store", "st"]), status: 2, "seq out of range: 301")
-        CLI.expectError(try run(["state", "latest~x", "--store", "st"]), status: 2, "expected a number after 'latest~'")
+        CLI.expectError(await read(["state", "latest~2"]), status: 2, "unknown session: latest~2 (the store st has 2 sessions)")
+        CLI.expectError(await read(["state", "ffff"]), status: 2, "unknown session: ffff")
+        CLI.expectError(await read(["state", "latest@301"]), status: 2, "seq out of range: 301")
+        CLI.expectError(await read(["state", "latest~x"]), status: 2, "expected a number after 'latest~'")
     }
 
-    @Test func storeAndFileGiveTheSameOutput() throws {
+    @Test func storeAndFileGiveTheSameOutput() async throws {
         try importFiles(["upsell.json"])
-        #expect(try run(["log", "latest", "--store", "st"]).stdout == (try run(["log", "upsell.json"]).stdout))
-        #expect(try run(["log", "latest", "--store", "st", "--json"]).stdout == (try run(["log", "upsell.json", "--json"]).stdout))
-        let d = try run(["diff", "latest@6", "upsell.json@6", "--store", "st", "--events"])
+        #expect(await read(["log", "latest"]).stdout == (await read(["log", "$/upsell.json"]).stdout))
+        #expect(await read(["log", "latest", "--json"]).stdout == (await read(["log", "$/upsell.json", "--json"]).stdout))
+        let d = await read(["diff", "latest@6", "$/upsell.json@6", "--events"])
         #expect(d.status == 0, "a session against its own file: \(d)")
-        let d2 = try run(["diff", "latest@5", "latest@6", "--store", "st"])
+        let d2 = await read(["diff", "latest@5", "latest@6"])
         #expect(d2.status == 0, "a rejected event changes nothing: \(d2)")
-        let d3 = try run(["diff", "latest@4", "latest@5", "--store", "st", "--json"])
+        let d3 = await read(["diff", "latest@4", "latest@5", "--json"])
         let d3changes = try d3.stdout.json()["changes"]?.arrayValue?.count
         #expect(d3.status == 1 && d3changes == 1, "\(d3)")
-        let b = try run(["bisect", "latest", "--store", "st", "--linear", "--predicate", #"reason == "stale""#, "--json"])
+        let b = await read(["bisect", "latest", "--linear", "--predicate", #"reason == "stale""#, "--json"])
         #expect(try b.stdout.json()["seq"]?.intValue == 8, "\(b)")
     }
 
@@ -109,7 +153,7 @@ import Testing
         #expect(r.status == 0, "\(r)")
         let fixture = try Fixture(contentsOf: dir.path("exported.json"))
         #expect(fixture.events == Sessions.upsell)
-        #expect(fixture.name == "upsell" && fixture.session?.label == "upsell")
+        #expect(fixture.name == "exported" && fixture.session?.label == "upsell", "the name follows the file; the label stays in the header")
         #expect(try run(["fixtures", "check", "exported.json"]).stdout == "1 passed, 0 failed\n")
         // Import the export again: the same events, the same head digest.
         let again = try importFiles(["exported.json"])
@@ -123,26 +167,29 @@ import Testing
         #expect(red.status == 0 && !redText.contains("Lunch?"), "\(red)")
     }
 
-    @Test func verifyCatchesAChangedReducerRuleAtTheRightSeq() throws {
+    @Test func verifyCatchesAChangedReducerRuleAtTheRightSeq() async throws {
         try importFiles(["upsell.json", "gen.json", "pops.json"])
         let ok = try run(["verify", "--all", "--store", "st"])
         #expect(ok.status == 0, "\(ok)")
         #expect(ok.stdout.hasSuffix("3 ok, 0 failed\n"), "\(ok)")
 
-        let swipe = try run(["verify", "latest~2", "--store", "st", "--json"],
-                            env: ["ROUTELOG_TEST_REDUCER_MUTATION": "interactiveDismissIgnoresDismissible"])
+        // The store is written by another process and verified in this one, with a rule changed.
+        func verify(_ args: [String], _ mutation: ReducerMutation) async -> CLIResult {
+            await InProcess.run(["verify", "--store", dir.path("st")] + args, in: dir, reducer: mutation.apply)
+        }
+        let swipe = await verify(["latest~2", "--json"], .interactiveDismissIgnoresDismissible)
         #expect(swipe.status == 1, "\(swipe)")
         let v = try swipe.stdout.json()
         #expect(v["seq"]?.intValue == 6 && v["check"]?.stringValue == "digest", "\(swipe)")
         #expect(v["changes"]?.arrayValue?.first?["path"]?.stringValue == "presented#3.presented", "the upsell is gone: \(swipe)")
 
-        let pop = try run(["verify", "latest", "--store", "st"], env: ["ROUTELOG_TEST_REDUCER_MUTATION": "popIgnoresCount"])
+        let pop = await verify(["latest"], .popIgnoresCount)
         #expect(pop.status == 1, "\(pop)")
         #expect(pop.stdout.contains("at seq 4: digest: recorded applied with digest"), "\(pop)")
         try Golden.check(pop.stdout.replacingOccurrences(of: #"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"#, with: "<id>",
                                                          options: .regularExpression), "verify-store-mutation.txt")
         // Where the mutated rule never fires, the session still verifies.
-        let all = try run(["verify", "--all", "--store", "st", "--json"], env: ["ROUTELOG_TEST_REDUCER_MUTATION": "popIgnoresCount"])
+        let all = await verify(["--all", "--json"], .popIgnoresCount)
         let oks = try all.stdout.split(separator: "\n").map { try String($0).json()["ok"]?.boolValue }
         #expect(oks.count == 3 && oks[2] == false && oks[0] == true, "\(all)")
     }

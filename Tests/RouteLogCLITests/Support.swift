@@ -1,4 +1,5 @@
 import Foundation
+@testable import RouteLogCLI
 import RouteLogCore
 import Testing
 
@@ -9,6 +10,28 @@ struct CLIResult: CustomStringConvertible {
     var status: Int32
 
     var description: String { "status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// Runs `routelog` in this process, through the library's entry point, with its output captured.
+enum InProcess {
+    /// Runs `routelog args…` and returns its stdout, stderr and exit status. An argument `$/NAME`
+    /// (`$/upsell.json@3`, `$/fx`) names `NAME` inside `dir`; `dir`'s path is removed from the
+    /// output again, so that messages read as if the command ran inside `dir`. (The process's
+    /// working directory is shared by the tests running at once, so it is left alone.)
+    static func run(_ args: [String], in dir: TempDir? = nil,
+                    reducer: Verifier.Reducer = Verifier.currentReducer) async -> CLIResult {
+        let args = args.map { arg in
+            guard let dir, arg.hasPrefix("$/") else { return arg }
+            return dir.path(String(arg.dropFirst(2)))
+        }
+        let console = Console()
+        let status = await Console.$capture.withValue(console) { await RouteLogCommand.execute(args, reducer: reducer) }
+        func relative(_ text: String) -> String {
+            guard let dir else { return text }
+            return text.replacingOccurrences(of: dir.url.path + "/", with: "")
+        }
+        return CLIResult(stdout: relative(console.stdout), stderr: relative(console.stderr), status: status)
+    }
 }
 
 /// Runs the built `routelog` binary end to end.
@@ -40,7 +63,7 @@ enum CLI {
         p.arguments = args
         if let cwd { p.currentDirectoryURL = cwd }
         var environment = ProcessInfo.processInfo.environment
-        for key in ["NO_COLOR", "ROUTELOG_STORE", "ROUTELOG_TEST_REDUCER_MUTATION", "ROUTELOG_RECORD"] { environment[key] = nil }
+        for key in ["NO_COLOR", "ROUTELOG_STORE", "ROUTELOG_RECORD"] { environment[key] = nil }
         environment["COLUMNS"] = "100"
         for (k, v) in env { environment[k] = v }
         p.environment = environment

@@ -86,6 +86,16 @@ import Testing
 
     @Test func anUnreadableFixtureIsOneLine() {
         let problems = replayProblems(fixture: "Fixtures/does-not-exist.json", record: false).problems
-        #expect(problems == ["Fixtures/does-not-exist.json: cannot read the file: no such file"])
+        #expect(problems.count == 1 && !(problems.first ?? "").contains("\n"), "\(problems)")
+        let message = problems.first ?? ""
+        #expect(message.hasPrefix("Fixtures/does-not-exist.json: cannot read the file: no such file; \"Fixtures/does-not-exist.json\" is in none of these directories: "),
+                "\(message)")
+        // It names the working directory and every directory from this file's up to the root.
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        for dir in [FileManager.default.currentDirectoryPath, here.path, here.deletingLastPathComponent().path, here.deletingLastPathComponent().deletingLastPathComponent().path] {
+            #expect(message.contains(dir), "\(dir) in \(message)")
+        }
+        let absolute = replayProblems(fixture: "/nonexistent/x.json", record: false).problems
+        #expect(absolute == ["/nonexistent/x.json: cannot read the file: no such file (no file at this absolute path)"])
     }
 }

@@ -133,7 +133,7 @@ import Testing
         router.dismiss()
         let root = b.scope()
         root.push(.episode(id: 1))
-        root.present(.alert(message: "m"), as: .alert)
+        root.show(.alert(message: "m"), as: .alert)
         await a.flush()
         await b.flush()
         #expect(try log.events(a.session).map(\.event) == log.events(b.session).map(\.event))

@@ -20,7 +20,7 @@ import Testing
         }
         expectNavigation(nav, outcomes: [.applied(), .rejected(.stale)]) {
             $0.push(.episode(id: 2))
-            $0.interactiveDismiss(99)
+            $0.interactiveDismiss(token: 99)
         } changes: {
             $0.root.presented?.content?.path = [.episode(id: 2)]
         }

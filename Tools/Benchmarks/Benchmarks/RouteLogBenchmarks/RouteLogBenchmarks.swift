@@ -18,8 +18,8 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 10
     )
 
-    Benchmark("fold (1M realistic)", configuration: config) { benchmark, events in
-        blackHole(Folds.pure(events).applied)
+    Benchmark("digest-terms (1M realistic)", configuration: config) { benchmark, events in
+        blackHole(Folds.digestTerms(events))
     } setup: {
         Workloads.realistic(count)
     }

@@ -24,7 +24,7 @@ public enum DecodingFolds {
     }
 
     /// A raw cursor scan of a baseline environment, decoding each record's event and folding it
-    /// without the digest: `raw-scan+fold`.
+    /// (the reducer, digest upkeep included): `raw-scan+fold`.
     @inline(never)
     public static func rawScanFold(_ env: RawLMDB) throws -> (NavigationState, events: Int) {
         var state = NavigationState()
@@ -32,7 +32,7 @@ public enum DecodingFolds {
         try env.scan { _, value in
             let e = try EventBytes.decode(BaselineRecords.eventBytes(value))
             seq += 1
-            _ = Folds.applyPure(&state, e.event, seq: seq)
+            _ = Folds.apply(&state, e.event, seq: seq)
         }
         return (state, Int(seq))
     }

@@ -58,7 +58,7 @@ public enum JSONBaseline {
         return out
     }
 
-    /// Decodes each line with `JSONDecoder` and folds the events (pure fold): `json-decode+fold`.
+    /// Decodes each line with `JSONDecoder` and folds the events: `json-decode+fold`.
     @inline(never)
     public static func decodeAndFold(_ lines: [Data]) throws -> (NavigationState, applied: Int) {
         let decoder = JSONDecoder()
@@ -68,7 +68,7 @@ public enum JSONBaseline {
         for line in lines {
             let recorded = try RecordedEvent(json: try decoder.decode(DecodedJSON.self, from: line).value)
             seq += 1
-            if Folds.applyPure(&state, recorded.event, seq: seq) { applied += 1 }
+            if Folds.apply(&state, recorded.event, seq: seq) { applied += 1 }
         }
         return (state, applied)
     }

@@ -57,14 +57,14 @@ case "replay":
 case "fold":
     let plain = events.map(\.event)
     var applied = 0
-    let t = clock.measure { applied = Folds.pure(plain).applied }
-    report("fold", t)
+    let t = clock.measure { applied = Folds.withDigest(plain).applied }
+    report("fold+digest", t)
     print(applied)
 case "digest":
     let plain = events.map(\.event)
     var d = Digest.zero
-    let t = clock.measure { d = Folds.withDigest(plain).0.digest }
-    report("fold+digest", t)
+    let t = clock.measure { d = Folds.digestTerms(plain) }
+    report("digest-terms", t)
     print(d)
 default:
     print("unknown mode \(mode)")

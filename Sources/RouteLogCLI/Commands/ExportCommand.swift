@@ -11,7 +11,9 @@ struct ExportCommand: ParsableCommand {
         Writes the events (with their metadata) and an expect block replayed with the current \
         reducer. --redact replaces every string and number inside route payloads (and notes) with \
         a stable hash, keeping route ids, types, styles and the shape of the payloads, so a tester \
-        can attach the file to a bug report. -o - writes to stdout.
+        can attach the file to a bug report. -o - writes to stdout. The fixture's name is the \
+        output file's name without .json (as in Fixtures/), or --name; the session's label stays \
+        in the session header.
         """
     )
 
@@ -19,6 +21,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "The session (REF@N exports events 1...N).") var session: String
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for stdout).", valueName: "file"), completion: .file(extensions: ["json"]))
     var output: String
+    @Option(help: "The fixture's name (default: the file name without .json; with -o -, the session's label).") var name: String?
     @Flag(help: "Replace payload strings and numbers with stable hashes.") var redact = false
     @Flag(help: "Print a JSON summary instead of a sentence.") var json = false
 
@@ -28,7 +31,8 @@ struct ExportCommand: ParsableCommand {
         var events = try call { try s.log.events(s.id, from: 1, through: s.seqOrHead) }.map(\.recorded)
         if redact { events = events.map(Redactor.redact) }
         let app = SessionsCommand.app(s.info)
-        let name = s.document?.name ?? (s.info.label.isEmpty ? s.id.rawValue : s.info.label)
+        let fileName = output == "-" ? nil : URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
+        let name = self.name ?? fileName ?? s.document?.name ?? (s.info.label.isEmpty ? s.id.rawValue : s.info.label)
         var description = s.document?.description ?? "Exported from session \(s.id.rawValue)" + (app == "-" ? "" : " (\(app))") + "."
         if redact { description += " Payloads redacted." }
         let header = s.document?.session ?? (s.document == nil

@@ -7,17 +7,22 @@ struct BisectCommand: ParsableCommand {
         commandName: "bisect",
         abstract: "Find the first seq where a predicate holds (or a command says bad).",
         discussion: """
-        Binary search over seqs 0...N (0 is the state before any event), assuming the \
-        predicate stays true once it holds; only O(log N) states are materialized, each from \
-        the nearest snapshot. For a predicate that can turn false again, --linear checks every \
-        seq in order with one fold.
+        With --predicate the search is linear by default: one fold from seq 0 (the state \
+        before any event) to N, judging every seq in order, so it finds the first seq where the \
+        predicate holds even when it stops holding later (each state costs microseconds).
+
+        With --run (each judgement is a process) or --binary the search is binary: it assumes \
+        the predicate stays true once it holds and materializes O(log N) states, each from the \
+        nearest snapshot. It needs a bad end: when the last seq is good it says the range has \
+        no bad end (a predicate that held for a while and stopped is found with --linear).
 
         --run CMD follows git bisect run: the state's canonical JSON goes on stdin, ROUTELOG_SEQ \
         (and ROUTELOG_EVENT, ROUTELOG_OUTCOME) in the environment; exit 0 means good, 125 skip, \
         1-127 (but 125) bad, 128 or more aborts. The command's output goes to stderr.
 
         Prints the seq, the event, the state diff across it and how many states were \
-        materialized. Exit status: 1 when a bad seq is found, 0 when the predicate never holds.
+        materialized, and which mode ran. Exit status: 1 when a bad seq is found, 0 when none is \
+        (linear: no seq says bad; binary: the range has no bad end).
 
         \(Predicate.helpText)
         """
@@ -27,15 +32,27 @@ struct BisectCommand: ParsableCommand {
     @Argument(help: "The session (REF@N searches seqs 1...N).") var session: String
     @Option(help: ArgumentHelp("The predicate that marks a bad state, e.g. 'top.id == \"upsell\"'.", valueName: "expr")) var predicate: String?
     @Option(name: .customLong("run"), help: ArgumentHelp("A shell command that judges each state (git bisect run semantics).", valueName: "cmd")) var command: String?
-    @Flag(help: "Check every seq in order (for predicates that are not monotone).") var linear = false
+    @Flag(help: "Check every seq in order (the default with --predicate).") var linear = false
+    @Flag(help: "Binary search, for a predicate that stays true once it holds (the default with --run).") var binary = false
     @Flag(help: "Print the result as JSON.") var json = false
 
+    /// The search mode: as asked, else linear for an in-process predicate (microseconds per
+    /// state, exact for any predicate) and binary for a command (a process per judgement).
+    var mode: Bisect.Mode {
+        if binary { return .binary }
+        if linear { return .linear }
+        return command == nil ? .linear : .binary
+    }
+
+    func validate() throws {
+        if linear && binary { throw ValidationError("give either --linear or --binary, not both") }
+    }
+
     func run() throws {
-        let judge = try Judge(predicate: predicate, run: command)
-        let s = try store.workspace().resolve(try parseRef(session))
-        try s.requireEvents()
+        let (judge, s) = try Judge.session(session, in: store, predicate: predicate, run: command)
         let n = s.seqOrHead
-        let result = try Bisector.search(s, through: n, mode: linear ? .linear : .binary, judge)
+        // REF@N searches the prefix 0...N, from the log's snapshots.
+        let result = try Bisect.run(in: s.log, session: s.id, through: n, mode: mode, verdict: judge.judge)
         let out = Output.stdout()
         let mode = result.mode.rawValue
         let counts: [String: JSONValue] = [
@@ -49,7 +66,15 @@ struct BisectCommand: ParsableCommand {
             if json {
                 out.line(JSONValue.object(counts.merging(["seq": .null]) { a, _ in a }).canonicalText)
             } else {
-                out.line("no bad seq: \(judge.summary) never says bad in seqs 0...\(n)")
+                switch result.mode {
+                case .linear:
+                    out.line("no bad seq: \(judge.summary) says bad at no seq in 0...\(n)")
+                case .binary:
+                    // Binary search judged the end of the range and found it good: it says
+                    // nothing about the seqs before (a predicate can hold for a while and stop).
+                    out.line("no bad end: \(judge.summary) does not say bad at seq \(n), the end of 0...\(n); "
+                        + "binary search needs a bad end (--linear checks every seq)")
+                }
                 if !result.undecided.isEmpty { out.line("skipped: \(result.undecided.map(String.init).joined(separator: ", "))") }
                 out.line(out.paint(countLine, .dim))
             }
@@ -84,45 +109,5 @@ struct BisectCommand: ParsableCommand {
         }
         out.flush()
         throw CommandResult.different
-    }
-}
-
-/// Runs the core's ``Bisect`` over a resolved session with a ``Judge``.
-enum Bisector {
-    static func search(_ s: ResolvedSession, through n: UInt64, mode: Bisect.Mode, _ judge: Judge) throws -> Bisect.Result {
-        func verdict(_ c: BisectContext) throws -> Bisect.Verdict {
-            let ctx = PredicateContext(seq: c.seq, state: c.state, event: c.event?.event, outcome: c.outcome)
-            switch try judge.judge(ctx) {
-            case .good: return .good
-            case .bad: return .bad
-            case .skip: return .skip
-            }
-        }
-        // REF@N searches the prefix 0...N, from the log's snapshots.
-        return try Bisect.run(in: s.log, session: s.id, through: n, mode: mode, verdict: verdict)
-    }
-
-    /// The first seq ≥ 1 (through `n`) the judge calls bad, by one fold from the start.
-    static func firstBad(_ s: ResolvedSession, through n: UInt64, _ judge: Judge) throws -> UInt64? {
-        var r = Replayer()
-        var found: UInt64?
-        var failure: (any Error)?
-        try call {
-            try s.log.read(s.id, from: 1, through: n) { e in
-                r.apply(e.event)
-                do {
-                    if try judge.judge(PredicateContext(seq: e.seq, state: r.state, event: e.event, outcome: e.outcome)) == .bad {
-                        found = e.seq
-                        return false
-                    }
-                } catch {
-                    failure = error
-                    return false
-                }
-                return true
-            }
-        }
-        if let failure { throw failure }
-        return found
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Buffered text output to stdout or stderr, with optional ANSI colors.
 ///
-/// Colors are used only when the stream is a terminal and `NO_COLOR` is not set (https://no-color.org).
+/// Colors are used only when the stream is a terminal and `NO_COLOR` is not set (https://no-color.org),
+/// never while a ``Console`` captures the output.
 final class Output {
     private let fd: Int32
     private var buffer: [UInt8] = []
@@ -13,7 +14,7 @@ final class Output {
         self.fd = fd
         let env = ProcessInfo.processInfo.environment
         let noColor = env["NO_COLOR"].map { !$0.isEmpty } ?? false
-        colors = !noColor && isatty(fd) == 1
+        colors = Console.capture == nil && !noColor && isatty(fd) == 1
     }
 
     static func stdout() -> Output { Output(fd: 1) }
@@ -60,10 +61,37 @@ final class Output {
     }
 }
 
-/// Writes all of `bytes` to `fd`. When the reader has gone away (`routelog log | head`), the
-/// process ends quietly with status 0, like a tool killed by SIGPIPE would, but without a signal;
-/// any other write failure is a one-line error with status 3.
+/// Captures what a command writes to stdout and stderr, for running commands in-process (tests).
+///
+/// While ``capture`` is set (for the current task and the tasks it starts), everything the CLI would
+/// write to file descriptors 1 and 2 goes to this console's buffers instead, without colors.
+final class Console: @unchecked Sendable {
+    @TaskLocal static var capture: Console?
+
+    private let lock = NSLock()
+    private var out: [UInt8] = []
+    private var err: [UInt8] = []
+
+    init() {}
+
+    /// What was written to stdout so far.
+    var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+    /// What was written to stderr so far.
+    var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+
+    func append(_ bytes: [UInt8], fd: Int32) {
+        lock.withLock { if fd == 2 { err += bytes } else { out += bytes } }
+    }
+}
+
+/// Writes all of `bytes` to `fd` (or to the capturing ``Console``). When the reader has gone away
+/// (`routelog log | head`), the process ends quietly with status 0, like a tool killed by SIGPIPE
+/// would, but without a signal; any other write failure is a one-line error with status 3.
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    if let console = Console.capture {
+        console.append(bytes, fd: fd)
+        return
+    }
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress! + offset, raw.count - offset) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteLogCore
+import RouteLogLMDB
 
 /// `routelog verify`: checksums, chain, and digests replayed with the current reducer.
 struct VerifyCommand: ParsableCommand {
@@ -25,8 +26,11 @@ struct VerifyCommand: ParsableCommand {
         if !all && sessions.isEmpty { throw ValidationError("give SESSION… or --all") }
     }
 
-    func run() throws {
-        let mutation = try ReducerMutation.fromEnvironment()
+    func run() throws { try run(reducer: Verifier.currentReducer) }
+
+    /// Verifies the sessions, replaying with `reducer`: the current reducer, or in tests one with a
+    /// rule changed, to show that `verify` catches a reducer change and names the right seq.
+    func run(reducer: Verifier.Reducer) throws {
         let ws = store.workspace()
         var targets: [ResolvedSession] = []
         if all {
@@ -40,7 +44,7 @@ struct VerifyCommand: ParsableCommand {
         let out = Output.stdout()
         var failed = 0
         for s in targets {
-            let report = try Verifier.verify(s, mutation: mutation)
+            let report = try Verifier.verify(s, reducer: reducer)
             if report.failure != nil { failed += 1 }
             if json {
                 out.line(report.json.canonicalText)
@@ -58,7 +62,8 @@ struct VerifyCommand: ParsableCommand {
 struct VerifyReport {
     struct Failure {
         var seq: UInt64?
-        /// `checksum`, `chain`, `digest`, `outcome` or `expect`.
+        /// For a stored session, the store's check (``VerificationFailure/Check``); for a file, `outcome`,
+        /// `digest`, `state` (compared with its expect block) or `expect` (the block is missing or short).
         var check: String
         var message: String
         var event: Event?
@@ -99,76 +104,80 @@ struct VerifyReport {
     }
 }
 
+extension VerifyReport.Failure {
+    /// The store's failure, with the replayed states around a digest or outcome failure.
+    init(_ f: VerificationFailure) {
+        self.init(seq: f.seq, check: f.check.rawValue, message: f.message)
+        guard let recorded = f.event, let before = f.stateBefore, let after = f.replayedState,
+              let storedOutcome = f.storedOutcome, let outcome = f.replayedOutcome,
+              let storedDigest = f.storedDigest, let digest = f.replayedDigest else { return }
+        message = "recorded \(storedOutcome) with digest \(storedDigest.short), replayed \(outcome) with digest \(digest.short)"
+        event = recorded.event
+        // Recorded as rejected: the recorded state is the state before the event.
+        diffTitle = storedOutcome.reason != nil
+            ? "state diff at seq \(f.seq) (recorded → replayed)"
+            : "state diff across seq \(f.seq) as replayed now"
+        self.before = before
+        self.after = after
+    }
+}
+
+/// Verifies a stored session with the store's own verification, or a file against its expect block.
 enum Verifier {
-    static func verify(_ s: ResolvedSession, mutation: ReducerMutation?) throws -> VerifyReport {
+    /// Applies one event (with its seq) to a state and returns the outcome.
+    typealias Reducer = (inout NavigationState, Event, UInt64) -> Outcome
+
+    /// The current reducer.
+    static func currentReducer(_ state: inout NavigationState, _ event: Event, _ seq: UInt64) -> Outcome {
+        state.apply(event, seq: seq)
+    }
+
+    static func verify(_ s: ResolvedSession, reducer: Reducer) throws -> VerifyReport {
         var report = VerifyReport(name: s.name, events: s.info.eventCount)
         if let doc = s.document {
-            report.failure = verifyDocument(doc, mutation: mutation)
+            report.failure = verifyDocument(doc, reducer: reducer)
             return report
         }
-        let store = try StoreAccess.verifyIntegrity(s)
-        if let integrity = store.integrity {
-            report.failure = integrity
-            return report
-        }
-        var r = VerifyReplayer(mutation: mutation)
-        var failure: VerifyReport.Failure?
-        try call {
-            try s.log.read(s.id, from: 1, through: s.info.eventCount) { e in
-                let before = r.state
-                let outcome = r.apply(e.event)
-                let digest = r.state.digest
-                guard digest != e.digest || outcome != e.outcome else { return true }
-                var f = VerifyReport.Failure(seq: e.seq, check: digest != e.digest ? "digest" : "outcome", message: "", event: e.event)
-                f.message = "recorded \(e.outcome) with digest \(e.digest.short), replayed \(outcome) with digest \(digest.short)"
-                if e.outcome.reason != nil {
-                    // Recorded as rejected: the recorded state is the state before the event.
-                    f.diffTitle = "state diff at seq \(e.seq) (recorded → replayed)"
-                    f.before = before
-                    f.after = r.state
-                } else {
-                    f.diffTitle = "state diff across seq \(e.seq) as replayed now"
-                    f.before = before
-                    f.after = r.state
-                }
-                failure = f
-                return false
-            }
-        }
-        report.failure = failure ?? store.other
+        guard let log = s.log as? LMDBEventLog else { throw CLIError.data("verify: \(s.name) is neither in a store nor a file") }
+        // The store checks checksums, the hash chain, and each stored outcome and digest against
+        // one replay with `reducer`.
+        let result = try call { try log.verify(session: s.id, reducer: reducer) }
+        report.failure = result.failure.map(VerifyReport.Failure.init)
         return report
     }
 
     /// A file has no stored digests per event: compare the replay with its expect block.
-    static func verifyDocument(_ doc: Fixture, mutation: ReducerMutation?) -> VerifyReport.Failure? {
+    static func verifyDocument(_ doc: Fixture, reducer: Reducer) -> VerifyReport.Failure? {
         guard let expect = doc.expect else {
             return VerifyReport.Failure(seq: nil, check: "expect", message: "the file has no expect block (record one with routelog fixtures record)")
         }
-        var r = VerifyReplayer(mutation: mutation)
+        var state = NavigationState()
         let outcomes = expect.outcomes ?? []
         for (i, e) in doc.events.enumerated() {
-            let before = r.state
-            let outcome = r.apply(e.event)
+            let before = state
+            let outcome = reducer(&state, e.event, UInt64(i + 1))
             if i < outcomes.count, outcome != outcomes[i] {
-                var f = VerifyReport.Failure(seq: UInt64(i + 1), check: "outcome", message: "expected \(outcomes[i]), replayed \(outcome)", event: e.event)
+                var f = VerifyReport.Failure(seq: UInt64(i + 1), check: VerificationFailure.Check.outcome.rawValue,
+                                             message: "expected \(outcomes[i]), replayed \(outcome)", event: e.event)
                 f.diffTitle = "state diff across seq \(i + 1) as replayed now"
                 f.before = before
-                f.after = r.state
+                f.after = state
                 return f
             }
         }
         if let o = expect.outcomes, o.count != doc.events.count {
             return VerifyReport.Failure(seq: nil, check: "expect", message: "expect has \(o.count) outcomes for \(doc.events.count) events")
         }
-        if let state = expect.state, state != r.state {
+        if let expected = expect.state, expected != state {
             var f = VerifyReport.Failure(seq: UInt64(doc.events.count), check: "state", message: "the final state differs from the expected one")
             f.diffTitle = "final state (expected → replayed)"
-            f.before = state
-            f.after = r.state
+            f.before = expected
+            f.after = state
             return f
         }
-        if let digest = expect.digest, digest != r.state.digest {
-            return VerifyReport.Failure(seq: UInt64(doc.events.count), check: "digest", message: "expected digest \(digest.short), replayed \(r.state.digest.short)")
+        if let digest = expect.digest, digest != state.digest {
+            return VerifyReport.Failure(seq: UInt64(doc.events.count), check: VerificationFailure.Check.digest.rawValue,
+                                        message: "expected digest \(digest.short), replayed \(state.digest.short)")
         }
         return nil
     }

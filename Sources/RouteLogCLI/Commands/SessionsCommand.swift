@@ -6,7 +6,11 @@ struct SessionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
         abstract: "List the sessions in the store.",
-        discussion: "One line per session, oldest first: id, label, app/version, created, events, last event time, head digest."
+        discussion: """
+        One line per session, in the order they entered the store (so the last line is `latest`): \
+        # (that order), id, label, app/version, created (the time the app recorded; an import \
+        keeps it), added (when the session entered this store), events, last event time, head digest.
+        """
     )
 
     @OptionGroup var store: StoreOptions
@@ -24,10 +28,11 @@ struct SessionsCommand: ParsableCommand {
             out.line("no sessions in \(store.path)")
             return
         }
-        var rows = [["ID", "LABEL", "APP", "CREATED", "EVENTS", "LAST EVENT", "HEAD"].map { out.paint($0, .bold) }]
+        var rows = [["#", "ID", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD"].map { out.paint($0, .bold) }]
         for s in all {
             rows.append([
-                s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt),
+                s.entryOrder == 0 ? "-" : String(s.entryOrder),
+                s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt), Render.time(s.enteredAt),
                 String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short,
             ])
         }
@@ -51,6 +56,8 @@ struct SessionsCommand: ParsableCommand {
         o["app"] = s.appName.map(JSONValue.string) ?? .null
         o["version"] = s.appVersion.map(JSONValue.string) ?? .null
         o["lastEventAt"] = s.lastEventAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
+        o["added"] = s.enteredAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
+        o["order"] = s.entryOrder == 0 ? .null : .int(Int64(s.entryOrder))
         return .object(o)
     }
 }

@@ -1,27 +1,6 @@
 import Foundation
 import RouteLogCore
 
-extension NavigationState {
-    /// The presentations of the selected root's chain, bottom first; the last is the top-most.
-    var presentationChain: [Presentation] {
-        var out: [Presentation] = []
-        var frame: Frame? = root
-        while let f = frame, let p = f.presented {
-            out.append(p)
-            frame = p.content
-        }
-        return out
-    }
-
-    /// The active frame: the content of the top-most presentation, the frame presenting it when
-    /// that is an alert or dialog, or the root when nothing is presented.
-    var activeFrame: Frame {
-        var frame = root
-        while let p = frame.presented, let content = p.content { frame = content }
-        return frame
-    }
-}
-
 /// Text renderings of states, events and outcomes.
 enum Render {
     // MARK: - Routes and events
@@ -77,13 +56,19 @@ enum Render {
         }
     }
 
-    /// `applied`, `updated in place` or `REJECTED stale`: rejected outcomes stand out even without color.
+    /// The outcome as the library spells it (``Outcome/description``): `applied`,
+    /// `applied:updatedInPlace` or `rejected:stale`; rejected outcomes in bold red on a terminal.
     static func outcome(_ o: Outcome, _ out: Output) -> String {
         switch o {
-        case .applied(.changed): out.paint("applied", .green)
-        case .applied(.updatedInPlace): out.paint("updated in place", .green)
-        case .rejected(let r): out.paint("REJECTED \(r.rawValue)", .boldRed)
+        case .applied: out.paint(o.description, .green)
+        case .rejected: out.paint(o.description, .boldRed)
         }
+    }
+
+    /// `s` cut to `width` visible characters, ending in `…` when cut.
+    static func truncate(_ s: String, _ width: Int) -> String {
+        guard visibleWidth(s) > width, width >= 1 else { return s }
+        return String(s.prefix(width - 1)) + "…"
     }
 
     // MARK: - States

@@ -19,20 +19,6 @@ enum StoreAccess {
             throw CLIError.from(error)
         }
     }
-
-    /// Checks a stored session's records (checksums and hash chain) with the store's own verification.
-    /// Returns the first failure of those checks, or `nil`; digest and outcome failures are left to
-    /// the CLI's replay, which prints the state diff (and honours the test-only reducer mutation).
-    static func verifyIntegrity(_ s: ResolvedSession) throws -> (integrity: VerifyReport.Failure?, other: VerifyReport.Failure?) {
-        guard let log = s.log as? LMDBEventLog else { return (nil, nil) }
-        let report = try call { try log.verify(session: s.id) }
-        guard let f = report.failure else { return (nil, nil) }
-        let failure = VerifyReport.Failure(seq: f.seq, check: f.check.rawValue, message: f.message)
-        switch f.check {
-        case .checksum, .chain: return (failure, nil)
-        default: return (nil, failure)
-        }
-    }
 }
 
 extension CLIError {

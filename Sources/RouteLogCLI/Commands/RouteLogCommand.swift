@@ -2,8 +2,8 @@ import ArgumentParser
 import RouteLogCore
 
 /// `routelog`: replay, inspect, diff, bisect, verify and minimize navigation sessions.
-struct RouteLogCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct RouteLogCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "routelog",
         abstract: "Replay and debug RouteLog navigation sessions.",
         discussion: """
@@ -26,6 +26,8 @@ struct RouteLogCommand: AsyncParsableCommand {
             VerifyCommand.self, MinimizeCommand.self, ExportCommand.self, ImportCommand.self, FixturesCommand.self,
         ]
     )
+
+    public init() {}
 }
 
 /// Help paragraphs shared by several commands.

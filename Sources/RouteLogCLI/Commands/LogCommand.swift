@@ -73,6 +73,11 @@ final class LogPrinter {
     let from: UInt64
     /// The last seq folded so far.
     var folded: UInt64 { replayer.seq }
+    /// The widths of the event and call-site columns: the widest of the rows printed by
+    /// ``print(from:through:)``, at least 38 and 22; later rows (``--follow``) are cut with `…`.
+    private(set) var eventWidth = 38
+    private(set) var siteWidth = 22
+    static let maxEventWidth = 64, maxSiteWidth = 40
 
     init(session: ResolvedSession, json: Bool, out: Output, from: UInt64) throws {
         self.session = session
@@ -86,6 +91,17 @@ final class LogPrinter {
     }
 
     func print(from: UInt64, through: UInt64) throws {
+        if !json {
+            // Size the columns to the widest row of the range (a first pass over the events,
+            // without folding), so that long event texts do not push the outcome column right.
+            try call {
+                try session.log.read(session.id, from: from, through: through) { e in
+                    eventWidth = min(Self.maxEventWidth, max(eventWidth, Render.visibleWidth(Render.event(e.event))))
+                    siteWidth = min(Self.maxSiteWidth, max(siteWidth, Render.visibleWidth(Self.site(e))))
+                    return true
+                }
+            }
+        }
         try call {
             try session.log.read(session.id, from: from, through: through) { e in
                 print(e)
@@ -114,15 +130,18 @@ final class LogPrinter {
         return JSONValue.object(o).canonicalText
     }
 
+    static func site(_ e: StoredEvent) -> String { e.meta.callSite.map { "\($0.file):\($0.line)" } ?? "-" }
+
     func textLine(_ e: StoredEvent) -> String {
         func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - Render.visibleWidth(s))) }
         let seq = String(e.seq)
         let seqCol = String(repeating: " ", count: max(0, 4 - seq.count)) + seq
         let time = e.meta.timestamp == 0 || origin == nil || origin == 0 ? "-" : Render.relativeTime(e.meta.timestamp, from: origin!)
-        let site = e.meta.callSite.map { "\($0.file):\($0.line)" } ?? "-"
         var cols = [
-            out.paint(seqCol, .bold), pad(time, 9), pad(e.meta.origin.rawValue, 6), pad(Render.event(e.event), 38),
-            pad(Render.outcome(e.outcome, out), 23), pad(site, 22), out.paint(Render.summary(replayer.state), .cyan),
+            out.paint(seqCol, .bold), pad(time, 9), pad(e.meta.origin.rawValue, 6),
+            pad(Render.truncate(Render.event(e.event), eventWidth), eventWidth),
+            pad(Render.outcome(e.outcome, out), 23), pad(Render.truncate(Self.site(e), siteWidth), siteWidth),
+            out.paint(Render.summary(replayer.state), .cyan),
         ]
         if let note = e.meta.note { cols.append(out.paint("# " + note, .dim)) }
         return cols.joined(separator: "  ")

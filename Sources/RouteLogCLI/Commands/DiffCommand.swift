@@ -11,18 +11,21 @@ struct DiffCommand: ParsableCommand {
         latest Fixtures/upsell.json. Prints the state diff with -/+ lines and unchanged runs \
         collapsed. --events also aligns the two event lists (up to each ref's seq) and names the \
         first divergent seq. --json gives the changes as data. \
+        With one ref (like git show), the change made by the event at that ref's seq (its head \
+        without @N): REF@N-1 against REF@N, after a line naming the event and its outcome. \
         Exit status: 0 when equal, 1 when different.
         """
     )
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The first ref.") var a: String
-    @Argument(help: "The second ref.") var b: String
+    @Argument(help: "The second ref (without it: what the event at A's seq changed).") var b: String?
     @Flag(help: "Also align the two event lists and name the first divergent seq.") var events = false
     @Flag(help: "Print the changes as JSON.") var json = false
 
     func run() throws {
         let ws = store.workspace()
+        guard let b else { return try show(ws) }
         let sa = try ws.resolve(try parseRef(a))
         let sb = try ws.resolve(try parseRef(b))
         let seqA = sa.seqOrHead, seqB = sb.seqOrHead
@@ -64,6 +67,40 @@ struct DiffCommand: ParsableCommand {
         }
         out.flush()
         if different { throw CommandResult.different }
+    }
+
+    /// `diff REF`: what the event at REF's seq changed, as `git show` shows a commit.
+    func show(_ ws: Workspace) throws {
+        if events { throw CLIError.usage("--events compares two refs; give A and B") }
+        let s = try ws.resolve(try parseRef(a))
+        try s.requireEvents()
+        let seq = s.seqOrHead
+        if seq == 0 { throw CLIError.usage("\(a) is seq 0, before any event: name an event's seq (\(a.split(separator: "@").first ?? "")@1 or later)") }
+        guard let e = try s.event(at: seq) else { throw CLIError.usage("\(a): no event at seq \(seq)") }
+        let before = try call { try s.log.state(of: s.id, at: seq - 1) }
+        let after = try call { try s.log.state(of: s.id, at: seq) }
+        let changes = StateDiff.between(before, after).changes
+        let out = Output.stdout()
+        if json {
+            out.line(JSONValue.object([
+                "ref": .string(a), "session": .string(s.name), "seq": .int(Int64(seq)), "event": e.recorded.json,
+                "outcome": e.outcome.json, "before": .string(before.digest.hex), "after": .string(after.digest.hex),
+                "equal": .bool(before == after), "changes": .array(changes.map(\.json)),
+            ]).canonicalText)
+        } else {
+            let site = e.meta.callSite.map { ", \($0.file):\($0.line)" } ?? ""
+            out.line(out.paint("seq \(seq) of \(s.info.eventCount): \(Render.event(e.event))", .bold)
+                + "  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
+            out.line(out.paint("--- seq \(seq - 1)  (digest \(before.digest.short))", .red))
+            out.line(out.paint("+++ seq \(seq)  (digest \(after.digest.short))", .green))
+            if before == after {
+                out.line("states are equal")
+            } else {
+                for line in Diffing.text(before, after, out: out) { out.line(line) }
+            }
+        }
+        out.flush()
+        if before != after { throw CommandResult.different }
     }
 }
 

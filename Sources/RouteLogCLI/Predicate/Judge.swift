@@ -1,12 +1,8 @@
 import Foundation
 import RouteLogCore
 
-/// What a judge says about the state at a seq, with `git bisect run` semantics.
-enum Verdict: Equatable {
-    case good, bad, skip
-}
-
 /// Judges states for `bisect` and `minimize`: a predicate, or a command run like `git bisect run`.
+/// Its answer is the core's ``Bisect/Verdict``, with `git bisect run` semantics.
 struct Judge {
     enum Kind {
         case predicate(Predicate)
@@ -30,6 +26,15 @@ struct Judge {
         }
     }
 
+    /// The judge from `--predicate` / `--run` and the session it judges, which must have events:
+    /// what `bisect` and `minimize` start with.
+    static func session(_ ref: String, in store: StoreOptions, predicate: String?, run: String?) throws -> (Judge, ResolvedSession) {
+        let judge = try Judge(predicate: predicate, run: run)
+        let s = try store.workspace().resolve(try parseRef(ref))
+        try s.requireEvents()
+        return (judge, s)
+    }
+
     var summary: String {
         switch kind {
         case .predicate(let p): "--predicate '\(p.source)'"
@@ -37,16 +42,21 @@ struct Judge {
         }
     }
 
-    func judge(_ c: PredicateContext) throws(CLIError) -> Verdict {
+    func judge(_ c: PredicateContext) throws(CLIError) -> Bisect.Verdict {
         switch kind {
         case .predicate(let p): return p.holds(in: c) ? .bad : .good
         case .run(let command): return try Self.run(command, c)
         }
     }
 
-    private static func run(_ command: String, _ c: PredicateContext) throws(CLIError) -> Verdict {
+    /// Judges the state at a bisect's seq.
+    func judge(_ c: BisectContext) throws(CLIError) -> Bisect.Verdict {
+        try judge(PredicateContext(seq: c.seq, state: c.state, event: c.event?.event, outcome: c.outcome))
+    }
+
+    private static func run(_ command: String, _ c: PredicateContext) throws(CLIError) -> Bisect.Verdict {
         let dir = FileManager.default.temporaryDirectory
-        let input = dir.appendingPathComponent("routelog-state-\(getpid())-\(c.seq).json")
+        let input = dir.appendingPathComponent("routelog-state-\(getpid())-\(c.seq)-\(UUID().uuidString).json")
         do {
             try Data((c.state.canonicalJSON + "\n").utf8).write(to: input)
         } catch {

@@ -187,9 +187,9 @@ struct PredicateContext {
 
     func value(of field: Predicate.Field) -> Predicate.Value {
         switch field {
-        case .topID: return state.presentationChain.last.map { .string($0.route.id) } ?? .absent
-        case .topStyle: return state.presentationChain.last.map { .string($0.style.rawValue) } ?? .absent
-        case .topDismissible: return state.presentationChain.last.map { .bool($0.dismissible) } ?? .absent
+        case .topID: return state.topPresentation.map { .string($0.route.id) } ?? .absent
+        case .topStyle: return state.topPresentation.map { .string($0.style.rawValue) } ?? .absent
+        case .topDismissible: return state.topPresentation.map { .bool($0.dismissible) } ?? .absent
         case .depth: return .int(state.presentationChain.count)
         case .pathCount: return .int(state.activeFrame.path.count)
         case .pathLastID: return state.activeFrame.path.last.map { .string($0.id) } ?? .absent
@@ -371,26 +371,26 @@ struct PredicateParser {
     }
 
     mutating func parseOr() throws(PredicateError) -> (Node, ValueType, Int) {
-        var (left, type, column) = try parseAnd()
-        while current.kind == .op("||") {
-            let op = advance()
-            try requireBool(type, column: column, what: "the left side of '||'")
-            let (right, rtype, rcol) = try parseAnd(after: op)
-            try requireBool(rtype, column: rcol, what: "the right side of '||'")
-            left = .or(left, right)
-            type = .bool
-        }
-        return (left, type, column)
+        try parseChain("||", after: nil, operand: { p, op throws(PredicateError) in try p.parseAnd(after: op) }, combine: Node.or)
     }
 
     mutating func parseAnd(after op: PredicateToken? = nil) throws(PredicateError) -> (Node, ValueType, Int) {
-        var (left, type, column) = try parseUnary(after: op)
-        while current.kind == .op("&&") {
+        try parseChain("&&", after: op, operand: { p, op throws(PredicateError) in try p.parseUnary(after: op) }, combine: Node.and)
+    }
+
+    /// `operand (symbol operand)*` with boolean operands on both sides, folded from the left with `combine`.
+    mutating func parseChain(
+        _ symbol: String, after op: PredicateToken?,
+        operand: (inout Self, PredicateToken?) throws(PredicateError) -> (Node, ValueType, Int),
+        combine: (Node, Node) -> Node
+    ) throws(PredicateError) -> (Node, ValueType, Int) {
+        var (left, type, column) = try operand(&self, op)
+        while current.kind == .op(symbol) {
             let op = advance()
-            try requireBool(type, column: column, what: "the left side of '&&'")
-            let (right, rtype, rcol) = try parseUnary(after: op)
-            try requireBool(rtype, column: rcol, what: "the right side of '&&'")
-            left = .and(left, right)
+            try requireBool(type, column: column, what: "the left side of '\(symbol)'")
+            let (right, rtype, rcol) = try operand(&self, op)
+            try requireBool(rtype, column: rcol, what: "the right side of '\(symbol)'")
+            left = combine(left, right)
             type = .bool
         }
         return (left, type, column)

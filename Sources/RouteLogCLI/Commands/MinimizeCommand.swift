@@ -27,11 +27,14 @@ struct MinimizeCommand: ParsableCommand {
     @Flag(help: "Print the result as JSON.") var json = false
 
     func run() throws {
-        let judge = try Judge(predicate: predicate, run: command)
-        let s = try store.workspace().resolve(try parseRef(session))
-        try s.requireEvents()
+        let (judge, s) = try Judge.session(session, in: store, predicate: predicate, run: command)
         let n = s.seqOrHead
-        guard let firstBad = try Bisector.firstBad(s, through: n, judge) else {
+        // The first seq ≥ 1 the judge calls bad, by one fold from the start (seq 0, before any
+        // event, has nothing to minimize and is not judged).
+        let search = try Bisect.run(in: s.log, session: s.id, through: n, mode: .linear) { c in
+            c.seq == 0 ? .good : try judge.judge(c)
+        }
+        guard let firstBad = search.seq else {
             throw CLIError("nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)", code: Exit.different)
         }
         let events = try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded)
