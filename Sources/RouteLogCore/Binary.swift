@@ -50,7 +50,7 @@ public enum BinaryCodec {
     public static func encode<Value: BinaryCodable>(_ value: Value, into out: inout [UInt8]) {
         BinaryWriter.appending(to: &out) { w in
             w.writeFormatVersion()
-            value.write(to: &w)
+            Value.binaryCoding.write(&w, value)
         }
     }
 
@@ -60,7 +60,7 @@ public enum BinaryCodec {
     public static func decode<Value: BinaryCodable>(_: Value.Type, from bytes: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> Value {
         var r = BinaryReader(bytes)
         try r.readFormatVersion()
-        let value = try Value.read(from: &r)
+        let value = try Value.binaryCoding.read(&r)
         try r.expectEnd()
         return value
     }
@@ -101,33 +101,18 @@ public enum BinaryCodec {
 /// A value the binary codec encodes: ``RecordedEvent``, ``Event``, ``NavigationState``,
 /// ``Outcome`` and ``Digest``. The conformances are the codec's; other types should not conform.
 public protocol BinaryCodable {
-    /// Writes the value's body (without the version byte).
-    func write(to writer: inout BinaryWriter)
-    /// Reads a value's body (without the version byte).
-    static func read(from reader: inout BinaryReader) throws(BinaryDecodingError) -> Self
+    /// How the value's body (without the version byte) is written and read.
+    static var binaryCoding: BinaryCoding<Self> { get }
 }
 
-extension RecordedEvent: BinaryCodable {
-    public func write(to writer: inout BinaryWriter) { writer.write(self) }
-    public static func read(from reader: inout BinaryReader) throws(BinaryDecodingError) -> Self { try reader.readRecordedEvent() }
+/// The writer and reader methods of one ``BinaryCodable`` type.
+public struct BinaryCoding<Value>: Sendable {
+    let write: @Sendable (inout BinaryWriter, Value) -> Void
+    let read: @Sendable (inout BinaryReader) throws(BinaryDecodingError) -> Value
 }
 
-extension Event: BinaryCodable {
-    public func write(to writer: inout BinaryWriter) { writer.write(self) }
-    public static func read(from reader: inout BinaryReader) throws(BinaryDecodingError) -> Self { try reader.readEvent() }
-}
-
-extension NavigationState: BinaryCodable {
-    public func write(to writer: inout BinaryWriter) { writer.write(self) }
-    public static func read(from reader: inout BinaryReader) throws(BinaryDecodingError) -> Self { try reader.readState() }
-}
-
-extension Outcome: BinaryCodable {
-    public func write(to writer: inout BinaryWriter) { writer.write(self) }
-    public static func read(from reader: inout BinaryReader) throws(BinaryDecodingError) -> Self { try reader.readOutcome() }
-}
-
-extension Digest: BinaryCodable {
-    public func write(to writer: inout BinaryWriter) { writer.write(self) }
-    public static func read(from reader: inout BinaryReader) throws(BinaryDecodingError) -> Self { try reader.readDigest() }
-}
+extension RecordedEvent: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readRecordedEvent() }) }
+extension Event: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readEvent() }) }
+extension NavigationState: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readState() }) }
+extension Outcome: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readOutcome() }) }
+extension Digest: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readDigest() }) }

@@ -1,108 +1,55 @@
 // The code tables of the wire formats: one per enum, used by the binary codec, the digest and the
-// store alike. The numbers are part of stored bytes and digests: never renumber a case, and give
-// a new case the next free number. RouteLogCore.docc/BinaryFormat.md lists them.
+// store alike. The numbers are part of stored bytes and digests: never reorder a table, and append
+// a new case at its end. RouteLogCore.docc/BinaryFormat.md lists them.
 
-extension PresentationStyle {
-    /// The style's number in the binary codec, the store and digest terms.
+/// A type whose values have fixed one-byte codes in the wire formats.
+public protocol WireCoded: Equatable, Sendable {
+    /// Every value in code order: the value at index `i` has code ``wireCodeBase`` + `i`.
+    static var wireTable: [Self] { get }
+    /// The code of the table's first value.
+    static var wireCodeBase: UInt8 { get }
+}
+
+extension WireCoded {
+    public static var wireCodeBase: UInt8 { 0 }
+
+    /// The value's code.
     @inlinable public var wireCode: UInt8 {
-        switch self {
-        case .sheet: 0
-        case .fullScreenCover: 1
-        case .popover: 2
-        case .alert: 3
-        case .confirmationDialog: 4
-        }
+        // Every value is in its table (a test checks it), so the search always succeeds.
+        UInt8(truncatingIfNeeded: Self.wireTable.firstIndex(of: self) ?? 0xFF) &+ Self.wireCodeBase
     }
 
-    /// The style with number `wireCode`, or `nil` for an unknown number.
+    /// The value with code `wireCode`, or `nil` for an unknown code.
     @inlinable public init?(wireCode: UInt8) {
-        switch wireCode {
-        case 0: self = .sheet
-        case 1: self = .fullScreenCover
-        case 2: self = .popover
-        case 3: self = .alert
-        case 4: self = .confirmationDialog
-        default: return nil
-        }
+        let i = Int(wireCode &- Self.wireCodeBase)
+        let table = Self.wireTable
+        guard i < table.count else { return nil }
+        self = table[i]
     }
 }
 
-extension Event.Kind {
-    /// The kind's number: the tag of an event in the binary codec, and the kind byte of a stored record.
-    @inlinable public var wireCode: UInt8 {
-        switch self {
-        case .push: 1
-        case .pop: 2
-        case .popToRoot: 3
-        case .show: 4
-        case .dismiss: 5
-        case .interactiveDismiss: 6
-        case .setTabs: 7
-        case .selectTab: 8
-        case .reset: 9
-        }
-    }
-
-    /// The kind with number `wireCode`, or `nil` for an unknown number.
-    @inlinable public init?(wireCode: UInt8) {
-        switch wireCode {
-        case 1: self = .push
-        case 2: self = .pop
-        case 3: self = .popToRoot
-        case 4: self = .show
-        case 5: self = .dismiss
-        case 6: self = .interactiveDismiss
-        case 7: self = .setTabs
-        case 8: self = .selectTab
-        case 9: self = .reset
-        default: return nil
-        }
-    }
+extension PresentationStyle: WireCoded {
+    public static let wireTable: [Self] = [.sheet, .fullScreenCover, .popover, .alert, .confirmationDialog]
 }
 
-extension RejectionReason {
-    /// The reason's number (the order in which reasons were added, not their precedence).
-    @inlinable public var wireCode: UInt8 {
-        switch self {
-        case .emptyRouteID: 0
-        case .unknownFrame: 1
-        case .blockedByAlert: 2
-        case .invalidCount: 3
-        case .stackTooShort: 4
-        case .alreadyAtRoot: 5
-        case .nothingToDismiss: 6
-        case .unknownToken: 7
-        case .stale: 8
-        case .notDismissible: 9
-        case .notInteractive: 10
-        case .invalidTabs: 11
-        case .unknownTab: 12
-        case .invalidState: 13
-        case .chainTooDeep: 14
-        }
-    }
+/// The event tag of the binary codec and the kind byte of a stored record: 1 push … 9 reset.
+extension Event.Kind: WireCoded {
+    public static let wireTable: [Self] = [.push, .pop, .popToRoot, .show, .dismiss, .interactiveDismiss, .setTabs, .selectTab, .reset]
+    public static var wireCodeBase: UInt8 { 1 }
+}
 
-    /// The reason with number `wireCode`, or `nil` for an unknown number.
-    @inlinable public init?(wireCode: UInt8) {
-        switch wireCode {
-        case 0: self = .emptyRouteID
-        case 1: self = .unknownFrame
-        case 2: self = .blockedByAlert
-        case 3: self = .invalidCount
-        case 4: self = .stackTooShort
-        case 5: self = .alreadyAtRoot
-        case 6: self = .nothingToDismiss
-        case 7: self = .unknownToken
-        case 8: self = .stale
-        case 9: self = .notDismissible
-        case 10: self = .notInteractive
-        case 11: self = .invalidTabs
-        case 12: self = .unknownTab
-        case 13: self = .invalidState
-        case 14: self = .chainTooDeep
-        default: return nil
-        }
-    }
+/// The origin bits of the binary codec's metadata flags.
+extension Origin: WireCoded {
+    public static let wireTable: [Self] = [.app, .user, .system]
+}
+
+/// In the order reasons were added (not their precedence, which is their declaration order).
+extension RejectionReason: WireCoded {
+    public static let wireTable: [Self] = [
+        .emptyRouteID, .unknownFrame, .blockedByAlert, .invalidCount, .stackTooShort, .alreadyAtRoot,
+        .nothingToDismiss, .unknownToken, .stale, .notDismissible, .notInteractive, .invalidTabs,
+        .unknownTab, .invalidState, .chainTooDeep,
+    ]
 }
 
 extension Outcome {
@@ -123,27 +70,6 @@ extension Outcome {
         default:
             guard let r = RejectionReason(wireCode: wireCode &- 2) else { return nil }
             self = .rejected(r)
-        }
-    }
-}
-
-extension Origin {
-    /// The origin's number in the binary codec's metadata flags.
-    @inlinable public var wireCode: UInt8 {
-        switch self {
-        case .app: 0
-        case .user: 1
-        case .system: 2
-        }
-    }
-
-    /// The origin with number `wireCode`, or `nil` for an unknown number.
-    @inlinable public init?(wireCode: UInt8) {
-        switch wireCode {
-        case 0: self = .app
-        case 1: self = .user
-        case 2: self = .system
-        default: return nil
         }
     }
 }
