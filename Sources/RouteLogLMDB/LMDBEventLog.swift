@@ -72,7 +72,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         ///   - clock: milliseconds since 1970.
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
-                    clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+                    clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
             self.readOnly = readOnly
             self.durability = durability
             self.snapshotInterval = snapshotInterval
@@ -94,7 +94,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
 
     /// The store path used when none is given: `$ROUTELOG_STORE`, or `./.routelog`.
     public static var defaultPath: String {
-        ProcessInfo.processInfo.environment["ROUTELOG_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? ".routelog"
+        ProcessInfo.processInfo.environment["ROUTELOG_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? "./.routelog"
     }
 
     /// The store's directory, as given to ``open(at:options:)``.
