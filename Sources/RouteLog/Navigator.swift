@@ -92,7 +92,7 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored private var routeCache: [RouteRef: Route] = [:]
 
     /// Milliseconds since 1970 from the system clock: the default timestamp of recorded events.
-    nonisolated public static var wallClock: @Sendable () -> Int64 { { Int64(Date().timeIntervalSince1970 * 1000) } }
+    nonisolated public static var wallClock: @Sendable () -> Int64 { WallClock.milliseconds }
 
     /// Starts a new session in `log`.
     ///

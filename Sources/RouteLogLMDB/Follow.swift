@@ -2,7 +2,7 @@ import RouteLogCore
 
 extension LMDBEventLog {
     /// The events of a session from `seq` on, including those appended later by this or another
-    /// process: for tailing a live session (`routelog follow`).
+    /// process: for tailing a live session (`routelog log --follow`).
     ///
     /// The sequence polls with short read transactions (it never holds one between polls, so the
     /// writer's pages can be reused), backing off from `minimumDelay` to `maximumDelay` while

@@ -1,6 +1,5 @@
 import CLMDB
 import Foundation
-import Synchronization
 
 /// An open LMDB environment: one directory holding `data.mdb` and `lock.mdb`.
 ///

@@ -72,7 +72,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         ///   - clock: milliseconds since 1970.
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
-                    clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+                    clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
             self.readOnly = readOnly
             self.durability = durability
             self.snapshotInterval = snapshotInterval
@@ -94,7 +94,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
 
     /// The store path used when none is given: `$ROUTELOG_STORE`, or `./.routelog`.
     public static var defaultPath: String {
-        ProcessInfo.processInfo.environment["ROUTELOG_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? ".routelog"
+        ProcessInfo.processInfo.environment["ROUTELOG_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? "./.routelog"
     }
 
     /// The store's directory, as given to ``open(at:options:)``.
@@ -244,12 +244,15 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             guard version >= 1 else {
                 throw LMDBEventLogError.corruptValue(database: "meta", key: "format", reason: "format version 0 is not valid")
             }
+            if version < storeFormatVersion {
+                throw LMDBEventLogError.olderFormat(path: path, found: version, supported: storeFormatVersion)
+            }
         } else {
             guard !env.isReadOnly else {
                 throw LMDBEventLogError.notAStore(path: path, reason: "the \"meta\" database has no format version")
             }
-            var w = ByteSink()
-            w.u32(storeFormatVersion)
+            var w = BinaryWriter()
+            w.writeBigEndian(storeFormatVersion)
             try env.withWriteTransaction(syncOnCommit: true) { txn in
                 // A store whose creation was interrupted may have databases but never events.
                 guard try txn.statistics(of: dbs[2]).entries == 0 else {
@@ -280,7 +283,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     func readRow(_ txn: LMDBReadTransaction, _ id: SessionID, _ key: [UInt8]) throws -> SessionRow? {
         guard let bytes = try txn.value(forKey: key, in: sessionsDB) else { return nil }
         do {
-            return try bytes.withUnsafeBytes { raw throws(ByteSourceError) in try SessionRow.decode(raw, id: id) }
+            return try bytes.withUnsafeBytes { raw throws(BinaryDecodingError) in try SessionRow.decode(raw, id: id) }
         } catch {
             throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "\(error)")
         }
@@ -288,14 +291,18 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
 
     /// Decodes a stored event record, checking its structure and checksum.
     func decodeRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64) throws -> (StoredEvent, RawRecord) {
-        do {
-            let raw = try RecordCodec.parse(bytes)
-            guard raw.computedChecksum == raw.storedChecksum else { throw ByteSourceError(message: "checksum mismatch") }
-            let recorded = try PayloadCodec.decodeEvent(raw.payload)
-            return (StoredEvent(seq: seq, recorded: recorded, outcome: raw.outcome, digest: raw.digest), raw)
-        } catch {
+        let raw: RawRecord
+        do { raw = try RecordCodec.parse(bytes) } catch {
             throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "\(error)")
         }
+        guard raw.computedChecksum == raw.storedChecksum else {
+            throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "checksum mismatch")
+        }
+        let recorded: RecordedEvent
+        do { recorded = try BinaryCodec.decodeRecordedEvent(raw.payload) } catch {
+            throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "undecodable event payload: \(error)")
+        }
+        return (StoredEvent(seq: seq, recorded: recorded, outcome: raw.outcome, digest: raw.digest), raw)
     }
 
     func requireWriter() throws -> Writer {
@@ -328,8 +335,8 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 }
                 last = bytes.reduce(0) { $0 << 8 | UInt64($1) }
             }
-            var counter = ByteSink(capacity: 8)
-            counter.u64(last + 1)
+            var counter = BinaryWriter()
+            counter.writeBigEndian(last + 1)
             try txn.put(counter.bytes, forKey: StoreKey.entries, in: metaDB)
             var row = SessionRow(info: info, headHash: .zero)
             row.info.entryOrder = last + 1
@@ -443,7 +450,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         let writer = try requireWriter()
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         // Encode on the caller's thread, so concurrent appenders share the work.
-        let payloads = events.map(PayloadCodec.encode)
+        let payloads = events.map { BinaryCodec.encode($0) }
         let interval = options.snapshotInterval
         var result: [StoredEvent] = []
         try writer.perform(weight: max(1, events.count)) { [self] txn, scratch in
@@ -461,19 +468,20 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             let putOptions: LMDBPutOptions = inOrder ? .append : .noOverwrite
             // One key buffer for the whole batch: only its seq bytes change from event to event.
             var eventKey = firstKey
+            // One record buffer for the whole batch, emptied before each record.
+            var record: [UInt8] = []
             // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
             try txn.withCursor(in: eventsDB) { cursor in
                 for i in events.indices {
                     let event = events[i].event
                     let step = head.replayer.apply(event)
                     StoreKey.setSeq(step.seq, in: &eventKey)
-                    var sum = Digest.zero
-                    let payload = payloads[i]
-                    try cursor.put(count: RecordCodec.size(payload: payload.count), forKey: eventKey, options: putOptions) { out in
-                        sum = RecordCodec.write(into: out, kind: event.kind, outcome: step.outcome,
-                                                previousHash: hash, digest: step.digest, payload: payload)
+                    record.removeAll(keepingCapacity: true)
+                    hash = RecordCodec.encode(into: &record, kind: event.kind, outcome: step.outcome,
+                                              previousHash: hash, digest: step.digest, payload: payloads[i])
+                    try cursor.put(count: record.count, forKey: eventKey, options: putOptions) { out in
+                        record.withUnsafeBytes { out.copyMemory(from: $0) }
                     }
-                    hash = sum
                     if step.seq % interval == 0 {
                         try txn.put(SnapshotCodec.encode(head.replayer.state), forKey: eventKey, in: snapshotsDB, options: .noOverwrite)
                     }

@@ -12,6 +12,8 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
     case notAStore(path: String, reason: String)
     /// The store was written by a newer RouteLog format than this build reads.
     case newerFormat(path: String, found: UInt32, supported: UInt32)
+    /// The store was written in an older RouteLog format than this build reads.
+    case olderFormat(path: String, found: UInt32, supported: UInt32)
     /// The directory or its files cannot be read, or cannot be written when opening read-write.
     case permissionDenied(path: String, reason: String)
     /// A write was attempted on a store opened with ``LMDBEventLog/Options/readOnly``.
@@ -36,6 +38,8 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
             "\(path) is not a RouteLog store: \(reason)"
         case .newerFormat(let path, let found, let supported):
             "\(path) was written in RouteLog store format \(found), newer than the format \(supported) this version reads; upgrade RouteLog"
+        case .olderFormat(let path, let found, let supported):
+            "\(path) was written in RouteLog store format \(found), older than the format \(supported) this version reads; export its sessions with the RouteLog release that wrote it (routelog export), then routelog import them into a new store"
         case .permissionDenied(let path, let reason):
             "permission denied for store \(path): \(reason)"
         case .readOnly(let path):

@@ -1,7 +1,10 @@
 import Foundation
 import RouteLogCore
 
-// The byte layout of a RouteLog store, format 1. Every integer is big-endian.
+// The byte layout of a RouteLog store, format 2, written with the core's `BinaryWriter` and read
+// with its `BinaryReader`. Fixed-width integers are big-endian; `varint` and `string` (a varint
+// length and UTF-8) are the binary codec's. The code tables (event kinds, outcomes) are the core's
+// wire tables. StoreFormat.md in the RouteLogLMDB catalog documents the same layout.
 //
 // Databases (named, in one LMDB environment):
 // - `meta`:      "format" → UInt32 format version.
@@ -10,7 +13,7 @@ import RouteLogCore
 // - `snapshots`: session id (16) ‖ seq (UInt64) → snapshot.
 //
 // Event record:
-//   u8 format (1) | u8 event kind | u8 outcome | u8 rejection reason (0 unless rejected)
+//   u8 format (2) | u8 event kind | u8 outcome | u8 reserved (0)
 //   | 16 hash of the previous record (zero for seq 1) | 16 digest of the state after the event
 //   | u32 payload length | payload | 16 checksum
 // The payload is the event with its metadata (the core's binary codec). The checksum is the
@@ -18,94 +21,66 @@ import RouteLogCore
 // record stores, so the records of a session form a hash chain.
 //
 // Session row:
-//   u8 format (1) | i64 createdAt | u64 event count | u8 has last time | i64 last time
+//   u8 format (2) | i64 createdAt | u64 event count | u8 has last time | i64 last time
 //   | 16 head digest | 16 head hash (checksum of the last record) | string label
-//   | optional string app name | optional string app version | 16 checksum
-//   (string = u32 length + UTF-8; optional = u8 0/1 + string)
-//   Row format 2 adds, before the checksum: u64 entry order | i64 entered-at time (the order and
-//   the log's clock when the session was created or imported). Format-1 rows still read, with
-//   entry order 0 and no entered-at time.
+//   | optional string app name | optional string app version
+//   | u64 entry order | i64 entered-at time | 16 checksum
+//   (string = varint length + UTF-8; optional = u8 0/1 + string; entry order and entered-at:
+//   the order and the log's clock when the session was created or imported)
 // Meta key "entries" → u64: the entry order given to the last session created or imported.
 //
-// Snapshot: u8 format (1) | 16 digest | u32 state length | state | 16 checksum.
+// Snapshot: u8 format (2) | 16 digest | varint state length | state | 16 checksum.
+//
+// Format 1 numbered rejection reasons in a
+// table of its own and wrote strings with u32 lengths; a format-1 store is refused at open
+// (`LMDBEventLogError.olderFormat`): export its sessions with the release that wrote it, then
+// `routelog import` them.
 
-/// The store format this build writes and the newest it reads.
-let storeFormatVersion: UInt32 = 1
-let recordFormat: UInt8 = 1
+/// The store format this build writes, and the only one it reads.
+let storeFormatVersion: UInt32 = 2
+/// The format byte of event records, session rows and snapshots.
+let recordFormat: UInt8 = 2
 
-struct ByteSink {
-    var bytes: [UInt8] = []
-    init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
-    mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) } }
-    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) } }
-    mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
-    mutating func digest(_ d: Digest) { u64(d.hi); u64(d.lo) }
-    mutating func string(_ s: String) { u32(UInt32(s.utf8.count)); bytes.append(contentsOf: s.utf8) }
-    mutating func optionalString(_ s: String?) {
-        if let s { u8(1); string(s) } else { u8(0) }
-    }
-    mutating func raw(_ b: [UInt8]) { bytes.append(contentsOf: b) }
+extension BinaryWriter {
     /// Appends the checksum of everything written so far.
-    mutating func seal() { digest(checksum(bytes)) }
+    mutating func seal() { write(checksum(bytes)) }
+
+    mutating func writeOptionalString(_ s: String?) {
+        if let s { writeByte(1); writeString(s) } else { writeByte(0) }
+    }
 }
 
-/// A read past the end or a malformed field.
-struct ByteSourceError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
-struct ByteSource {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    var remaining: Int { bytes.count - offset }
-
-    mutating func take(_ n: Int, _ what: String) throws(ByteSourceError) -> UnsafeRawBufferPointer {
-        guard n >= 0, n <= remaining else {
-            throw ByteSourceError(message: "truncated: \(what) needs \(n) bytes at offset \(offset), \(remaining) left")
+extension BinaryReader {
+    /// A reader over the body of a sealed value, after checking that its last 16 bytes are the
+    /// checksum of the bytes before them.
+    static func unsealing(_ bytes: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> BinaryReader {
+        guard bytes.count >= 16 else {
+            throw BinaryDecodingError(offset: 0, message: "\(bytes.count) bytes, too short for a checksum")
         }
-        defer { offset += n }
-        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n])
-    }
-    mutating func u8(_ what: String) throws(ByteSourceError) -> UInt8 { try take(1, what)[0] }
-    mutating func u32(_ what: String) throws(ByteSourceError) -> UInt32 {
-        let b = try take(4, what)
-        return UInt32(bigEndian: b.loadUnaligned(as: UInt32.self))
-    }
-    mutating func u64(_ what: String) throws(ByteSourceError) -> UInt64 {
-        let b = try take(8, what)
-        return UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))
-    }
-    mutating func i64(_ what: String) throws(ByteSourceError) -> Int64 { Int64(bitPattern: try u64(what)) }
-    mutating func digest(_ what: String) throws(ByteSourceError) -> Digest {
-        let hi = try u64(what)
-        return Digest(hi: hi, lo: try u64(what))
-    }
-    mutating func string(_ what: String) throws(ByteSourceError) -> String {
-        let n = try u32("\(what) length")
-        let b = try take(Int(n), what)
-        guard let s = String(validating: b.bindMemory(to: UInt8.self), as: UTF8.self) else {
-            throw ByteSourceError(message: "\(what) is not valid UTF-8")
-        }
-        return s
-    }
-    mutating func optionalString(_ what: String) throws(ByteSourceError) -> String? {
-        switch try u8("\(what) flag") {
-        case 0: return nil
-        case 1: return try string(what)
-        case let f: throw ByteSourceError(message: "\(what) flag is \(f), expected 0 or 1")
-        }
-    }
-    /// Checks that the last 16 bytes are the checksum of the bytes before them.
-    static func verifySeal(_ bytes: UnsafeRawBufferPointer) throws(ByteSourceError) {
-        guard bytes.count >= 16 else { throw ByteSourceError(message: "truncated: \(bytes.count) bytes, too short for a checksum") }
         let body = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 16])
-        var s = ByteSource(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - 16)...]))
-        let stored = try s.digest("checksum")
-        guard checksum(body) == stored else { throw ByteSourceError(message: "checksum mismatch") }
+        var seal = BinaryReader(bytes, offset: body.count)
+        guard checksum(body) == (try seal.readDigest()) else {
+            throw BinaryDecodingError(offset: body.count, message: "checksum mismatch")
+        }
+        return BinaryReader(body)
+    }
+
+    mutating func readOptionalString(_ what: String) throws(BinaryDecodingError) -> String? {
+        let at = offset
+        switch try readByte() {
+        case 0: return nil
+        case 1: return try readString()
+        case let f: throw error("\(what) flag is \(f), expected 0 or 1", at: at)
+        }
+    }
+
+    /// Reads a format byte that must be ``recordFormat``.
+    mutating func readRecordFormat(_ what: String) throws(BinaryDecodingError) {
+        let at = offset
+        let format = try readByte()
+        guard format == recordFormat else {
+            throw error("\(what) format \(format) is \(format > recordFormat ? "newer" : "older") than \(recordFormat)", at: at)
+        }
     }
 }
 
@@ -181,75 +156,11 @@ enum StoreKey {
     static let entries: [UInt8] = Array("entries".utf8)
 }
 
-// MARK: Event kind and outcome codes (fixed: never renumber)
-
-enum Codes {
-    static func kind(_ k: Event.Kind) -> UInt8 {
-        switch k {
-        case .push: 1
-        case .pop: 2
-        case .popToRoot: 3
-        case .show: 4
-        case .dismiss: 5
-        case .interactiveDismiss: 6
-        case .setTabs: 7
-        case .selectTab: 8
-        case .reset: 9
-        }
-    }
-
-    static func reason(_ r: RejectionReason) -> UInt8 {
-        switch r {
-        case .emptyRouteID: 1
-        case .invalidCount: 2
-        case .invalidTabs: 3
-        case .invalidState: 4
-        case .unknownTab: 5
-        case .unknownFrame: 6
-        case .unknownToken: 7
-        case .stale: 8
-        case .blockedByAlert: 9
-        case .stackTooShort: 10
-        case .alreadyAtRoot: 11
-        case .nothingToDismiss: 12
-        case .notInteractive: 13
-        case .notDismissible: 14
-        case .chainTooDeep: 15
-        }
-    }
-
-    /// Indexed by code: an array, so decoding a rejected record's outcome hashes nothing.
-    static let reasonsByCode: [RejectionReason?] = {
-        var m = [RejectionReason?](repeating: nil, count: 256)
-        for r in RejectionReason.allCases { m[Int(reason(r))] = r }
-        return m
-    }()
-
-    static func outcome(_ o: Outcome) -> (UInt8, UInt8) {
-        switch o {
-        case .applied(.changed): (0, 0)
-        case .applied(.updatedInPlace): (1, 0)
-        case .rejected(let r): (2, reason(r))
-        }
-    }
-
-    static func outcome(_ tag: UInt8, _ reason: UInt8) throws(ByteSourceError) -> Outcome {
-        switch tag {
-        case 0: return .applied(.changed)
-        case 1: return .applied(.updatedInPlace)
-        case 2:
-            guard let r = reasonsByCode[Int(reason)] else { throw ByteSourceError(message: "unknown rejection reason code \(reason)") }
-            return .rejected(r)
-        default: throw ByteSourceError(message: "unknown outcome code \(tag)")
-        }
-    }
-}
-
 // MARK: Event records
 
 /// An event record as stored, parsed but with its payload still encoded.
 struct RawRecord {
-    var kind: UInt8
+    var kind: Event.Kind
     var outcome: Outcome
     var previousHash: Digest
     var digest: Digest
@@ -265,85 +176,53 @@ enum RecordCodec {
 
     static func size(payload: Int) -> Int { headerSize + payload + checksumSize }
 
-    /// Writes a record into `out` (exactly ``size(payload:)`` bytes) and returns its checksum.
-    static func write(into out: UnsafeMutableRawBufferPointer, kind: Event.Kind, outcome: Outcome,
-                      previousHash: Digest, digest: Digest, payload: [UInt8]) -> Digest {
-        let (tag, reason) = Codes.outcome(outcome)
-        out[0] = recordFormat
-        out[1] = Codes.kind(kind)
-        out[2] = tag
-        out[3] = reason
-        out.storeBytes(of: previousHash.hi.bigEndian, toByteOffset: 4, as: UInt64.self)
-        out.storeBytes(of: previousHash.lo.bigEndian, toByteOffset: 12, as: UInt64.self)
-        out.storeBytes(of: digest.hi.bigEndian, toByteOffset: 20, as: UInt64.self)
-        out.storeBytes(of: digest.lo.bigEndian, toByteOffset: 28, as: UInt64.self)
-        out.storeBytes(of: UInt32(payload.count).bigEndian, toByteOffset: 36, as: UInt32.self)
-        let end = headerSize + payload.count
-        payload.withUnsafeBytes { p in
-            UnsafeMutableRawBufferPointer(rebasing: out[headerSize..<end]).copyMemory(from: p)
+    /// Appends a record to `out` (exactly ``size(payload:)`` bytes) and returns its checksum.
+    /// A batch reuses one `out`, emptied (keeping its capacity) before each record.
+    static func encode(into out: inout [UInt8], kind: Event.Kind, outcome: Outcome,
+                       previousHash: Digest, digest: Digest, payload: [UInt8]) -> Digest {
+        BinaryWriter.appending(to: &out) { w in
+            let start = w.bytes.count
+            w.writeByte(recordFormat)
+            w.writeByte(kind.wireCode)
+            w.writeByte(outcome.wireCode)
+            w.writeByte(0)
+            w.write(previousHash)
+            w.write(digest)
+            w.writeBigEndian(UInt32(payload.count))
+            w.writeRaw(payload)
+            let sum = w.bytes.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            w.write(sum)
+            return sum
         }
-        let sum = checksum(UnsafeRawBufferPointer(rebasing: out[0..<end]))
-        out.storeBytes(of: sum.hi.bigEndian, toByteOffset: end, as: UInt64.self)
-        out.storeBytes(of: sum.lo.bigEndian, toByteOffset: end + 8, as: UInt64.self)
-        return sum
     }
 
+    /// A record as one array, and its checksum.
     static func encode(kind: Event.Kind, outcome: Outcome, previousHash: Digest, digest: Digest, payload: [UInt8]) -> (bytes: [UInt8], checksum: Digest) {
-        var sum = Digest.zero
-        let bytes = [UInt8](unsafeUninitializedCapacity: size(payload: payload.count)) { buf, count in
-            sum = write(into: UnsafeMutableRawBufferPointer(buf), kind: kind, outcome: outcome, previousHash: previousHash, digest: digest, payload: payload)
-            count = buf.count
-        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(size(payload: payload.count))
+        let sum = encode(into: &bytes, kind: kind, outcome: outcome, previousHash: previousHash, digest: digest, payload: payload)
         return (bytes, sum)
     }
 
     /// Parses the structure of a record (not its checksum: see ``RawRecord/computedChecksum``).
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(ByteSourceError) -> RawRecord {
-        guard bytes.count >= headerSize + checksumSize, let base = bytes.baseAddress else { return try parseChecked(bytes) }
-        // The whole fixed part is there, so no field can be truncated: read it in place, with the
-        // same checks in the same order (and the same messages) as `parseChecked`.
-        let format = bytes[0]
-        guard format == recordFormat else {
-            throw ByteSourceError(message: format > recordFormat ? "record format \(format) is newer than \(recordFormat)" : "unknown record format \(format)")
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> RawRecord {
+        var r = BinaryReader(bytes)
+        try r.readRecordFormat("record")
+        let at = r.offset
+        let code = try r.readByte()
+        guard let kind = Event.Kind(wireCode: code) else { throw r.error("unknown event kind \(code)", at: at) }
+        let outcome = try r.readOutcome()
+        let reserved = try r.readByte()
+        guard reserved == 0 else { throw r.error("reserved byte is \(reserved), expected 0", at: r.offset - 1) }
+        let previous = try r.readDigest()
+        let digest = try r.readDigest()
+        let n = try r.readBigEndian(UInt32.self)
+        guard Int(n) + checksumSize == r.remaining else {
+            throw r.error("payload length \(n) does not match the record size \(bytes.count)", at: r.offset - 4)
         }
-        let kind = bytes[1]
-        guard (1...9).contains(kind) else { throw ByteSourceError(message: "unknown event kind code \(kind)") }
-        let outcome = try Codes.outcome(bytes[2], bytes[3])
-        func u64(_ at: Int) -> UInt64 { UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-        let previous = Digest(hi: u64(4), lo: u64(12))
-        let digest = Digest(hi: u64(20), lo: u64(28))
-        let n = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 36, as: UInt32.self))
-        guard Int(n) + checksumSize == bytes.count - headerSize else {
-            throw ByteSourceError(message: "payload length \(n) does not match the record size \(bytes.count)")
-        }
-        let end = headerSize + Int(n)
-        let payload = UnsafeRawBufferPointer(start: base + headerSize, count: Int(n))
-        let stored = Digest(hi: u64(end), lo: u64(end + 8))
-        return RawRecord(kind: kind, outcome: outcome, previousHash: previous, digest: digest, payload: payload,
-                         storedChecksum: stored, computedChecksum: checksum(UnsafeRawBufferPointer(start: base, count: end)))
-    }
-
-    /// ``parse(_:)`` field by field, for records too short to hold the fixed part (it names what is missing).
-    static func parseChecked(_ bytes: UnsafeRawBufferPointer) throws(ByteSourceError) -> RawRecord {
-        var s = ByteSource(bytes)
-        let format = try s.u8("format")
-        guard format == recordFormat else {
-            throw ByteSourceError(message: format > recordFormat ? "record format \(format) is newer than \(recordFormat)" : "unknown record format \(format)")
-        }
-        let kind = try s.u8("kind")
-        guard (1...9).contains(kind) else { throw ByteSourceError(message: "unknown event kind code \(kind)") }
-        let tag = try s.u8("outcome")
-        let reason = try s.u8("rejection reason")
-        let outcome = try Codes.outcome(tag, reason)
-        let previous = try s.digest("previous hash")
-        let digest = try s.digest("digest")
-        let n = try s.u32("payload length")
-        guard Int(n) + checksumSize == s.remaining else {
-            throw ByteSourceError(message: "payload length \(n) does not match the record size \(bytes.count)")
-        }
-        let payload = try s.take(Int(n), "payload")
-        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<s.offset])
-        let stored = try s.digest("checksum")
+        let payload = try r.readRaw(count: Int(n))
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<r.offset])
+        let stored = try r.readDigest()
         return RawRecord(kind: kind, outcome: outcome, previousHash: previous, digest: digest, payload: payload,
                          storedChecksum: stored, computedChecksum: checksum(body))
     }
@@ -356,40 +235,40 @@ struct SessionRow {
     var headHash: Digest
 
     func encode() -> [UInt8] {
-        var w = ByteSink(capacity: 112 + info.label.utf8.count)
-        w.u8(2)
-        w.i64(info.createdAt)
-        w.u64(info.eventCount)
-        if let t = info.lastEventAt { w.u8(1); w.i64(t) } else { w.u8(0); w.i64(0) }
-        w.digest(info.headDigest)
-        w.digest(headHash)
-        w.string(info.label)
-        w.optionalString(info.appName)
-        w.optionalString(info.appVersion)
-        w.u64(info.entryOrder)
-        w.i64(info.enteredAt ?? info.createdAt)
+        var w = BinaryWriter()
+        w.bytes.reserveCapacity(112 + info.label.utf8.count)
+        w.writeByte(recordFormat)
+        w.writeBigEndian(info.createdAt)
+        w.writeBigEndian(info.eventCount)
+        w.writeByte(info.lastEventAt == nil ? 0 : 1)
+        w.writeBigEndian(info.lastEventAt ?? 0)
+        w.write(info.headDigest)
+        w.write(headHash)
+        w.writeString(info.label)
+        w.writeOptionalString(info.appName)
+        w.writeOptionalString(info.appVersion)
+        w.writeBigEndian(info.entryOrder)
+        w.writeBigEndian(info.enteredAt ?? info.createdAt)
         w.seal()
         return w.bytes
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, id: SessionID) throws(ByteSourceError) -> SessionRow {
-        try ByteSource.verifySeal(bytes)
-        var r = ByteSource(UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 16]))
-        let version = try r.u8("format")
-        guard version == 1 || version == 2 else { throw ByteSourceError(message: "unknown session row format \(version)") }
-        let created = try r.i64("creation time")
-        let count = try r.u64("event count")
-        let hasLast = try r.u8("last time flag")
-        let last = try r.i64("last time")
-        let digest = try r.digest("head digest")
-        let hash = try r.digest("head hash")
-        let label = try r.string("label")
-        let app = try r.optionalString("app name")
-        let version2 = try r.optionalString("app version")
-        let order = version >= 2 ? try r.u64("entry order") : 0
-        let entered: Int64? = version >= 2 ? try r.i64("entry time") : nil
-        guard r.remaining == 0 else { throw ByteSourceError(message: "\(r.remaining) unexpected trailing bytes") }
-        let info = SessionInfo(id: id, label: label, appName: app, appVersion: version2, createdAt: created,
+    static func decode(_ bytes: UnsafeRawBufferPointer, id: SessionID) throws(BinaryDecodingError) -> SessionRow {
+        var r = try BinaryReader.unsealing(bytes)
+        try r.readRecordFormat("session row")
+        let created = try r.readBigEndian(Int64.self)
+        let count = try r.readBigEndian(UInt64.self)
+        let hasLast = try r.readByte()
+        let last = try r.readBigEndian(Int64.self)
+        let digest = try r.readDigest()
+        let hash = try r.readDigest()
+        let label = try r.readString()
+        let app = try r.readOptionalString("app name")
+        let appVersion = try r.readOptionalString("app version")
+        let order = try r.readBigEndian(UInt64.self)
+        let entered = try r.readBigEndian(Int64.self)
+        try r.expectEnd()
+        let info = SessionInfo(id: id, label: label, appName: app, appVersion: appVersion, createdAt: created,
                                eventCount: count, lastEventAt: hasLast == 1 ? last : nil, headDigest: digest,
                                entryOrder: order, enteredAt: entered)
         return SessionRow(info: info, headHash: hash)
@@ -400,28 +279,29 @@ struct SessionRow {
 
 enum SnapshotCodec {
     static func encode(_ state: NavigationState) -> [UInt8] {
-        let payload = PayloadCodec.encode(state)
-        var w = ByteSink(capacity: payload.count + 40)
-        w.u8(1)
-        w.digest(state.digest)
-        w.u32(UInt32(payload.count))
-        w.raw(payload)
+        var w = BinaryWriter()
+        w.writeByte(recordFormat)
+        w.write(state.digest)
+        w.writeBytes(BinaryCodec.encode(state))
         w.seal()
         return w.bytes
     }
 
     /// Decodes a snapshot and checks its checksum and that the state's digest is the stored one.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(ByteSourceError) -> NavigationState {
-        try ByteSource.verifySeal(bytes)
-        var r = ByteSource(UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 16]))
-        let version = try r.u8("format")
-        guard version == 1 else { throw ByteSourceError(message: "unknown snapshot format \(version)") }
-        let digest = try r.digest("digest")
-        let n = try r.u32("state length")
-        let payload = try r.take(Int(n), "state")
-        guard r.remaining == 0 else { throw ByteSourceError(message: "\(r.remaining) unexpected trailing bytes") }
-        let state = try PayloadCodec.decodeState(payload)
-        guard state.digest == digest else { throw ByteSourceError(message: "state digest \(state.digest.short) differs from the stored \(digest.short)") }
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> NavigationState {
+        var r = try BinaryReader.unsealing(bytes)
+        try r.readRecordFormat("snapshot")
+        let digest = try r.readDigest()
+        let payload = try r.readBytes()
+        let at = r.offset - payload.count
+        try r.expectEnd()
+        let state: NavigationState
+        do { state = try BinaryCodec.decodeState(payload) } catch {
+            throw BinaryDecodingError(offset: at + error.offset, message: "state: \(error.message)")
+        }
+        guard state.digest == digest else {
+            throw r.error("state digest \(state.digest.short) differs from the stored \(digest.short)", at: 1)
+        }
         return state
     }
 }

@@ -141,7 +141,7 @@ extension LMDBEventLog {
                         return false
                     }
                     let recorded: RecordedEvent
-                    do { recorded = try PayloadCodec.decodeEvent(raw.payload) } catch {
+                    do { recorded = try BinaryCodec.decodeRecordedEvent(raw.payload) } catch {
                         fail(seq, .checksum, "payload unreadable: \(error)")
                         return false
                     }

@@ -21,7 +21,7 @@ struct StoreTests {
         try dir.writeSession("pops.json", pops, label: "pops")
     }
 
-    func run(_ args: [String], env: [String: String] = [:]) throws -> CLIResult { try CLI.run(args, cwd: dir.url, env: env) }
+    func run(_ args: [String], env: [String: String] = [:]) async throws -> CLIResult { try await CLI.run(args, cwd: dir.url, env: env) }
 
     /// Runs a command that only reads, in-process, on the store `st` (`$/NAME` names a file in `dir`).
     func read(_ args: [String], store: String = "st") async -> CLIResult {
@@ -30,8 +30,8 @@ struct StoreTests {
 
     /// Imports files into `st` and returns the new session ids, in order.
     @discardableResult
-    func importFiles(_ files: [String], store: String = "st") throws -> [String] {
-        let r = try run(["import", "--store", store, "--json"] + files)
+    func importFiles(_ files: [String], store: String = "st") async throws -> [String] {
+        let r = try await run(["import", "--store", store, "--json"] + files)
         #expect(r.status == 0, "\(r)")
         return try r.stdout.split(separator: "\n").map { try String($0).json()["session"]?.stringValue ?? "" }
     }
@@ -48,7 +48,7 @@ struct StoreTests {
             try log.append(Array(Sessions.upsell.prefix(3)), to: info.id, expectedSeq: 0)
         }
         let podcast = CLI.packageRoot.appendingPathComponent("Fixtures/exported-session-podcast-bug-report.json").path
-        let first = try #require(try importFiles([podcast]).first)
+        let first = try #require(try await importFiles([podcast]).first)
         let log = await read(["log", "latest", "--json"])
         #expect(log.stdout.split(separator: "\n").count == 21, "the imported session (21 events), not the app's (3): \(log.stdout.prefix(300))")
         let ws = Workspace(storePath: storePath)
@@ -60,7 +60,7 @@ struct StoreTests {
         #expect((rows[1]["created"]?.stringValue ?? "") < (rows[0]["created"]?.stringValue ?? ""), "older recorded time: \(rows)")
         #expect((rows[1]["added"]?.stringValue ?? "") >= (rows[0]["added"]?.stringValue ?? ""), "entered later: \(rows)")
         // The same export again: two sessions with the same recorded time; latest is the second.
-        let second = try #require(try importFiles([podcast]).first)
+        let second = try #require(try await importFiles([podcast]).first)
         #expect(second != first)
         let text = await read(["sessions"])
         let lines = text.stdout.split(separator: "\n").map(String.init)
@@ -71,7 +71,7 @@ struct StoreTests {
     }
 
     @Test func importThenListSessions() async throws {
-        let ids = try importFiles(["upsell.json", "gen.json"])
+        let ids = try await importFiles(["upsell.json", "gen.json"])
         #expect(ids.count == 2 && ids[0] < ids[1], "time-ordered ids: \(ids)")
         let r = await read(["sessions"])
         #expect(r.status == 0, "\(r)")
@@ -87,12 +87,12 @@ struct StoreTests {
         #expect(arr[0]["events"]?.intValue == 10 && arr[0]["headDigest"]?.stringValue == head.hex)
         #expect(arr[0]["lastEventAt"]?.stringValue == ISO8601.format(milliseconds: Sessions.t0 + 10_000))
         // --label names the imported sessions.
-        let labelled = try run(["import", "--store", "st", "--label", "from QA", "upsell.json"])
+        let labelled = try await run(["import", "--store", "st", "--label", "from QA", "upsell.json"])
         #expect(labelled.status == 0, "\(labelled)")
         let all = try #require(try await read(["sessions", "--json"]).stdout.json().arrayValue)
         #expect(all.count == 3 && all.contains { $0["label"]?.stringValue == "from QA" }, "\(all)")
         // ROUTELOG_STORE is the default store.
-        let viaEnv = try run(["sessions", "--json"], env: ["ROUTELOG_STORE": dir.path("st")])
+        let viaEnv = try await run(["sessions", "--json"], env: ["ROUTELOG_STORE": dir.path("st")])
         #expect(try viaEnv.stdout.json().arrayValue?.count == 3, "\(viaEnv)")
     }
 
@@ -104,7 +104,7 @@ struct StoreTests {
           "events": [
         """)
         try dir.write("with-header.json", text)
-        try importFiles(["with-header.json"])
+        try await importFiles(["with-header.json"])
         let r = await read(["sessions"])
         #expect(r.status == 0, "\(r)")
         let added = try #require(try await read(["sessions", "--json"]).stdout.json().arrayValue?.first?["added"]?.stringValue)
@@ -115,7 +115,7 @@ struct StoreTests {
     }
 
     @Test func sessionReferences() async throws {
-        let ids = try importFiles(["upsell.json", "gen.json"])
+        let ids = try await importFiles(["upsell.json", "gen.json"])
         let file = await read(["state", "$/upsell.json@7", "--json"]).stdout
         #expect(await read(["state", "latest~1@7", "--json"]).stdout == file)
         #expect(await read(["state", "\(ids[0])@7", "--json"]).stdout == file)
@@ -133,7 +133,7 @@ struct StoreTests {
     }
 
     @Test func storeAndFileGiveTheSameOutput() async throws {
-        try importFiles(["upsell.json"])
+        try await importFiles(["upsell.json"])
         #expect(await read(["log", "latest"]).stdout == (await read(["log", "$/upsell.json"]).stdout))
         #expect(await read(["log", "latest", "--json"]).stdout == (await read(["log", "$/upsell.json", "--json"]).stdout))
         let d = await read(["diff", "latest@6", "$/upsell.json@6", "--events"])
@@ -147,29 +147,29 @@ struct StoreTests {
         #expect(try b.stdout.json()["seq"]?.intValue == 8, "\(b)")
     }
 
-    @Test func exportFromTheStore() throws {
-        try importFiles(["upsell.json"])
-        let r = try run(["export", "latest", "--store", "st", "-o", "exported.json"])
+    @Test func exportFromTheStore() async throws {
+        try await importFiles(["upsell.json"])
+        let r = try await run(["export", "latest", "--store", "st", "-o", "exported.json"])
         #expect(r.status == 0, "\(r)")
         let fixture = try Fixture(contentsOf: dir.path("exported.json"))
         #expect(fixture.events == Sessions.upsell)
         #expect(fixture.name == "exported" && fixture.session?.label == "upsell", "the name follows the file; the label stays in the header")
-        #expect(try run(["fixtures", "check", "exported.json"]).stdout == "1 passed, 0 failed\n")
+        #expect(try await run(["fixtures", "check", "exported.json"]).stdout == "1 passed, 0 failed\n")
         // Import the export again: the same events, the same head digest.
-        let again = try importFiles(["exported.json"])
-        let j = try run(["sessions", "--store", "st", "--json"])
+        let again = try await importFiles(["exported.json"])
+        let j = try await run(["sessions", "--store", "st", "--json"])
         let arr = try #require(try j.stdout.json().arrayValue)
         // The import keeps the export's creation time, so the two sessions may sort either way.
         #expect(arr.count == 2 && arr.contains { $0["id"]?.stringValue == again[0] })
         #expect(arr[0]["headDigest"] == arr[1]["headDigest"] && arr[0]["created"] == arr[1]["created"])
-        let red = try run(["export", "latest", "--store", "st", "-o", "red.json", "--redact"])
+        let red = try await run(["export", "latest", "--store", "st", "-o", "red.json", "--redact"])
         let redText = try dir.read("red.json")
         #expect(red.status == 0 && !redText.contains("Lunch?"), "\(red)")
     }
 
     @Test func verifyCatchesAChangedReducerRuleAtTheRightSeq() async throws {
-        try importFiles(["upsell.json", "gen.json", "pops.json"])
-        let ok = try run(["verify", "--all", "--store", "st"])
+        try await importFiles(["upsell.json", "gen.json", "pops.json"])
+        let ok = try await run(["verify", "--all", "--store", "st"])
         #expect(ok.status == 0, "\(ok)")
         #expect(ok.stdout.hasSuffix("3 ok, 0 failed\n"), "\(ok)")
 
@@ -194,8 +194,8 @@ struct StoreTests {
         #expect(oks.count == 3 && oks[2] == false && oks[0] == true, "\(all)")
     }
 
-    @Test func verifyNamesACorruptRecord() throws {
-        try importFiles(["upsell.json"])
+    @Test func verifyNamesACorruptRecord() async throws {
+        try await importFiles(["upsell.json"])
         // Flip one byte of the third record with raw LMDB calls.
         do {
             let env = try LMDBEnvironment.open(at: dir.path("st"))
@@ -213,58 +213,58 @@ struct StoreTests {
                 try txn.put(value, forKey: key, in: events)
             }
         }
-        let r = try run(["verify", "latest", "--store", "st"])
+        let r = try await run(["verify", "latest", "--store", "st"])
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("at seq 3: checksum:"), "\(r)")
-        CLI.expectError(try run(["log", "latest", "--store", "st"]), status: 3, "corrupt record: session")
+        CLI.expectError(try await run(["log", "latest", "--store", "st"]), status: 3, "corrupt record: session")
     }
 
-    @Test func newerFormatAndNotAStore() throws {
-        try importFiles(["upsell.json"])
+    @Test func newerFormatAndNotAStore() async throws {
+        try await importFiles(["upsell.json"])
         do {
             let env = try LMDBEnvironment.open(at: dir.path("st"))
             let meta = try env.database(named: "meta")
             try env.withWriteTransaction { try $0.put([0, 0, 0, 9], forKey: Array("format".utf8), in: meta) }
         }
-        CLI.expectError(try run(["sessions", "--store", "st"]), status: 3, "newer store format: st was written in format 9")
-        CLI.expectError(try run(["import", "upsell.json", "--store", "st"]), status: 3, "newer store format")
+        CLI.expectError(try await run(["sessions", "--store", "st"]), status: 3, "newer store format: st was written in format 9")
+        CLI.expectError(try await run(["import", "upsell.json", "--store", "st"]), status: 3, "newer store format")
         // A store whose lock file cannot be used (LMDB never makes a reader wait for a writer, so
         // this is the "locked" case a reader can meet).
-        try importFiles(["upsell.json"], store: "locked")
+        try await importFiles(["upsell.json"], store: "locked")
         try FileManager.default.removeItem(atPath: dir.path("locked/lock.mdb"))
         try FileManager.default.createDirectory(atPath: dir.path("locked/lock.mdb"), withIntermediateDirectories: false)
-        CLI.expectError(try run(["sessions", "--store", "locked"]), status: 3, "store error while opening locked")
+        CLI.expectError(try await run(["sessions", "--store", "locked"]), status: 3, "store error while opening locked")
         try dir.write("other/notes.txt", "hello")
-        CLI.expectError(try run(["sessions", "--store", "other"]), status: 3, "not a store: other (it has no data.mdb)")
-        CLI.expectError(try run(["import", "upsell.json", "--store", "other"]), status: 3, "not a store: other")
+        CLI.expectError(try await run(["sessions", "--store", "other"]), status: 3, "not a store: other (it has no data.mdb)")
+        CLI.expectError(try await run(["import", "upsell.json", "--store", "other"]), status: 3, "not a store: other")
     }
 
-    @Test func importChecksEveryFileBeforeWriting() throws {
+    @Test func importChecksEveryFileBeforeWriting() async throws {
         try dir.write("typo.json", #"{"format": "routelog-fixture/1", "name": "typo", "events": [{"push": {"route": ""}}, {"pop": {"count": "two"}}]}"#)
-        CLI.expectError(try run(["import", "--store", "st", "upsell.json", "typo.json"]), status: 3,
+        CLI.expectError(try await run(["import", "--store", "st", "upsell.json", "typo.json"]), status: 3,
                         "malformed fixture: typo.json: events[1].pop.count: expected an integer")
         #expect(!FileManager.default.fileExists(atPath: dir.path("st")), "nothing was written, not even the store")
-        try importFiles(["upsell.json"])
-        CLI.expectError(try run(["import", "--store", "st", "gen.json", "typo.json"]), status: 3, "typo.json")
-        #expect(try run(["sessions", "--store", "st", "--json"]).stdout.json().arrayValue?.count == 1)
+        try await importFiles(["upsell.json"])
+        CLI.expectError(try await run(["import", "--store", "st", "gen.json", "typo.json"]), status: 3, "typo.json")
+        #expect(try await run(["sessions", "--store", "st", "--json"]).stdout.json().arrayValue?.count == 1)
     }
 
-    @Test func emptySessionInAStore() throws {
+    @Test func emptySessionInAStore() async throws {
         try dir.write("empty.json", #"{"format": "routelog-fixture/1", "name": "nothing yet", "events": []}"#)
-        try importFiles(["empty.json"])
-        CLI.expectError(try run(["log", "latest", "--store", "st"]), status: 3, "empty session:")
-        CLI.expectError(try run(["bisect", "latest", "--store", "st", "--predicate", "depth > 0"]), status: 3, "empty session:")
+        try await importFiles(["empty.json"])
+        CLI.expectError(try await run(["log", "latest", "--store", "st"]), status: 3, "empty session:")
+        CLI.expectError(try await run(["bisect", "latest", "--store", "st", "--predicate", "depth > 0"]), status: 3, "empty session:")
     }
 
-    @Test func readingNeverWritesToTheStore() throws {
-        try importFiles(["upsell.json", "gen.json"])
+    @Test func readingNeverWritesToTheStore() async throws {
+        try await importFiles(["upsell.json", "gen.json"])
         let data = dir.url.appendingPathComponent("st/data.mdb")
         let before = try Data(contentsOf: data)
         let mtime = try FileManager.default.attributesOfItem(atPath: data.path)[.modificationDate] as? Date
         for args in [["sessions"], ["log", "latest"], ["state", "latest~1@3"], ["diff", "latest", "latest~1", "--events"],
                      ["bisect", "latest", "--predicate", "depth >= 1"], ["verify", "--all"], ["export", "latest", "-o", "x.json"],
                      ["minimize", "latest~1", "--predicate", #"reason == "stale""#, "-o", "m.json"]] {
-            _ = try run(args + ["--store", "st"])
+            _ = try await run(args + ["--store", "st"])
         }
         #expect(try Data(contentsOf: data) == before)
         #expect(try FileManager.default.attributesOfItem(atPath: data.path)[.modificationDate] as? Date == mtime)

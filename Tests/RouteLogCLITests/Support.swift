@@ -52,10 +52,11 @@ enum CLI {
 
     static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `routelog args…` in `cwd` with a clean environment (no NO_COLOR, store or test hooks
-    /// inherited) plus `env`; stdin from `stdin`.
+    /// Runs `routelog args…` in `cwd` with a clean environment (no NO_COLOR, store or recording
+    /// switch inherited) plus `env`; stdin from `stdin`. Waits for the process without holding a
+    /// thread, so that other tests run meanwhile.
     static func run(_ args: [String], cwd: URL? = nil, env: [String: String] = [:], stdin: String? = nil,
-                    sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+                    sourceLocation: SourceLocation = #_sourceLocation) async throws -> CLIResult {
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "routelog is not built at \(binary.path): run `swift build` first", sourceLocation: sourceLocation)
         let p = Process()
@@ -80,8 +81,15 @@ enum CLI {
         } else {
             p.standardInput = FileHandle.nullDevice
         }
-        try p.run()
-        p.waitUntilExit()
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            p.terminationHandler = { _ in done.resume() }
+            do {
+                try p.run()
+            } catch {
+                p.terminationHandler = nil
+                done.resume(throwing: error)
+            }
+        }
         return CLIResult(stdout: try String(contentsOf: outURL, encoding: .utf8), stderr: try String(contentsOf: errURL, encoding: .utf8),
                          status: p.terminationStatus)
     }

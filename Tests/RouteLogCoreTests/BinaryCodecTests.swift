@@ -120,15 +120,32 @@ enum BinarySamples {
             #expect(error.offset == 1)
             #expect(error.description == "at byte 1: invalid state: \(problem)")
             // The same state inside a reset event decodes; the reducer is the one to reject it.
-            let reset = try BinaryCodec.decodeEvent(BinaryCodec.encode(.reset(s)))
+            let reset = try BinaryCodec.decodeEvent(BinaryCodec.encode(Event.reset(s)))
             #expect(reset == .reset(s))
             var state = NavigationState()
             #expect(state.apply(reset, seq: 100) == .rejected(.invalidState))
         }
     }
 
+    /// Every wire table is a bijection between its cases and its codes, and its numbers are the
+    /// ones the formats (binary codec, store records, digest terms) were written with.
+    @Test func wireTablesAreCompleteAndFixed() {
+        func check<T: Hashable>(_ cases: [T], _ code: (T) -> UInt8, _ decode: (UInt8) -> T?, _ pinned: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(cases.map(code) == pinned, sourceLocation: sourceLocation)
+            for c in cases { #expect(decode(code(c)) == c, "\(c)", sourceLocation: sourceLocation) }
+            let unknown = (0...255).map(UInt8.init).filter { !pinned.contains($0) }
+            #expect(unknown.allSatisfy { decode($0) == nil }, sourceLocation: sourceLocation)
+        }
+        check(PresentationStyle.allCases, \.wireCode, PresentationStyle.init(wireCode:), [0, 1, 2, 3, 4])
+        check(Event.Kind.allCases, \.wireCode, Event.Kind.init(wireCode:), [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        check(Origin.allCases, \.wireCode, Origin.init(wireCode:), [0, 1, 2])
+        // Declaration order (the precedence order) differs from the order reasons were numbered in.
+        check(RejectionReason.allCases, \.wireCode, RejectionReason.init(wireCode:), [0, 3, 11, 13, 12, 1, 7, 8, 2, 4, 5, 6, 10, 9, 14])
+        let outcomes: [Outcome] = [.applied(.changed), .applied(.updatedInPlace)] + RejectionReason.allCases.map(Outcome.rejected)
+        check(outcomes, \.wireCode, Outcome.init(wireCode:), [0, 1] + RejectionReason.allCases.map { 2 + $0.wireCode })
+    }
+
     @Test func outcomesAndDigests() throws {
-        #expect(Set(BinaryCodec.reasons) == Set(RejectionReason.allCases) && BinaryCodec.reasons.count == RejectionReason.allCases.count)
         let outcomes: [Outcome] = [.applied(.changed), .applied(.updatedInPlace)] + RejectionReason.allCases.map(Outcome.rejected)
         var seen = Set<[UInt8]>()
         for o in outcomes {
@@ -151,8 +168,8 @@ enum BinarySamples {
     /// The exact bytes of a few values: the format is frozen once data is stored.
     @Test func knownEncodings() throws {
         #expect(BinaryCodec.encode(RecordedEvent(.push(RouteRef(id: "inbox")))) == [1, 1, 0, 5, 105, 110, 98, 111, 120, 0, 0])
-        #expect(BinaryCodec.encode(.pop(count: -1, frame: .root)) == [1, 2, 1, 1])
-        #expect(BinaryCodec.encode(.show(RouteRef(id: "s"), style: .alert, dismissible: true, placement: .in(.presentation(300))))
+        #expect(BinaryCodec.encode(Event.pop(count: -1, frame: .root)) == [1, 2, 1, 1])
+        #expect(BinaryCodec.encode(Event.show(RouteRef(id: "s"), style: .alert, dismissible: true, placement: .in(.presentation(300))))
                 == [1, 4, 0b11_1011, 0, 1, 115, 0xAC, 0x02])
         #expect(BinaryCodec.encode(RecordedEvent(.dismiss(.all), meta: EventMetadata(timestamp: -2, origin: .user, note: "n")))
                 == [1, 5, 1, 0b1_0101, 3, 1, 110])

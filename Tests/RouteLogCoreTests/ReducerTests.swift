@@ -2,7 +2,7 @@ import CustomDump
 import RouteLogCore
 import Testing
 
-// One test per reducer rule of DESIGN.md's table and per precedence rule, in the style of TCA's
+// One test per reducer rule of ReducerRules.md (the RouteLogCore catalog) and per precedence rule, in the style of TCA's
 // reducer tests: build the state, apply one event, and assert the outcome and the WHOLE expected
 // state (a failure prints a diff). `assertApply` also checks that a rejected event leaves the
 // state unchanged and that the incremental digest equals the from-scratch one.

@@ -12,14 +12,31 @@ struct BadInputTests {
             let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
             _ = try log.createSession(NewSession())
             let meta = try log.environment.database(named: "meta")
-            try log.environment.withWriteTransaction { try $0.put([0, 0, 0, 2], forKey: Array("format".utf8), in: meta) }
+            try log.environment.withWriteTransaction { try $0.put([0, 0, 0, 3], forKey: Array("format".utf8), in: meta) }
         }
-        #expect(throws: LMDBEventLogError.newerFormat(path: dir.path, found: 2, supported: 1)) {
+        #expect(throws: LMDBEventLogError.newerFormat(path: dir.path, found: 3, supported: 2)) {
             try LMDBEventLog.open(at: dir.path, options: testOptions())
         }
-        #expect(throws: LMDBEventLogError.newerFormat(path: dir.path, found: 2, supported: 1)) {
+        #expect(throws: LMDBEventLogError.newerFormat(path: dir.path, found: 3, supported: 2)) {
             try LMDBEventLog.open(at: dir.path, options: testOptions(readOnly: true))
         }
+    }
+
+    /// A store of format 1 (rejection reasons numbered apart from the core's table) is refused
+    /// with the way forward: export with the release that wrote it, import into a new store.
+    @Test func anOlderFormatIsRefusedWithTheWayForward() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        do {
+            let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
+            _ = try log.createSession(NewSession())
+            let meta = try log.environment.database(named: "meta")
+            try log.environment.withWriteTransaction { try $0.put([0, 0, 0, 1], forKey: Array("format".utf8), in: meta) }
+        }
+        let expected = LMDBEventLogError.olderFormat(path: dir.path, found: 1, supported: 2)
+        #expect(throws: expected) { try LMDBEventLog.open(at: dir.path, options: testOptions()) }
+        #expect(throws: expected) { try LMDBEventLog.open(at: dir.path, options: testOptions(readOnly: true)) }
+        #expect(expected.description.contains("older than the format 2") && expected.description.contains("routelog import"))
     }
 
     @Test func aDirectoryThatIsNotAStoreIsRefused() throws {
@@ -133,24 +150,24 @@ struct BadInputTests {
             let record = try #require(try txn.value(forKey: StoreKey.event(key, 7), in: events))
             try txn.put(Array(record.prefix(30)), forKey: StoreKey.event(key, 7), in: events)
         }
-        #expect(throws: LMDBEventLogError.corruptRecord(session: s, seq: 7, reason: "truncated: digest needs 8 bytes at offset 28, 2 left")) {
+        #expect(throws: LMDBEventLogError.corruptRecord(session: s, seq: 7, reason: "at byte 28: unexpected end of data: expected 8 more bytes, 2 left")) {
             try log.read(s, from: 7, through: 7) { _ in true }
         }
         let report = try log.verify(session: s)
         #expect(report.failure?.seq == 7 && report.failure?.check == .checksum)
         try log.environment.withWriteTransaction { try $0.put([UInt8](repeating: 0x11, count: 40), forKey: key, in: sessions) }
-        #expect(throws: LMDBEventLogError.corruptValue(database: "sessions", key: s.rawValue, reason: "checksum mismatch")) {
+        #expect(throws: LMDBEventLogError.corruptValue(database: "sessions", key: s.rawValue, reason: "at byte 24: checksum mismatch")) {
             try log.session(s)
         }
         try log.environment.withWriteTransaction { try $0.put([1, 2, 3], forKey: key, in: sessions) }
-        #expect(throws: LMDBEventLogError.corruptValue(database: "sessions", key: s.rawValue, reason: "truncated: 3 bytes, too short for a checksum")) {
+        #expect(throws: LMDBEventLogError.corruptValue(database: "sessions", key: s.rawValue, reason: "at byte 0: 3 bytes, too short for a checksum")) {
             try log.sessions()
         }
     }
 
     @Test func errorDescriptionsAreOneLine() {
         let errors: [LMDBEventLogError] = [
-            .notADirectory(path: "/x"), .notAStore(path: "/x", reason: "r"), .newerFormat(path: "/x", found: 9, supported: 1),
+            .notADirectory(path: "/x"), .notAStore(path: "/x", reason: "r"), .newerFormat(path: "/x", found: 9, supported: 1), .olderFormat(path: "/x", found: 1, supported: 2),
             .permissionDenied(path: "/x", reason: "r"), .readOnly(path: "/x"), .openReadOnlyElsewhere(path: "/x"),
             .invalidSessionID("q"), .corruptRecord(session: SessionID("s"), seq: 3, reason: "r"),
             .corruptValue(database: "d", key: "k", reason: "r"), .storage(.mapFull, operation: "writing"),

@@ -6,8 +6,11 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 seconds="${1:-60}"
 out="$root/.build/fuzz"
 mkdir -p "$out/corpus"
+# RouteLogCore's sources sit in subfolders (Model/, Log/, Encoding/, …): take every one of them.
+core_sources=()
+while IFS= read -r f; do core_sources+=("$f"); done < <(find "$root/Sources/RouteLogCore" -name '*.swift' | sort)
 swiftc -sanitize=fuzzer,address -parse-as-library -module-name RouteLogCore \
-  "$root"/Sources/RouteLogCore/*.swift "$root/Tools/Fuzz/BinaryDecoderFuzzer.swift" -o "$out/binary-decoder"
+  "${core_sources[@]}" "$root/Tools/Fuzz/BinaryDecoderFuzzer.swift" -o "$out/binary-decoder"
 # A few valid encodings to start from: a push with metadata, a show in a frame, a tabbed state, a reset.
 printf '\x01\x01\x00\x02ab\x00\x00' > "$out/corpus/push"
 printf '\x01\x04\x3b\x00\x01s\xac\x02\x15\x03\x01n' > "$out/corpus/show"

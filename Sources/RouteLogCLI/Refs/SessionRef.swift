@@ -1,5 +1,6 @@
 import Foundation
 import RouteLogCore
+import RouteLogLMDB
 
 /// A session reference as the user writes it: an id or unique prefix, `latest`, `latest~N`, or a
 /// fixture/export file (`*.json`), optionally followed by `@N` for the state at seq N.
@@ -161,6 +162,5 @@ func call<R>(_ body: () throws -> R) throws(CLIError) -> R {
 /// Where the store is: `--store DIR`, else `$ROUTELOG_STORE`, else `./.routelog`.
 func defaultStorePath(_ option: String?) -> String {
     if let option, !option.isEmpty { return option }
-    if let env = ProcessInfo.processInfo.environment["ROUTELOG_STORE"], !env.isEmpty { return env }
-    return "./.routelog"
+    return LMDBEventLog.defaultPath
 }

@@ -29,6 +29,8 @@ extension CLIError {
         case .notAStore(let path, let reason): .data("not a store: \(path) (\(reason))")
         case .newerFormat(let path, let found, let supported):
             .data("newer store format: \(path) was written in format \(found); this routelog reads format \(supported) (upgrade routelog)")
+        case .olderFormat(let path, let found, let supported):
+            .data("older store format: \(path) was written in format \(found); this routelog reads format \(supported) (export its sessions with the previous routelog release, then routelog import them)")
         case .permissionDenied(let path, let reason): .data("permission denied: \(path) (\(reason))")
         case .readOnly(let path): .data("store is read-only: \(path)")
         case .openReadOnlyElsewhere(let path): .data("store is locked: \(path) (open read-only elsewhere in this process)")

@@ -20,7 +20,7 @@ public final class InMemoryEventLog: EventLog, @unchecked Sendable {
     /// - Parameters:
     ///   - snapshotInterval: keep a snapshot every K events (K ≥ 1).
     ///   - clock: milliseconds since 1970, used only for session metadata and ids.
-    public init(snapshotInterval: UInt64 = 1024, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+    public init(snapshotInterval: UInt64 = 1024, clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
         precondition(snapshotInterval >= 1, "snapshotInterval must be at least 1")
         self.snapshotInterval = snapshotInterval
         self.clock = clock

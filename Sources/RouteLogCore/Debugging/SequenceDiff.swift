@@ -23,6 +23,21 @@ enum SequenceDiff {
     /// furthest point reached instead (GNU diff's heuristic for expensive diffs): the script stays
     /// valid, may be longer than necessary there, and the cost stays near O((N + M) · costLimit)
     /// even for unrelated inputs.
+    /// Which entries of an edit script a unified rendering shows: every edit, and the unchanged
+    /// entries within `context` of one.
+    static func shown<Entry>(_ entries: [Entry], context: Int, isSame: (Entry) -> Bool) -> [Bool] {
+        var show = [Bool](repeating: false, count: entries.count)
+        var lastEdit = Int.min / 2
+        for (n, e) in entries.enumerated() {
+            if isSame(e) { if n - lastEdit <= context { show[n] = true } } else { show[n] = true; lastEdit = n }
+        }
+        lastEdit = Int.max / 2
+        for n in stride(from: entries.count - 1, through: 0, by: -1) {
+            if isSame(entries[n]) { if lastEdit - n <= context { show[n] = true } } else { lastEdit = n }
+        }
+        return show
+    }
+
     static func ops<T: Hashable>(_ a: [T], _ b: [T], costLimit: Int = defaultCostLimit) -> [Op] {
         // Common prefix and suffix first: cheap, and usually almost everything.
         var lo = 0

@@ -224,15 +224,7 @@ public struct SessionDiff: Hashable, Sendable {
         func line(_ mark: String, _ sa: UInt64?, _ sb: UInt64?, _ event: Event) -> String {
             "\(mark) \(col("a", sa)) \(col("b", sb))  \(event.canonicalJSON)"
         }
-        var show = [Bool](repeating: false, count: alignment.count)
-        var last = Int.min / 2
-        for (n, e) in alignment.enumerated() {
-            if case .same = e { if n - last <= context { show[n] = true } } else { show[n] = true; last = n }
-        }
-        last = Int.max / 2
-        for n in stride(from: alignment.count - 1, through: 0, by: -1) {
-            if case .same = alignment[n] { if last - n <= context { show[n] = true } } else { last = n }
-        }
+        let show = SequenceDiff.shown(alignment, context: context) { if case .same = $0 { true } else { false } }
         var n = 0
         while n < alignment.count {
             if !show[n] {

@@ -69,6 +69,10 @@ extension Outcome: CanonicalJSONConvertible {
 }
 
 /// UTC timestamps in ISO 8601 with milliseconds, computed without a calendar or locale.
+///
+/// Not Foundation's `ISO8601FormatStyle`: it goes through a `Double` of seconds and truncates, so
+/// some milliseconds print one lower (`…54.123` as `…54.122`, `-1` ms as `…59.998`), and it uses the
+/// Julian calendar before 1582. Where Foundation is exact the two agree (the tests compare them).
 public enum ISO8601 {
     /// The timestamps (milliseconds) that ``format(milliseconds:)`` writes with a four-digit year,
     /// 0001-01-01T00:00:00.000Z through 9999-12-31T23:59:59.999Z, which ``parse(_:)`` reads back.
@@ -102,8 +106,9 @@ public enum ISO8601 {
             guard u[19] == 46, u.count >= 22 else { return nil }
             let digits = u.count - 21
             guard digits <= 9, let frac = num(20..<(u.count - 1)) else { return nil }
+            // To milliseconds: pad 1–2 digits, drop digits past the third.
             var f = frac
-            for _ in digits..<3 { f *= 10 }
+            for _ in min(digits, 3)..<3 { f *= 10 }
             for _ in 3..<max(3, digits) { f /= 10 }
             ms = f
         } else if u.count != 20 { return nil }

@@ -223,15 +223,7 @@ enum LineDiff {
         let a = lines(old), b = lines(new)
         let ops = SequenceDiff.ops(a, b)
         // Which ops are shown: every edit, and the unchanged lines within `context` of one.
-        var show = [Bool](repeating: false, count: ops.count)
-        var lastEdit = Int.min / 2
-        for (n, op) in ops.enumerated() {
-            if case .same = op { if n - lastEdit <= context { show[n] = true } } else { show[n] = true; lastEdit = n }
-        }
-        lastEdit = Int.max / 2
-        for n in stride(from: ops.count - 1, through: 0, by: -1) {
-            if case .same = ops[n] { if lastEdit - n <= context { show[n] = true } } else { lastEdit = n }
-        }
+        let show = SequenceDiff.shown(ops, context: context) { if case .same = $0 { true } else { false } }
         var out: [String] = []
         var n = 0
         while n < ops.count {

@@ -170,7 +170,7 @@ extension Digest {
         h.combine(0x7072_6573) // "pres"
         frame.feedAddress(&h, tabID: tabID)
         h.combine(p.token)
-        h.combine(p.style.digestCode)
+        h.combine(UInt64(p.style.wireCode))
         h.combine(p.dismissible ? 1 : 0)
         let r = hash(of: p.route)
         h.combine(r.hi)
@@ -215,17 +215,4 @@ extension NavigationState {
     /// Recomputes the digest from scratch (O(size of the state)). ``digest`` is maintained
     /// incrementally and always equals this.
     public func computeDigest() -> Digest { Digest.terms(of: self) }
-}
-
-extension PresentationStyle {
-    /// The style's number in digest terms (its position in declaration order; never reordered).
-    @inlinable var digestCode: UInt64 {
-        switch self {
-        case .sheet: 0
-        case .fullScreenCover: 1
-        case .popover: 2
-        case .alert: 3
-        case .confirmationDialog: 4
-        }
-    }
 }
