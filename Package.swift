@@ -62,9 +62,11 @@ let package = Package(
             dependencies: ["RouteLogLMDB", "RouteLogCore"],
             swiftSettings: strict
         ),
+        // Helpers shared by the test targets (one TempDir for all).
+        .target(name: "RouteLogTestSupport", path: "Tests/RouteLogTestSupport", swiftSettings: strict),
         .testTarget(
             name: "RouteLogLMDBTests",
-            dependencies: ["RouteLogLMDB", "RouteLogCore"],
+            dependencies: ["RouteLogLMDB", "RouteLogCore", "RouteLogTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -78,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "RouteLogCLITests",
             dependencies: [
-                "RouteLogCore", "RouteLogLMDB", .product(name: "CustomDump", package: "swift-custom-dump"),
+                "RouteLogCore", "RouteLogLMDB", "RouteLogTestSupport", .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             exclude: ["Golden"],
