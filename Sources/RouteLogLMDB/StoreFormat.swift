@@ -2,7 +2,8 @@ import Foundation
 import RouteLogCore
 
 // The byte layout of a RouteLog store, format 2, written with the core's `BinaryWriter` and read
-// with its `BinaryReader`. Fixed-width integers are big-endian; `varint` and `string` (a varint
+// with its `BinaryReader` (an event record's fixed part is stored and loaded in place, in the same
+// byte order, because every append and replay goes through it). Fixed-width integers are big-endian; `varint` and `string` (a varint
 // length and UTF-8) are the binary codec's. The code tables (event kinds, outcomes) are the core's
 // wire tables. StoreFormat.md in the RouteLogLMDB catalog documents the same layout.
 //
