@@ -65,9 +65,11 @@ let package = Package(
             dependencies: ["RouteLogLMDB", "RouteLogCore"],
             swiftSettings: strict
         ),
+        // Helpers shared by the test targets (one TempDir for all).
+        .target(name: "RouteLogTestSupport", path: "Tests/RouteLogTestSupport", swiftSettings: strict),
         .testTarget(
             name: "RouteLogLMDBTests",
-            dependencies: ["RouteLogLMDB", "RouteLogCore"],
+            dependencies: ["RouteLogLMDB", "RouteLogCore", "RouteLogTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -81,9 +83,13 @@ let package = Package(
         .testTarget(
             name: "RouteLogCLITests",
             dependencies: [
+<<<<<<< HEAD
                 "RouteLogCLI", "RouteLogCore", "RouteLogLMDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
+=======
+                "RouteLogCore", "RouteLogLMDB", "RouteLogTestSupport", .product(name: "CustomDump", package: "swift-custom-dump"),
+>>>>>>> arch
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             exclude: ["Golden"],

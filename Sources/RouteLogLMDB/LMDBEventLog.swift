@@ -468,20 +468,19 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             let putOptions: LMDBPutOptions = inOrder ? .append : .noOverwrite
             // One key buffer for the whole batch: only its seq bytes change from event to event.
             var eventKey = firstKey
-            // One record buffer for the whole batch, emptied before each record.
-            var record: [UInt8] = []
             // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
             try txn.withCursor(in: eventsDB) { cursor in
                 for i in events.indices {
                     let event = events[i].event
                     let step = head.replayer.apply(event)
                     StoreKey.setSeq(step.seq, in: &eventKey)
-                    record.removeAll(keepingCapacity: true)
-                    hash = RecordCodec.encode(into: &record, kind: event.kind, outcome: step.outcome,
-                                              previousHash: hash, digest: step.digest, payload: payloads[i])
-                    try cursor.put(count: record.count, forKey: eventKey, options: putOptions) { out in
-                        record.withUnsafeBytes { out.copyMemory(from: $0) }
+                    var sum = Digest.zero
+                    let payload = payloads[i]
+                    try cursor.put(count: RecordCodec.size(payload: payload.count), forKey: eventKey, options: putOptions) { out in
+                        sum = RecordCodec.write(into: out, kind: event.kind, outcome: step.outcome,
+                                                previousHash: hash, digest: step.digest, payload: payload)
                     }
+                    hash = sum
                     if step.seq % interval == 0 {
                         try txn.put(SnapshotCodec.encode(head.replayer.state), forKey: eventKey, in: snapshotsDB, options: .noOverwrite)
                     }

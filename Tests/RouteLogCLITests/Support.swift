@@ -1,5 +1,6 @@
 import Foundation
 @testable import RouteLogCLI
+@_exported import RouteLogTestSupport
 import RouteLogCore
 import Testing
 
@@ -134,25 +135,7 @@ enum Golden {
     }
 }
 
-/// A temporary directory, removed when released.
-final class TempDir {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("routelog-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func write(_ name: String, _ text: String) throws {
-        let u = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: u.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: u)
-    }
-
-    func read(_ name: String) throws -> String { try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8) }
-
+extension TempDir {
     /// Writes a session file (fixture format, no expect block unless `expect`).
     func writeSession(_ name: String, _ events: [RecordedEvent], label: String = "", expect: Bool = false) throws {
         try write(name, Sessions.text(events, name: label.isEmpty ? name : label, expect: expect))

@@ -6,7 +6,7 @@ import Testing
 @Suite("LMDBEventLog bad input", .serialized)
 struct BadInputTests {
     @Test func aNewerFormatIsRefused() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         do {
             let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
@@ -25,7 +25,7 @@ struct BadInputTests {
     /// A store of format 1 (rejection reasons numbered apart from the core's table) is refused
     /// with the way forward: export with the release that wrote it, import into a new store.
     @Test func anOlderFormatIsRefusedWithTheWayForward() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         do {
             let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
@@ -40,7 +40,7 @@ struct BadInputTests {
     }
 
     @Test func aDirectoryThatIsNotAStoreIsRefused() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let fm = FileManager.default
         try fm.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
@@ -74,7 +74,7 @@ struct BadInputTests {
     }
 
     @Test func aPlainFileIsNotADirectory() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         try FileManager.default.createDirectory(atPath: dir.parent, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir.path))
@@ -83,7 +83,7 @@ struct BadInputTests {
     }
 
     @Test func createsTheDirectory0700AndFiles0600() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         _ = try LMDBEventLog.open(at: dir.path, options: testOptions())
         let fm = FileManager.default
@@ -96,7 +96,7 @@ struct BadInputTests {
     /// A read-only directory: opening read-write is a permission error, opening read-only reads.
     /// Run in a child process as user `nobody` when the tests run as root (root ignores modes).
     @Test func aReadOnlyDirectoryOpensOnlyForReading() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer {
             chmod(dir.path, 0o700)
             dir.cleanup()
@@ -124,7 +124,7 @@ struct BadInputTests {
     }
 
     @Test func aReadOnlyLogRefusesWritesWithATypedError() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let s: SessionID
         do {
@@ -138,7 +138,7 @@ struct BadInputTests {
     }
 
     @Test func garbageAndTruncatedValuesAreTypedErrors() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
         let s = try log.createSession(NewSession(label: "g")).id
@@ -150,7 +150,7 @@ struct BadInputTests {
             let record = try #require(try txn.value(forKey: StoreKey.event(key, 7), in: events))
             try txn.put(Array(record.prefix(30)), forKey: StoreKey.event(key, 7), in: events)
         }
-        #expect(throws: LMDBEventLogError.corruptRecord(session: s, seq: 7, reason: "at byte 28: unexpected end of data: expected 8 more bytes, 2 left")) {
+        #expect(throws: LMDBEventLogError.corruptRecord(session: s, seq: 7, reason: "at byte 0: truncated: 30 bytes, shorter than the 56 bytes of a record without payload")) {
             try log.read(s, from: 7, through: 7) { _ in true }
         }
         let report = try log.verify(session: s)

@@ -5,12 +5,13 @@ import Testing
 
 /// A store with one session of `count` events, and raw access to its `events` database.
 private struct Fixture {
-    let dir = TempDir()
+    let dir: TempDir
     let log: LMDBEventLog
     let session: SessionID
     let key: [UInt8]
 
     init(count: Int = 100) throws {
+        dir = try TempDir()
         log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 32))
         session = try log.createSession(NewSession(label: "victim")).id
         key = StoreKey.sessionBytes(session)!

@@ -5,7 +5,7 @@ import Testing
 @Suite("LMDB thin layer")
 struct EnvironmentTests {
     @Test func writeTransactionsCommitOnReturnAndAbortOnThrow() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         let env = try LMDBEnvironment.open(at: dir.path, options: .init(mapSize: 1 << 20))
@@ -33,7 +33,7 @@ struct EnvironmentTests {
     }
 
     @Test func cursorsIterateInKeyOrderFromAStartKey() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         let env = try LMDBEnvironment.open(at: dir.path)
@@ -58,7 +58,7 @@ struct EnvironmentTests {
     }
 
     @Test func oneEnvironmentPerResolvedPath() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         let link = dir.parent + "/link"
@@ -71,7 +71,7 @@ struct EnvironmentTests {
     }
 
     @Test func readTransactionsNestAndRunOnAnyThread() async throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         let env = try LMDBEnvironment.open(at: dir.path)
@@ -87,7 +87,7 @@ struct EnvironmentTests {
     }
 
     @Test func aFullMapGrowsAndTheBodyRunsAgain() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         let env = try LMDBEnvironment.open(at: dir.path, options: .init(mapSize: 32 << 10))

@@ -6,7 +6,7 @@ import Testing
 @Suite("LMDBEventLog basics")
 struct EventLogBasicsTests {
     @Test func appendReadAndReplayMatchTheInMemoryLog() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
         let memory = InMemoryEventLog(snapshotInterval: 64)
@@ -37,7 +37,7 @@ struct EventLogBasicsTests {
     }
 
     @Test func wrongExpectedSeqIsAConflictAndWritesNothing() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
         let s = try log.createSession(NewSession())
@@ -54,7 +54,7 @@ struct EventLogBasicsTests {
     }
 
     @Test func reopeningKeepsEverythingAndAppendingContinues() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let events = generatedEvents(300, seed: 5)
         var id: SessionID
@@ -71,7 +71,7 @@ struct EventLogBasicsTests {
     }
 
     @Test func twoHandlesInOneProcessShareTheEnvironmentAndNoticeEachOther() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let a = try LMDBEventLog.open(at: dir.path, options: testOptions())
         let b = try LMDBEventLog.open(at: dir.path, options: testOptions())

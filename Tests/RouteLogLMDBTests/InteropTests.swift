@@ -26,7 +26,7 @@ private func run(_ path: String, _ args: [String]) throws -> (Int32, String) {
 struct InteropTests {
     @Test(.enabled(if: tool("mdb_stat") != nil, "lmdb-utils is not installed (make setup installs it)"))
     func mdbStatListsTheNamedDatabases() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 10))
         let s = try log.createSession(NewSession(label: "stat"))
@@ -45,7 +45,7 @@ struct InteropTests {
     }
 
     @Test func exportAndImportKeepEventsAndMetadata() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
         let s = try log.createSession(NewSession(label: "bug 42", appName: "Podcasts", appVersion: "3.1"))
@@ -62,7 +62,7 @@ struct InteropTests {
         // Through the fixture text and back into another store.
         let text = fixture.rendered()
         let reread = try Fixture(text: text, file: "bug-42.json")
-        let other = TempDir()
+        let other = try TempDir()
         defer { other.cleanup() }
         let log2 = try LMDBEventLog.open(at: other.path, options: testOptions())
         let imported = try log2.importFixture(reread)
@@ -74,7 +74,7 @@ struct InteropTests {
     }
 
     @Test(.timeLimit(.minutes(1))) func followDeliversExistingThenNewEventsAndEndsOnCancellation() async throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
         let s = try log.createSession(NewSession()).id

@@ -10,7 +10,7 @@ struct ReliabilityTests {
     @Test(.timeLimit(.minutes(3))) func survivesSigkillAtRandomMoments() throws {
         let seed = UInt64(Date().timeIntervalSince1970 * 1000) & 0xFFFF_FFFF
         var rng = SplitMix64(seed: seed)
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let options = testOptions(.none, snapshotInterval: 16, mapSize: 64 << 10)
         var handle: LMDBEventLog? = try LMDBEventLog.open(at: dir.path, options: options)
@@ -55,7 +55,7 @@ struct ReliabilityTests {
     /// A reader in another process follows the session while this process appends: every event
     /// it sees is the next one, with the digest its own replay gives (a consistent prefix).
     @Test(.timeLimit(.minutes(2))) func readerInAnotherProcessSeesAConsistentPrefix() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions(.grouped(maxDelay: .milliseconds(5)), mapSize: 256 << 10))
         let session = try log.createSession(NewSession(label: "live")).id
@@ -78,7 +78,7 @@ struct ReliabilityTests {
     /// Many tasks append concurrently through the public API, with optimistic retries on one shared
     /// session and without on their own sessions: seqs stay dense and every digest is the replay's.
     @Test(.timeLimit(.minutes(2))) func concurrentAppendsFromManyTasks() async throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions(.grouped(maxDelay: .milliseconds(5))))
         let shared = try log.createSession(NewSession(label: "shared")).id
@@ -124,7 +124,7 @@ struct ReliabilityTests {
 
     /// From a 64 KiB map, a million events are written (in batches) through growth.
     @Test(.timeLimit(.minutes(3))) func mapFullGrowsFromATinyMap() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions(.none, snapshotInterval: 4096, mapSize: 64 << 10))
         let initial = log.environment.mapSize

@@ -1,17 +1,7 @@
 import Foundation
+@_exported import RouteLogTestSupport
 import RouteLogCore
 @testable import RouteLogLMDB
-
-/// A fresh directory under the system temp directory, removed by `cleanup()`.
-struct TempDir {
-    let path: String
-    init(_ name: String = "store") {
-        let base = FileManager.default.temporaryDirectory.path
-        path = "\(base)/routelog-lmdb-tests-\(getpid())-\(UUID().uuidString.prefix(8))/\(name)"
-    }
-    var parent: String { (path as NSString).deletingLastPathComponent }
-    func cleanup() { try? FileManager.default.removeItem(atPath: parent) }
-}
 
 /// `n` recorded events from a seeded generator, with timestamps that count up.
 func generatedEvents(_ n: Int, seed: UInt64, mix: SessionGenerator.Mix = .realistic, startTime: Int64 = 1_700_000_000_000) -> [RecordedEvent] {

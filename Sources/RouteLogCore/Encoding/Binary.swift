@@ -39,6 +39,7 @@ public enum BinaryCodec {
     public static let maxNesting = NavigationState.maxChainDepth + 1
 
     /// Encodes a value, starting with the format version.
+    @inlinable
     public static func encode<Value: BinaryCodable>(_ value: Value) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64)
@@ -47,6 +48,7 @@ public enum BinaryCodec {
     }
 
     /// Appends the encoding of a value (starting with the format version) to `out`.
+    @inlinable
     public static func encode<Value: BinaryCodable>(_ value: Value, into out: inout [UInt8]) {
         BinaryWriter.appending(to: &out) { w in
             w.writeFormatVersion()
@@ -57,6 +59,7 @@ public enum BinaryCodec {
     /// Decodes an ``encode(_:)`` result. The whole buffer must be one value.
     /// - Throws: ``BinaryDecodingError`` for anything but a complete, valid encoding (for a
     ///   ``NavigationState``, also one that breaks an invariant: ``NavigationState/validate()``).
+    @inlinable
     public static func decode<Value: BinaryCodable>(_: Value.Type, from bytes: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> Value {
         var r = BinaryReader(bytes)
         try r.readFormatVersion()
@@ -107,8 +110,8 @@ public protocol BinaryCodable {
 
 /// The writer and reader methods of one ``BinaryCodable`` type.
 public struct BinaryCoding<Value>: Sendable {
-    let write: @Sendable (inout BinaryWriter, Value) -> Void
-    let read: @Sendable (inout BinaryReader) throws(BinaryDecodingError) -> Value
+    @usableFromInline let write: @Sendable (inout BinaryWriter, Value) -> Void
+    @usableFromInline let read: @Sendable (inout BinaryReader) throws(BinaryDecodingError) -> Value
 }
 
 extension RecordedEvent: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readRecordedEvent() }) }

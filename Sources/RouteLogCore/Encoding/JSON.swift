@@ -223,49 +223,44 @@ struct JSONParser {
         if depth > JSONValue.maxDepth { throw error("nesting deeper than \(JSONValue.maxDepth) levels") }
     }
 
-    mutating func parseObject() throws(JSONError) -> JSONValue {
+    /// Parses the items of an object or array after its opening bracket: `item` reads one, the
+    /// items are separated by commas and end at `close`. Counts one level of nesting.
+    mutating func parseItems(close: UInt8, in what: String, _ item: (inout Self) throws(JSONError) -> Void) throws(JSONError) {
         try enter()
         i += 1
-        var o: [String: JSONValue] = [:]
         skipWhitespace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(o) }
+        if i < bytes.count, bytes[i] == close { i += 1; depth -= 1; return }
         while true {
             skipWhitespace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key in object") }
-            let keyStart = i
-            let key = try parseString()
+            try item(&self)
             skipWhitespace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after object key") }
-            i += 1
-            skipWhitespace()
-            let v = try parseValue()
-            if o.updateValue(v, forKey: key) != nil { throw error("duplicate key \"\(key)\"", at: keyStart) }
-            skipWhitespace()
-            guard i < bytes.count else { throw error("unexpected end of input in object") }
+            guard i < bytes.count else { throw error("unexpected end of input in \(what)") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; break }
-            throw error("expected ',' or '}' in object")
+            if bytes[i] == close { i += 1; break }
+            throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(what)")
         }
         depth -= 1
+    }
+
+    mutating func parseObject() throws(JSONError) -> JSONValue {
+        var o: [String: JSONValue] = [:]
+        try parseItems(close: UInt8(ascii: "}"), in: "object") { (p) throws(JSONError) in
+            guard p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: "\"") else { throw p.error("expected a string key in object") }
+            let keyStart = p.i
+            let key = try p.parseString()
+            p.skipWhitespace()
+            guard p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: ":") else { throw p.error("expected ':' after object key") }
+            p.i += 1
+            p.skipWhitespace()
+            let v = try p.parseValue()
+            if o.updateValue(v, forKey: key) != nil { throw p.error("duplicate key \"\(key)\"", at: keyStart) }
+        }
         return .object(o)
     }
 
     mutating func parseArray() throws(JSONError) -> JSONValue {
-        try enter()
-        i += 1
         var a: [JSONValue] = []
-        skipWhitespace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(a) }
-        while true {
-            skipWhitespace()
-            a.append(try parseValue())
-            skipWhitespace()
-            guard i < bytes.count else { throw error("unexpected end of input in array") }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "]") { i += 1; break }
-            throw error("expected ',' or ']' in array")
-        }
-        depth -= 1
+        try parseItems(close: UInt8(ascii: "]"), in: "array") { (p) throws(JSONError) in a.append(try p.parseValue()) }
         return .array(a)
     }
 
