@@ -61,6 +61,10 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         public var snapshotInterval: UInt64
         /// The initial LMDB map size in bytes; the map grows when it fills.
         public var initialMapSize: Int
+        /// The number of reader slots, shared by every process that opens the store (each read
+        /// transaction of each process takes one while it runs). Only the first process to open
+        /// the store sets it; later processes use that count.
+        public var maxReaders: UInt32
         /// Milliseconds since 1970, used for session creation times and ids.
         public var clock: @Sendable () -> Int64
 
@@ -69,14 +73,17 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         ///   - durability: when appends reach the disk.
         ///   - snapshotInterval: store a snapshot every K events (K ≥ 1).
         ///   - initialMapSize: the initial map size in bytes (64 MiB).
+        ///   - maxReaders: reader slots (LMDB's default, 126).
         ///   - clock: milliseconds since 1970.
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
+                    maxReaders: UInt32 = 126,
                     clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
             self.readOnly = readOnly
             self.durability = durability
             self.snapshotInterval = snapshotInterval
             self.initialMapSize = initialMapSize
+            self.maxReaders = maxReaders
             self.clock = clock
         }
     }
@@ -255,7 +262,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             // initializes data.mdb while the others wait for its lock.
             return try LMDBEnvironment.open(at: path, options: .init(
                 readOnly: options.readOnly, mapSize: options.initialMapSize, maxDatabases: 8,
-                noSync: options.durability != .perEvent, fileMode: 0o600))
+                maxReaders: options.maxReaders, noSync: options.durability != .perEvent, fileMode: 0o600))
         } catch .invalid, .versionMismatch {
             throw LMDBEventLogError.notAStore(path: path, reason: "data.mdb is not an LMDB file of this version")
         } catch .permissionDenied, .readOnlyFileSystem {
