@@ -29,9 +29,11 @@ import RouteLogCore
 /// **Durability** is chosen with ``Options/durability``; only ``Durability/perEvent`` makes the
 /// caller of an append wait for an `fsync`.
 ///
-/// **Processes.** Several processes can read while one writes (the CLI follows a live app with
-/// ``follow(session:from:)``). Within a process, stores are shared per path (see
-/// ``LMDBEnvironment``). Stale reader slots are cleared at open and a full map grows by itself.
+/// **Processes.** Any number of processes can open one store, even one that does not exist yet
+/// (see ``open(at:options:)`` for what a caller may assume); several read while one writes at a
+/// time (the CLI follows a live app with ``follow(session:from:)``). Within a process, stores are
+/// shared per path (see ``LMDBEnvironment``). Stale reader slots are cleared at open and a full
+/// map grows by itself. <doc:SharingAStore> covers an app and its extensions on one store.
 ///
 /// On iOS there is no system LMDB: this type builds where `liblmdb` does (Linux, macOS with
 /// Homebrew). Apps elsewhere plug another `EventLog` into the same core.

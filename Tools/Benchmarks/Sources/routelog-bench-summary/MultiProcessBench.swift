@@ -69,8 +69,7 @@ enum MultiProcessBench {
         let log = try LMDBEventLog.open(at: store)
         let session = try log.createSession(NewSession(label: "bench-\(getpid())")).id
         let events = Workloads.recorded(Workloads.realistic(count))
-        print("ready")
-        fflush(stdout)
+        say("ready")
         guard readLine() == "go" else { throw BenchError("no go") }
         var seq = 0
         while seq < events.count {
@@ -79,9 +78,13 @@ enum MultiProcessBench {
             seq = end
         }
         try log.flush()
-        print("done \(session.rawValue)")
-        fflush(stdout)
+        say("done \(session.rawValue)")
     }
+}
+
+/// Writes one line to stdout at once (unbuffered), for the parent waiting on it.
+private func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 /// A running `--append-child` process: its stdin takes `go`, its stdout is read line by line.
