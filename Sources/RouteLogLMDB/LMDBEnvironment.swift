@@ -255,14 +255,6 @@ public final class LMDBEnvironment: @unchecked Sendable {
         return result
     }
 
-    /// The id of the last committed write transaction (0: nothing was ever committed, the
-    /// environment is empty).
-    public var lastTransactionID: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(env, &info)
-        return info.me_last_txnid
-    }
-
     // MARK: Transactions
 
     /// Begins a transaction with the resize lock held shared, adopting a map grown by another
@@ -435,6 +427,13 @@ public class LMDBReadTransaction {
 
     @inline(__always) func checkValid() {
         precondition(isValid, "an LMDB transaction was used after its closure returned")
+    }
+
+    /// The transaction's id (`mdb_txn_id`): for a read transaction, the id of the commit it
+    /// sees; 0 when no write transaction was ever committed to the environment.
+    public var transactionID: Int {
+        checkValid()
+        return mdb_txn_id(txn)
     }
 
     /// A copy of the value stored under `key`, or `nil`.

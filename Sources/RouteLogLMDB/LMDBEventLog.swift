@@ -305,19 +305,24 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         }
     }
 
-    /// Opens an existing store for reading. An environment with no commit yet is a store being
-    /// created: it waits for the creating transaction (at most ``creationWait``).
+    /// Opens an existing store for reading. An environment that no commit has reached yet (as a
+    /// read transaction sees it) is a store being created: it waits for the creating transaction,
+    /// at most ``creationWait``.
     static func openExistingStore(_ env: LMDBEnvironment, path: String) throws -> [LMDBDatabase] {
+        let main = try env.database(named: nil)
         let clock = ContinuousClock()
         let deadline = clock.now + creationWait
-        while env.lastTransactionID == 0 && clock.now < deadline { usleep(5_000) }
-        let main = try env.database(named: nil)
-        let hasMeta = try env.withReadTransaction { txn -> Bool in
-            try checkNoForeignDatabases(txn, main: main, path: path)
-            return try txn.value(forKey: Array("meta".utf8), in: main) != nil
+        var seen: (hasMeta: Bool, transactionID: Int)
+        while true {
+            seen = try env.withReadTransaction { txn in
+                try checkNoForeignDatabases(txn, main: main, path: path)
+                return (try txn.value(forKey: Array("meta".utf8), in: main) != nil, txn.transactionID)
+            }
+            if seen.hasMeta || seen.transactionID != 0 || clock.now >= deadline { break }
+            usleep(5_000)
         }
-        guard hasMeta else {
-            throw LMDBEventLogError.notAStore(path: path, reason: env.lastTransactionID == 0
+        guard seen.hasMeta else {
+            throw LMDBEventLogError.notAStore(path: path, reason: seen.transactionID == 0
                 ? "the LMDB environment is empty (no store was created in it)"
                 : "the LMDB environment has no \"meta\" database")
         }

@@ -8,11 +8,13 @@
 //   routelog-lmdb-crashtest open STORE (rw|ro) [nobody]
 //       Opens the store (as user nobody when asked and run as root); prints "ok SESSIONS" or
 //       "error: MESSAGE" (exit 1). Lets tests see permission errors that root would bypass.
-//   routelog-lmdb-crashtest race BASE ROUNDS START_MS PERIOD_MS INDEX
+//   routelog-lmdb-crashtest race BASE ROUNDS START_MS PERIOD_MS INDEX [ro]
 //       For each round R, waits until START_MS + R × PERIOD_MS (milliseconds since 1970), opens
 //       BASE/R read-write (creating the store if no other process has yet), creates a session
 //       labelled "racer INDEX" with one event and closes the store; prints "ok R" or
 //       "error R MESSAGE". Many of these started together race the first open of each store.
+//       With `ro`, opens BASE/R read-only instead, again while no directory or an empty one says
+//       that no creator has begun yet (at most 2 s), and lists its sessions.
 //   routelog-lmdb-crashtest write STORE SEED COUNT (hold|verify)
 //       Opens the store read-write (creating it if needed), creates a session, prints
 //       "session ID", then appends durable batches of the events `writerBatches(seed:)` gives,
@@ -100,13 +102,33 @@ case "open":
     }
 
 case "race":
-    guard args.count == 7, let rounds = Int(args[3]), let start = Int64(args[4]), let period = Int64(args[5]) else {
-        fail("usage: race BASE ROUNDS START_MS PERIOD_MS INDEX", code: 64)
+    guard args.count == 7 || (args.count == 8 && args[7] == "ro"), let rounds = Int(args[3]), let start = Int64(args[4]),
+          let period = Int64(args[5]) else {
+        fail("usage: race BASE ROUNDS START_MS PERIOD_MS INDEX [ro]", code: 64)
     }
     for round in 0..<rounds {
         let due = start + Int64(round) * period
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         if due > now { usleep(UInt32(min(due - now, 5_000)) * 1000) }
+        if args.count == 8 {
+            let path = "\(store)/\(round)"
+            var outcome = "error \(round) not opened within 2 s"
+            for _ in 0..<2_000 {
+                do {
+                    let log = try LMDBEventLog.open(at: path, options: .init(readOnly: true))
+                    _ = try log.sessions()
+                    outcome = "ok \(round)"
+                } catch LMDBEventLogError.notAStore(_, let reason) where reason == "no such directory" || reason == "the directory is empty" {
+                    usleep(1_000)
+                    continue
+                } catch {
+                    outcome = "error \(round) \(error)"
+                }
+                break
+            }
+            say(outcome)
+            continue
+        }
         do {
             let log = try LMDBEventLog.open(at: "\(store)/\(round)", options: .init(durability: .none))
             let session = try log.createSession(NewSession(label: "racer \(args[6])"))

@@ -9,16 +9,17 @@ import Testing
 @Suite("LMDBEventLog across processes", .serialized)
 struct MultiProcessTests {
     /// Six processes open each of 20 fresh directories at the same moment (they sleep until a
-    /// shared instant), and each writes a session: every open succeeds, and every store ends up
-    /// with the six sessions, whole.
+    /// shared instant), and each writes a session, while two more open it read-only: every open
+    /// succeeds (a read-only one may only find that no creator has begun yet, and tries again),
+    /// and every store ends up with the six sessions, whole.
     @Test(.timeLimit(.minutes(1))) func concurrentFirstOpensAllSucceed() throws {
         let dir = TempDir("race")
         defer { dir.cleanup() }
-        let racers = 6, rounds = 20, periodMS: Int64 = 40
-        // Far enough ahead for six debug-built children to start on a loaded machine.
-        let start = Int64(Date().timeIntervalSince1970 * 1000) + 800
-        let children = try (0..<racers).map { i in
-            try Child(["race", dir.path, "\(rounds)", "\(start)", "\(periodMS)", "\(i)"])
+        let racers = 6, readers = 2, rounds = 20, periodMS: Int64 = 40
+        // Far enough ahead for eight debug-built children to start on a loaded machine.
+        let start = Int64(Date().timeIntervalSince1970 * 1000) + 1000
+        let children = try (0..<racers + readers).map { i in
+            try Child(["race", dir.path, "\(rounds)", "\(start)", "\(periodMS)", "\(i)"] + (i < racers ? [] : ["ro"]))
         }
         for (i, child) in children.enumerated() {
             let status = child.finish()
