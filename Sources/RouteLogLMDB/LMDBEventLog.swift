@@ -169,7 +169,9 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     ///   sessions or events but no format, or a half-created store. Whether the directory holds a
     ///   store is decided inside that transaction, under LMDB's writer lock, not from the files.
     /// - A read-only open of a store that is being created waits for the creation (at most two
-    ///   seconds) and then opens it; it never creates anything.
+    ///   seconds) and then opens it; it never creates anything. Before any process has begun
+    ///   creating the store (no directory, or an empty one), it throws
+    ///   ``LMDBEventLogError/notAStore(path:reason:)``.
     /// - Once `open` returns, every session and event committed before it by any process is
     ///   visible, and later commits by other processes become visible to the next read.
     /// - Writers are serialized by LMDB: appends from several processes never interleave inside
