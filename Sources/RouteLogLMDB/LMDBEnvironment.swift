@@ -221,6 +221,39 @@ public final class LMDBEnvironment: @unchecked Sendable {
         return db
     }
 
+    /// Runs `body` in one write transaction that first opens the main database and the named
+    /// databases `names`, creating those that do not exist. Creating the databases and whatever
+    /// `body` writes commit together, or (when `body` throws) not at all: another process sees
+    /// either none of it or all of it. LMDB serializes write transactions across processes, so
+    /// what `body` reads cannot change before the commit.
+    ///
+    /// `body` gets the transaction, the main database and the named ones in the order of `names`.
+    /// The handles are cached (as by ``database(named:create:)``) only when the commit succeeds.
+    /// Call it outside any transaction.
+    public func withWriteTransaction<R>(
+        openingDatabases names: [String], syncOnCommit: Bool? = nil,
+        _ body: (LMDBWriteTransaction, LMDBDatabase, [LMDBDatabase]) throws -> R
+    ) throws -> R {
+        precondition(!isReadOnly, "write transaction on a read-only LMDB environment")
+        // `mdb_dbi_open` must not run in two transactions of a process at once.
+        databaseLock.lock()
+        defer { databaseLock.unlock() }
+        var opened: [LMDBDatabase] = []
+        var mainHandle: MDB_dbi = 0
+        let result = try withWriteTransaction(syncOnCommit: syncOnCommit) { txn in
+            try LMDBError.check(mdb_dbi_open(txn.txn, nil, 0, &mainHandle))
+            opened = try names.map { name throws(LMDBError) in
+                var handle: MDB_dbi = 0
+                try LMDBError.check(mdb_dbi_open(txn.txn, name, UInt32(MDB_CREATE), &handle))
+                return LMDBDatabase(name: name, handle: handle)
+            }
+            return try body(txn, LMDBDatabase(name: nil, handle: mainHandle), opened)
+        }
+        databases["main"] = LMDBDatabase(name: nil, handle: mainHandle)
+        for db in opened { databases["n:" + db.name!] = db }
+        return result
+    }
+
     // MARK: Transactions
 
     /// Begins a transaction with the resize lock held shared, adopting a map grown by another
@@ -393,6 +426,13 @@ public class LMDBReadTransaction {
 
     @inline(__always) func checkValid() {
         precondition(isValid, "an LMDB transaction was used after its closure returned")
+    }
+
+    /// The transaction's id (`mdb_txn_id`): for a read transaction, the id of the commit it
+    /// sees; 0 when no write transaction was ever committed to the environment.
+    public var transactionID: Int {
+        checkValid()
+        return mdb_txn_id(txn)
     }
 
     /// A copy of the value stored under `key`, or `nil`.

@@ -29,9 +29,11 @@ import RouteLogCore
 /// **Durability** is chosen with ``Options/durability``; only ``Durability/perEvent`` makes the
 /// caller of an append wait for an `fsync`.
 ///
-/// **Processes.** Several processes can read while one writes (the CLI follows a live app with
-/// ``follow(session:from:)``). Within a process, stores are shared per path (see
-/// ``LMDBEnvironment``). Stale reader slots are cleared at open and a full map grows by itself.
+/// **Processes.** Any number of processes can open one store, even one that does not exist yet
+/// (see ``open(at:options:)`` for what a caller may assume); several read while one writes at a
+/// time (the CLI follows a live app with ``follow(session:from:)``). Within a process, stores are
+/// shared per path (see ``LMDBEnvironment``). Stale reader slots are cleared at open and a full
+/// map grows by itself. <doc:SharingAStore> covers an app and its extensions on one store.
 ///
 /// On iOS there is no system LMDB: this type builds where `liblmdb` does (Linux, macOS with
 /// Homebrew). Apps elsewhere plug another `EventLog` into the same core.
@@ -61,6 +63,10 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         public var snapshotInterval: UInt64
         /// The initial LMDB map size in bytes; the map grows when it fills.
         public var initialMapSize: Int
+        /// The number of reader slots, shared by every process that opens the store (each read
+        /// transaction of each process takes one while it runs). Only the first process to open
+        /// the store sets it; later processes use that count.
+        public var maxReaders: UInt32
         /// Milliseconds since 1970, used for session creation times and ids.
         public var clock: @Sendable () -> Int64
 
@@ -69,14 +75,17 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         ///   - durability: when appends reach the disk.
         ///   - snapshotInterval: store a snapshot every K events (K ≥ 1).
         ///   - initialMapSize: the initial map size in bytes (64 MiB).
+        ///   - maxReaders: reader slots (LMDB's default, 126).
         ///   - clock: milliseconds since 1970.
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
+                    maxReaders: UInt32 = 126,
                     clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
             self.readOnly = readOnly
             self.durability = durability
             self.snapshotInterval = snapshotInterval
             self.initialMapSize = initialMapSize
+            self.maxReaders = maxReaders
             self.clock = clock
         }
     }
@@ -143,7 +152,32 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
 
     static let databaseNames = ["meta", "sessions", "events", "snapshots"]
 
+    /// How long a read-only open waits for a store that another process is creating (its
+    /// `lock.mdb` exists but not yet its `data.mdb`, or its environment has no commit yet) before
+    /// it reports that the directory is not a store.
+    static let creationWait: Duration = .seconds(2)
+
     /// Opens the store at `path`, creating it if the directory does not exist or is empty.
+    ///
+    /// **Several processes, one path.** Any number of processes (and logs in one process) may open
+    /// the same path at the same time, including a path where no store exists yet. A caller may
+    /// assume:
+    /// - A read-write open either creates the store or opens the one another opener created; it
+    ///   never fails because another process is creating it at that moment, and all openers agree
+    ///   on one store and its format. Creating a store is one LMDB write transaction that writes
+    ///   its databases and its format version together, so no process ever sees a store with
+    ///   sessions or events but no format, or a half-created store. Whether the directory holds a
+    ///   store is decided inside that transaction, under LMDB's writer lock, not from the files.
+    /// - A read-only open of a store that is being created waits for the creation (at most two
+    ///   seconds) and then opens it; it never creates anything. Before any process has begun
+    ///   creating the store (no directory, or an empty one), it throws
+    ///   ``LMDBEventLogError/notAStore(path:reason:)``.
+    /// - Once `open` returns, every session and event committed before it by any process is
+    ///   visible, and later commits by other processes become visible to the next read.
+    /// - Writers are serialized by LMDB: appends from several processes never interleave inside
+    ///   a session's sequence numbers (each append names its `expectedSeq`; a stale one throws
+    ///   `EventLogError.conflict` and writes nothing), but they do wait for one another.
+    /// - Reader slots of processes that died are reclaimed at every open (`mdb_reader_check`).
     ///
     /// - Throws: ``LMDBEventLogError``: ``LMDBEventLogError/notADirectory(path:)`` for a plain file,
     ///   ``LMDBEventLogError/notAStore(path:reason:)`` for a directory holding something else,
@@ -152,42 +186,87 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     ///   read-only one opened read-write.
     public static func open(at path: String = LMDBEventLog.defaultPath, options: Options = Options()) throws -> LMDBEventLog {
         precondition(options.snapshotInterval >= 1, "snapshotInterval must be at least 1")
+        try prepareDirectory(path, readOnly: options.readOnly)
+        let environment = try openEnvironment(path, options: options)
+        do {
+            try environment.clearStaleReaders()
+            let databases = options.readOnly
+                ? try openExistingStore(environment, path: path)
+                : try createOrOpenStore(environment, path: path)
+            return LMDBEventLog(path: path, options: options, environment: environment, databases: databases)
+        } catch let error as LMDBError {
+            throw LMDBEventLogError.storage(error, operation: "opening \(path)")
+        }
+    }
+
+    /// The checks made on the file system before LMDB opens the directory, and the directory's
+    /// creation. They judge only what a store being created by another process cannot change:
+    /// LMDB's own files (`data.mdb`, `lock.mdb`) may appear at any moment and are never a reason
+    /// to refuse; whether they hold a store is decided by ``createOrOpenStore(_:path:)`` or
+    /// ``openExistingStore(_:path:)``.
+    static func prepareDirectory(_ path: String, readOnly: Bool) throws {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw LMDBEventLogError.notADirectory(path: path) }
-            guard access(path, R_OK | X_OK) == 0 else {
-                throw LMDBEventLogError.permissionDenied(path: path, reason: "the directory cannot be read")
-            }
-            let dataFile = (path as NSString).appendingPathComponent("data.mdb")
-            if !fm.fileExists(atPath: dataFile) {
-                let entries = (try? fm.contentsOfDirectory(atPath: path)) ?? []
-                if options.readOnly {
-                    throw LMDBEventLogError.notAStore(path: path, reason: entries.isEmpty ? "the directory is empty" : "it has no data.mdb")
-                }
-                if entries.contains(where: { $0 != "lock.mdb" }) {
-                    throw LMDBEventLogError.notAStore(path: path, reason: "it has no data.mdb but holds other files (\(entries.sorted().prefix(3).joined(separator: ", ")))")
-                }
-            } else if access(dataFile, R_OK) != 0 {
-                throw LMDBEventLogError.permissionDenied(path: path, reason: "data.mdb cannot be read")
-            }
-            if !options.readOnly && access(path, W_OK) != 0 {
-                throw LMDBEventLogError.permissionDenied(path: path, reason: "the directory is read-only; open it read-only to read it")
-            }
-        } else {
-            if options.readOnly { throw LMDBEventLogError.notAStore(path: path, reason: "no such directory") }
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if readOnly { throw LMDBEventLogError.notAStore(path: path, reason: "no such directory") }
             do {
                 try fm.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw LMDBEventLogError.permissionDenied(path: path, reason: "cannot create the directory")
+                // Another process may have created it meanwhile.
+                guard fm.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw LMDBEventLogError.permissionDenied(path: path, reason: "cannot create the directory")
+                }
             }
+            return
         }
+        guard isDirectory.boolValue else { throw LMDBEventLogError.notADirectory(path: path) }
+        guard access(path, R_OK | X_OK) == 0 else {
+            throw LMDBEventLogError.permissionDenied(path: path, reason: "the directory cannot be read")
+        }
+        let dataFile = (path as NSString).appendingPathComponent("data.mdb")
+        // One listing, judged as a whole: checking for data.mdb and then listing would see a
+        // data.mdb created in between as a foreign file.
+        var entries = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+        if readOnly && !entries.contains("data.mdb") && entries.contains("lock.mdb") {
+            // Another process has begun creating the store: LMDB creates lock.mdb, then data.mdb.
+            entries = waitForDataFile(path, entries: entries)
+        }
+        if !entries.contains("data.mdb") {
+            if readOnly {
+                throw LMDBEventLogError.notAStore(path: path, reason: entries.isEmpty ? "the directory is empty" : "it has no data.mdb")
+            }
+            let others = entries.filter { $0 != "lock.mdb" }
+            if !others.isEmpty {
+                throw LMDBEventLogError.notAStore(path: path, reason: "it has no data.mdb but holds other files (\(others.sorted().prefix(3).joined(separator: ", ")))")
+            }
+        } else if access(dataFile, R_OK) != 0 {
+            throw LMDBEventLogError.permissionDenied(path: path, reason: "data.mdb cannot be read")
+        }
+        if !readOnly && access(path, W_OK) != 0 {
+            throw LMDBEventLogError.permissionDenied(path: path, reason: "the directory is read-only; open it read-only to read it")
+        }
+    }
 
-        let environment: LMDBEnvironment
+    /// Lists the directory until it holds a data.mdb or ``creationWait`` passes.
+    private static func waitForDataFile(_ path: String, entries: [String]) -> [String] {
+        var entries = entries
+        let clock = ContinuousClock()
+        let deadline = clock.now + creationWait
+        while !entries.contains("data.mdb") && clock.now < deadline {
+            usleep(5_000)
+            entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        }
+        return entries
+    }
+
+    /// Opens (or shares) the LMDB environment, turning its errors into ``LMDBEventLogError``.
+    static func openEnvironment(_ path: String, options: Options) throws -> LMDBEnvironment {
         do {
-            environment = try LMDBEnvironment.open(at: path, options: .init(
+            // LMDB itself makes concurrent first opens safe: the first process to lock lock.mdb
+            // initializes data.mdb while the others wait for its lock.
+            return try LMDBEnvironment.open(at: path, options: .init(
                 readOnly: options.readOnly, mapSize: options.initialMapSize, maxDatabases: 8,
-                noSync: options.durability != .perEvent, fileMode: 0o600))
+                maxReaders: options.maxReaders, noSync: options.durability != .perEvent, fileMode: 0o600))
         } catch .invalid, .versionMismatch {
             throw LMDBEventLogError.notAStore(path: path, reason: "data.mdb is not an LMDB file of this version")
         } catch .permissionDenied, .readOnlyFileSystem {
@@ -197,71 +276,95 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         } catch {
             throw LMDBEventLogError.storage(error, operation: "opening \(path)")
         }
-        do {
-            try environment.clearStaleReaders()
-            if !options.readOnly {
-                // A writer killed inside a commit may have written its meta page without
-                // publishing it; LMDB publishes it when the next writer takes the lock. Take it
-                // now, so that reads after open see every commit that reached the file.
-                try environment.withWriteTransaction { _ in }
+    }
+
+    /// Creates the store or opens the existing one, in one write transaction: it opens (creating
+    /// when missing) the four databases, refuses an environment that holds other databases,
+    /// checks the format version and, in a new store, writes it. LMDB runs one write transaction
+    /// at a time across processes, so of several processes creating a store at once exactly one
+    /// creates it and the others find it complete; a failed check writes nothing.
+    ///
+    /// Taking the writer lock also publishes a commit whose meta page a writer killed inside
+    /// `mdb_txn_commit` wrote without publishing, so reads after open see every commit that
+    /// reached the file.
+    static func createOrOpenStore(_ env: LMDBEnvironment, path: String) throws -> [LMDBDatabase] {
+        var format = BinaryWriter()
+        format.writeBigEndian(storeFormatVersion)
+        return try env.withWriteTransaction(openingDatabases: databaseNames, syncOnCommit: true) { txn, main, dbs in
+            try checkNoForeignDatabases(txn, main: main, path: path)
+            if let stored = try txn.value(forKey: StoreKey.format, in: dbs[0]) {
+                try checkFormat(stored, path: path)
+            } else {
+                // Only a store written by an older RouteLog, whose creation took several
+                // transactions and was interrupted, can have databases without a format; it may
+                // be adopted only if it never got events.
+                guard try txn.statistics(of: dbs[2]).entries == 0 else {
+                    throw LMDBEventLogError.notAStore(path: path, reason: "it has events but no format version")
+                }
+                try txn.put(format.bytes, forKey: StoreKey.format, in: dbs[0], options: .noOverwrite)
             }
-            let databases = try openDatabases(environment, path: path)
-            return LMDBEventLog(path: path, options: options, environment: environment, databases: databases)
-        } catch let error as LMDBError {
-            throw LMDBEventLogError.storage(error, operation: "opening \(path)")
+            return dbs
         }
     }
 
-    private static func openDatabases(_ env: LMDBEnvironment, path: String) throws -> [LMDBDatabase] {
+    /// Opens an existing store for reading. An environment that no commit has reached yet (as a
+    /// read transaction sees it) is a store being created: it waits for the creating transaction,
+    /// at most ``creationWait``.
+    static func openExistingStore(_ env: LMDBEnvironment, path: String) throws -> [LMDBDatabase] {
         let main = try env.database(named: nil)
-        // The main database lists the named databases: anything else means another program's store.
-        var foreign: [String] = []
-        var hasMeta = false
-        try env.withReadTransaction { txn in
-            try txn.forEach(in: main) { key, _ in
-                let name = String(decoding: key, as: UTF8.self)
-                if name == "meta" { hasMeta = true } else if !databaseNames.contains(name) { foreign.append(name) }
-                return foreign.count < 3
+        let clock = ContinuousClock()
+        let deadline = clock.now + creationWait
+        var seen: (hasMeta: Bool, transactionID: Int)
+        while true {
+            seen = try env.withReadTransaction { txn in
+                try checkNoForeignDatabases(txn, main: main, path: path)
+                return (try txn.value(forKey: Array("meta".utf8), in: main) != nil, txn.transactionID)
             }
+            if seen.hasMeta || seen.transactionID != 0 || clock.now >= deadline { break }
+            usleep(5_000)
+        }
+        guard seen.hasMeta else {
+            throw LMDBEventLogError.notAStore(path: path, reason: seen.transactionID == 0
+                ? "the LMDB environment is empty (no store was created in it)"
+                : "the LMDB environment has no \"meta\" database")
+        }
+        let dbs = try databaseNames.map { try env.database(named: $0) }
+        guard let stored = try env.withReadTransaction({ try $0.value(forKey: StoreKey.format, in: dbs[0]) }) else {
+            throw LMDBEventLogError.notAStore(path: path, reason: "the \"meta\" database has no format version")
+        }
+        try checkFormat(stored, path: path)
+        return dbs
+    }
+
+    /// The main database lists the named databases: anything but the store's means another
+    /// program's environment.
+    private static func checkNoForeignDatabases(_ txn: LMDBReadTransaction, main: LMDBDatabase, path: String) throws {
+        var foreign: [String] = []
+        try txn.forEach(in: main) { key, _ in
+            let name = String(decoding: key, as: UTF8.self)
+            if !databaseNames.contains(name) { foreign.append(name) }
+            return foreign.count < 3
         }
         if !foreign.isEmpty {
             throw LMDBEventLogError.notAStore(path: path, reason: "the LMDB environment holds other databases (\(foreign.joined(separator: ", ")))")
         }
-        if !hasMeta && env.isReadOnly {
-            throw LMDBEventLogError.notAStore(path: path, reason: "the LMDB environment has no \"meta\" database")
+    }
+
+    /// Checks a stored format version: 4 bytes, equal to ``storeFormatVersion`` (an older or newer one is refused with the way forward).
+    private static func checkFormat(_ stored: [UInt8], path: String) throws {
+        guard stored.count == 4 else {
+            throw LMDBEventLogError.corruptValue(database: "meta", key: "format", reason: "expected a 4-byte version, found \(stored.count) bytes")
         }
-        let dbs = try databaseNames.map { try env.database(named: $0, create: !env.isReadOnly) }
-        let meta = dbs[0]
-        let stored: [UInt8]? = try env.withReadTransaction { try $0.value(forKey: StoreKey.format, in: meta) }
-        if let stored {
-            guard stored.count == 4 else {
-                throw LMDBEventLogError.corruptValue(database: "meta", key: "format", reason: "expected a 4-byte version, found \(stored.count) bytes")
-            }
-            let version = stored.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            if version > storeFormatVersion {
-                throw LMDBEventLogError.newerFormat(path: path, found: version, supported: storeFormatVersion)
-            }
-            guard version >= 1 else {
-                throw LMDBEventLogError.corruptValue(database: "meta", key: "format", reason: "format version 0 is not valid")
-            }
-            if version < storeFormatVersion {
-                throw LMDBEventLogError.olderFormat(path: path, found: version, supported: storeFormatVersion)
-            }
-        } else {
-            guard !env.isReadOnly else {
-                throw LMDBEventLogError.notAStore(path: path, reason: "the \"meta\" database has no format version")
-            }
-            var w = BinaryWriter()
-            w.writeBigEndian(storeFormatVersion)
-            try env.withWriteTransaction(syncOnCommit: true) { txn in
-                // A store whose creation was interrupted may have databases but never events.
-                guard try txn.statistics(of: dbs[2]).entries == 0 else {
-                    throw LMDBEventLogError.notAStore(path: path, reason: "it has events but no format version")
-                }
-                try txn.put(w.bytes, forKey: StoreKey.format, in: meta, options: .noOverwrite)
-            }
+        let version = stored.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        if version > storeFormatVersion {
+            throw LMDBEventLogError.newerFormat(path: path, found: version, supported: storeFormatVersion)
         }
-        return dbs
+        guard version >= 1 else {
+            throw LMDBEventLogError.corruptValue(database: "meta", key: "format", reason: "format version 0 is not valid")
+        }
+        if version < storeFormatVersion {
+            throw LMDBEventLogError.olderFormat(path: path, found: version, supported: storeFormatVersion)
+        }
     }
 
     // MARK: Helpers

@@ -181,23 +181,28 @@ extension LMDBEventLog {
             }
             next = end + 1
         }
+        // Events appended (by any process) while verifying are not checked, but a record or a
+        // snapshot beyond the head the session has now is damage: read both in one transaction.
+        var head = count
         if report.failure == nil {
-            let beyond: UInt64? = try withRead("verifying session \(id)") { txn in
+            let beyond: UInt64?
+            (head, beyond) = try withRead("verifying session \(id)") { txn in
+                let current = try readRow(txn, id, key)?.info.eventCount ?? count
                 var found: UInt64?
-                try txn.forEach(in: eventsDB, from: StoreKey.event(key, count &+ 1)) { k, _ in
+                try txn.forEach(in: eventsDB, from: StoreKey.event(key, current &+ 1)) { k, _ in
                     found = StoreKey.seq(k, session: key)
                     return false
                 }
-                return found
+                return (current, found)
             }
-            if let beyond, count < .max { fail(beyond, .chain, "record beyond the session's head (seq \(count))") }
+            if let beyond, head < .max { fail(beyond, .chain, "record beyond the session's head (seq \(head))") }
         }
         if report.failure == nil, previousHash != row.headHash {
             fail(count, .chain, "the session's head hash does not match its last record")
         }
         if report.failure == nil, let snapshotFailure { report.failure = snapshotFailure }
-        if report.failure == nil, let beyond = snapshotDigests.keys.filter({ $0 > count }).min() {
-            fail(beyond, .snapshot, "snapshot beyond the session's head (seq \(count))")
+        if report.failure == nil, let beyond = snapshotDigests.keys.filter({ $0 > head }).min() {
+            fail(beyond, .snapshot, "snapshot beyond the session's head (seq \(head))")
         }
         return report
     }

@@ -8,9 +8,28 @@
 //   routelog-lmdb-crashtest open STORE (rw|ro) [nobody]
 //       Opens the store (as user nobody when asked and run as root); prints "ok SESSIONS" or
 //       "error: MESSAGE" (exit 1). Lets tests see permission errors that root would bypass.
+//   routelog-lmdb-crashtest race BASE ROUNDS START_MS PERIOD_MS INDEX [ro]
+//       For each round R, waits until START_MS + R × PERIOD_MS (milliseconds since 1970), opens
+//       BASE/R read-write (creating the store if no other process has yet), creates a session
+//       labelled "racer INDEX" with one event and closes the store; prints "ok R" or
+//       "error R MESSAGE". Many of these started together race the first open of each store.
+//       With `ro`, opens BASE/R read-only instead, again while no directory or an empty one says
+//       that no creator has begun yet (at most 2 s), and lists its sessions.
+//   routelog-lmdb-crashtest write STORE SEED COUNT (hold|verify)
+//       Opens the store read-write (creating it if needed), creates a session, prints
+//       "session ID", then appends durable batches of the events `writerBatches(seed:)` gives,
+//       printing "acked SEQ" after each, until COUNT events (0: forever), then "done SEQ". A
+//       second thread reads while it writes: `verify` checks the session's chain again and again
+//       (prints "error …" and exits 2 on a failure); `hold` keeps one read transaction open for
+//       the process's whole life (to leave a stale reader slot when killed) and prints "holding".
+//   routelog-lmdb-crashtest follow-to STORE SESSION TARGET_FILE TIMEOUT_MS
+//       Follows the session like `follow` until it has seen the event whose seq TARGET_FILE holds
+//       (written by the test once the writers are done), then verifies the session's chain and
+//       prints "done SEQ DIGEST"; "timeout SEQ" (exit 3) when TIMEOUT_MS pass first.
 import Foundation
 import RouteLogCore
 import RouteLogLMDB
+import Synchronization
 
 /// Writes one line to stdout, unbuffered, so a kill never loses an acknowledged line.
 func say(_ line: String) {
@@ -82,6 +101,183 @@ case "open":
         fail("\(error)")
     }
 
+case "race":
+    guard args.count == 7 || (args.count == 8 && args[7] == "ro"), let rounds = Int(args[3]), let start = Int64(args[4]),
+          let period = Int64(args[5]) else {
+        fail("usage: race BASE ROUNDS START_MS PERIOD_MS INDEX [ro]", code: 64)
+    }
+    for round in 0..<rounds {
+        let due = start + Int64(round) * period
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        if due > now { usleep(UInt32(min(due - now, 5_000)) * 1000) }
+        if args.count == 8 {
+            let path = "\(store)/\(round)"
+            var outcome = "error \(round) not opened within 2 s"
+            for _ in 0..<2_000 {
+                do {
+                    let log = try LMDBEventLog.open(at: path, options: .init(readOnly: true))
+                    _ = try log.sessions()
+                    outcome = "ok \(round)"
+                } catch LMDBEventLogError.notAStore(_, let reason) where reason == "no such directory" || reason == "the directory is empty" {
+                    usleep(1_000)
+                    continue
+                } catch {
+                    outcome = "error \(round) \(error)"
+                }
+                break
+            }
+            say(outcome)
+            continue
+        }
+        do {
+            let log = try LMDBEventLog.open(at: "\(store)/\(round)", options: .init(durability: .none))
+            let session = try log.createSession(NewSession(label: "racer \(args[6])"))
+            try log.append(RecordedEvent(.push(RouteRef(id: "racer-\(args[6])"))), to: session.id, expectedSeq: 0)
+            say("ok \(round)")
+        } catch {
+            say("error \(round) \(error)")
+        }
+    }
+
+case "write":
+    guard args.count == 6, let seed = UInt64(args[3]), let count = UInt64(args[4]), ["hold", "verify"].contains(args[5]) else {
+        fail("usage: write STORE SEED COUNT hold|verify", code: 64)
+    }
+    do {
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .perEvent))
+        let session = try log.createSession(NewSession(label: "writer \(seed)")).id
+        say("session \(session.rawValue)")
+        if args[5] == "hold" {
+            let held = Shared()
+            Thread.detachNewThread {
+                do {
+                    try log.environment.withReadTransaction { _ in
+                        held.flag.store(true, ordering: .releasing)
+                        while true { usleep(1_000_000) }
+                    }
+                } catch {
+                    fail("holding a read transaction: \(error)", code: 2)
+                }
+            }
+            for _ in 0..<5_000 where !held.flag.load(ordering: .acquiring) { usleep(1000) }
+            guard held.flag.load(ordering: .acquiring) else { fail("the reader thread did not start", code: 2) }
+            say("holding")
+        } else {
+            Thread.detachNewThread {
+                while true {
+                    do {
+                        let report = try log.verify(session: session)
+                        if !report.isValid { fail("verify: \(report)", code: 2) }
+                    } catch {
+                        fail("verify: \(error)", code: 2)
+                    }
+                    usleep(2_000)
+                }
+            }
+        }
+        var seq: UInt64 = 0
+        for batch in writerBatches(seed: seed) {
+            if count > 0 && seq >= count { break }
+            let events = count > 0 ? Array(batch.prefix(Int(count - seq))) : batch
+            let stored = try log.append(events, to: session, expectedSeq: seq)
+            seq = stored.last!.seq
+            say("acked \(seq)")
+        }
+        say("done \(seq)")
+    } catch {
+        fail("\(error)")
+    }
+
+case "follow-to":
+    guard args.count == 6, let timeout = Int64(args[5]) else { fail("usage: follow-to STORE SESSION TARGET_FILE TIMEOUT_MS", code: 64) }
+    let session = SessionID(args[3])
+    let targetFile = args[4]
+    do {
+        let log = try LMDBEventLog.open(at: store, options: .init(readOnly: true))
+        let shared = Shared()
+        let outcome: Result<Digest, any Error>? = try await withThrowingTaskGroup(of: Result<Digest, any Error>?.self) { group in
+            group.addTask {
+                var replayer = Replayer()
+                var digest = Digest.zero
+                for try await event in log.follow(session: session, from: 1) {
+                    let step = replayer.apply(event.event)
+                    guard event.seq == step.seq, event.digest == step.digest, event.outcome == step.outcome else {
+                        say("mismatch \(event.seq): stored digest \(event.digest.short), replayed \(step.digest.short) at seq \(step.seq)")
+                        exit(2)
+                    }
+                    digest = step.digest
+                    shared.seen.store(event.seq, ordering: .releasing)
+                    let t = shared.target.load(ordering: .acquiring)
+                    if t != 0 && event.seq >= t { break }
+                }
+                return .success(digest)
+            }
+            group.addTask {
+                // Reads the target and ends the follow once it is reached; bounded by the timeout.
+                let clock = ContinuousClock()
+                let deadline = clock.now + .milliseconds(timeout)
+                while clock.now < deadline {
+                    if shared.target.load(ordering: .acquiring) == 0,
+                       let text = try? String(contentsOfFile: targetFile, encoding: .utf8),
+                       let t = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                        shared.target.store(max(t, 1), ordering: .releasing)
+                    }
+                    let t = shared.target.load(ordering: .acquiring)
+                    if t != 0 && shared.seen.load(ordering: .acquiring) >= t { return nil }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                return .failure(CancellationError())
+            }
+            var result: Result<Digest, any Error>?
+            for try await r in group {
+                if let r { result = r; break }
+                // The target was reached while the follower waited for more: end it.
+                if shared.seen.load(ordering: .acquiring) >= shared.target.load(ordering: .acquiring) { break }
+            }
+            group.cancelAll()
+            return result
+        }
+        let last = shared.seen.load(ordering: .acquiring)
+        switch outcome {
+        case .failure?:
+            say("timeout \(last)")
+            exit(3)
+        case .success(let digest)?:
+            let report = try log.verify(session: session)
+            guard report.isValid else { fail("verify: \(report)", code: 2) }
+            say("done \(last) \(digest.hex)")
+        case nil:
+            // Reached while idle: the digest is the stored one at the target, checked on the way.
+            let report = try log.verify(session: session)
+            guard report.isValid else { fail("verify: \(report)", code: 2) }
+            let events = try log.events(session)
+            say("done \(last) \(events[Int(last) - 1].digest.hex)")
+        }
+    } catch {
+        fail("\(error)")
+    }
+
 default:
     fail("unknown command \(args[1])", code: 64)
+}
+
+/// The batches a `write` child appends: 1–8 events each from a seeded generator, each event
+/// stamped with its seq. The tests compute the same batches to check what was stored.
+func writerBatches(seed: UInt64) -> some Sequence<[RecordedEvent]> {
+    var generator = SessionGenerator(seed: seed)
+    var rng = SplitMix64(seed: seed ^ 0x5EED)
+    var seq: Int64 = 0
+    return AnyIterator {
+        let n = Int(rng.next() % 8) + 1
+        defer { seq += Int64(n) }
+        return generator.events(n).enumerated().map { i, e in RecordedEvent(e, meta: EventMetadata(timestamp: seq + Int64(i) + 1)) }
+    }.lazy
+}
+
+/// State shared between a child's threads or tasks.
+final class Shared: Sendable {
+    let flag = Atomic<Bool>(false)
+    /// The seq to follow to (0: not known yet) and the last seq seen.
+    let target = Atomic<UInt64>(0)
+    let seen = Atomic<UInt64>(0)
 }

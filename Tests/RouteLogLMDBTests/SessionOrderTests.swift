@@ -4,7 +4,7 @@ import RouteLogCore
 import Testing
 
 /// Sessions are listed in the order they entered the store (a counter the store keeps), whatever
-/// their recorded creation time; session rows written before the counter still read.
+/// their recorded creation time; each row keeps its order and the time it entered.
 struct SessionOrderTests {
     func tempStore() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("routelog-order-\(UUID().uuidString)").path
@@ -32,24 +32,22 @@ struct SessionOrderTests {
         #expect(try log.session(fresh.id).entryOrder == 1)
     }
 
-    @Test func aFormatOneRowStillReads() throws {
-        var w = ByteSink()
-        w.u8(1)
-        w.i64(1_700_000_000_000)
-        w.u64(0)
-        w.u8(0); w.i64(0)
-        w.digest(NavigationState().digest)
-        w.digest(.zero)
-        w.string("legacy")
-        w.optionalString(nil)
-        w.optionalString(nil)
-        w.seal()
+    @Test func aSessionRowKeepsItsEntryOrderAndRefusesAnOlderRowFormat() throws {
         let id = SessionID.v7(milliseconds: 1_700_000_000_000, random: (1, 2))
-        let row = try w.bytes.withUnsafeBytes { try SessionRow.decode($0, id: id) }
-        #expect(row.info.label == "legacy" && row.info.entryOrder == 0 && row.info.enteredAt == nil)
-        // Written again, it is a format-2 row that reads back the same.
-        let again = try row.encode().withUnsafeBytes { try SessionRow.decode($0, id: id) }
-        #expect(again.info.entryOrder == 0 && again.info.enteredAt == row.info.createdAt)
+        let info = SessionInfo(id: id, label: "row", appName: "App", appVersion: "2.1", createdAt: 1_700_000_000_000,
+                               eventCount: 3, lastEventAt: 1_700_000_000_500, headDigest: NavigationState().digest,
+                               entryOrder: 7, enteredAt: 1_800_000_000_000)
+        var bytes = SessionRow(info: info, headHash: .zero).encode()
+        let row = try bytes.withUnsafeBytes { try SessionRow.decode($0, id: id) }
+        #expect(row.info.entryOrder == 7 && row.info.enteredAt == 1_800_000_000_000 && row.info.label == "row")
+        #expect(row.info.lastEventAt == 1_700_000_000_500 && row.info.appVersion == "2.1")
+        // A row whose format byte says 1 (before entry orders) is refused, even with a valid seal.
+        bytes[0] = 1
+        var w = BinaryWriter()
+        w.bytes = Array(bytes.dropLast(16))
+        w.seal()
+        let sealed = w.bytes
+        #expect(throws: BinaryDecodingError.self) { try sealed.withUnsafeBytes { try SessionRow.decode($0, id: id) } }
     }
 }
 

@@ -1,9 +1,11 @@
 // Measures every figure of RouteLog's benchmark table with its baselines in the same run, prints
 // the table and writes the JSON summary. `make bench` runs it (release build) through `run.sh`.
 //
-//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store]
+//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess]
 //
-// `--scale` multiplies every event count (0.1 for a quick look); the summary records it.
+// `--scale` multiplies every event count (0.1 for a quick look); the summary records it. `--only`
+// measures one group of figures: `core`, `store` (which includes append-multiprocess) or
+// `append-multiprocess` alone.
 import Foundation
 @_spi(Benchmarks) import RouteLogCore
 import RouteLogBenchSupport
@@ -33,9 +35,14 @@ struct Options {
             case "--runs":
                 guard let r = Int(try value()), r > 0 else { throw BenchError("--runs needs a positive integer") }
                 o.runs = r
-            case "--only": o.only = try value()
+            case "--only":
+                let only = try value()
+                guard ["core", "store", "append-multiprocess"].contains(only) else {
+                    throw BenchError("--only takes core, store or append-multiprocess")
+                }
+                o.only = only
             case "-h", "--help":
-                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store]")
+                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess]")
                 exit(0)
             default: throw BenchError("unknown argument \(args[i])")
             }
@@ -324,6 +331,17 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--replay-rss" 
     }
 }
 
+// The appenders of append-multiprocess: `routelog-bench-summary --append-child STORE COUNT`.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--append-child", let count = Int(CommandLine.arguments[3]) {
+    do {
+        try MultiProcessBench.child(store: CommandLine.arguments[2], count: count)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("append-child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 do {
     let o = try Options.parse(CommandLine.arguments)
     let clock = ContinuousClock()
@@ -331,6 +349,7 @@ do {
     var figures: [Figure] = []
     if o.only == nil || o.only == "core" { figures += try coreFigures(o) }
     if o.only == nil || o.only == "store" { figures += try storeFigures(o) }
+    if o.only == nil || o.only == "store" || o.only == "append-multiprocess" { figures += try MultiProcessBench.figures(o) }
     let elapsed = (clock.now - start).seconds
     print("")
     print("RouteLog benchmarks (release build; value = best of the runs; rates are per second of wall-clock time)")
