@@ -182,6 +182,11 @@ struct JSONParser {
         return JSONError(message: message, line: line, column: col)
     }
 
+    /// A byte for an error message, on one line: `character 'x'` for printable ASCII, else its hex.
+    static func describe(byte b: UInt8) -> String {
+        b > 0x20 && b < 0x7F ? "character '\(Character(Unicode.Scalar(b)))'" : "byte 0x" + (b < 0x10 ? "0" : "") + String(b, radix: 16, uppercase: true)
+    }
+
     mutating func skipWhitespace() {
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
     }
@@ -205,7 +210,7 @@ struct JSONParser {
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[i])))', expected a value")
+        default: throw error("unexpected \(JSONParser.describe(byte: bytes[i])), expected a value")
         }
     }
 
@@ -316,7 +321,7 @@ struct JSONParser {
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
                     scalars.append(scalar)
-                default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'")
+                default: throw error(e > 0x20 && e < 0x7F ? "invalid escape '\\\(Character(Unicode.Scalar(e)))'" : "invalid escape: '\\' followed by \(JSONParser.describe(byte: e))")
                 }
                 runStart = i
                 continue

@@ -373,6 +373,9 @@ struct SessionRow {
         let count = try r.u64("event count")
         let hasLast = try r.u8("last time flag")
         let last = try r.i64("last time")
+        // One encoding per row: the flag is 0 or 1, and without a last time the field is 0.
+        guard hasLast <= 1 else { throw ByteSourceError(message: "last time flag is \(hasLast), expected 0 or 1") }
+        guard hasLast == 1 || last == 0 else { throw ByteSourceError(message: "last time \(last) given with its flag 0") }
         let digest = try r.digest("head digest")
         let hash = try r.digest("head hash")
         let label = try r.string("label")

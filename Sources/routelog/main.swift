@@ -5,6 +5,9 @@ import Foundation
 // (0 ok/equal, 1 different/failed/found bad, 2 usage, 3 data). Never a stack trace.
 signal(SIGPIPE, SIG_IGN)
 
+// A command that reads a store runs in a watched child process (see StoreContainment).
+if let status = StoreContainment.runIfNeeded() { exit(status) }
+
 func runMain() async -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
     let command: any ParsableCommand
