@@ -151,6 +151,10 @@ extension JSONValue {
     /// (``NavigationState/maxChainDepth``) with room to spare.
     public static let maxDepth = 1_000
 
+    /// Maximum length of one string, in UTF-8 bytes (1 MiB): longer is an error
+    /// ("string longer than 1048576 bytes"), so one value cannot claim the whole memory.
+    public static let maxStringBytes = 1 << 20
+
     /// Parses JSON text (RFC 8259). Duplicate object keys are an error.
     public init(parsing text: String) throws(JSONError) {
         var parser = JSONParser(bytes: Array(text.utf8))
@@ -285,6 +289,9 @@ struct JSONParser {
         while true {
             guard i < bytes.count else { throw error("unterminated string", at: start) }
             let b = bytes[i]
+            if i - start > JSONValue.maxStringBytes + 1 {
+                throw error("string longer than \(JSONValue.maxStringBytes) bytes", at: start)
+            }
             if b == UInt8(ascii: "\"") {
                 flush(&self, &scalars, to: i)
                 i += 1

@@ -22,7 +22,13 @@ struct Predicate: CustomStringConvertible {
     let root: Node
 
     /// Parses and type-checks `source`.
+    /// The longest predicate accepted, in characters; longer is an error at the first character past it.
+    static let maxLength = 4_096
+
     init(_ source: String) throws(PredicateError) {
+        if source.count > Self.maxLength {
+            throw PredicateError(column: Self.maxLength + 1, message: "the predicate is longer than \(Self.maxLength) characters")
+        }
         self.source = source
         var parser = PredicateParser(tokens: try PredicateLexer.tokenize(source), length: source.count)
         root = try parser.parseAll()

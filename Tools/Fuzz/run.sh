@@ -18,7 +18,9 @@ shift || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(json fixture predicate ref binary record reducer)
 out="$root/.build/fuzz"
-bin="$out/routelog-fuzz"
+# FUZZ_OPT: the optimization level (-O by default; `make test` builds with -Onone, which compiles faster).
+opt="${FUZZ_OPT:--O}"
+bin="$out/routelog-fuzz${opt#-O}"
 mkdir -p "$out"
 
 # The sources, found by name so the build survives files moving between folders.
@@ -37,8 +39,12 @@ sources+=("$root"/Tools/Fuzz/*.swift)
 # Rebuild only when a source is newer than the binary.
 if [ ! -x "$bin" ] || [ -n "$(find "${sources[@]}" "$0" -newer "$bin" | head -n 1)" ]; then
   echo "fuzz: building routelog-fuzz (${#sources[@]} files)"
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name RouteLogCore \
-    -suppress-warnings "${sources[@]}" -o "$bin.tmp"
+  if ! swiftc -sanitize=fuzzer,address -parse-as-library "$opt" -g -module-name RouteLogCore \
+    -suppress-warnings "${sources[@]}" -o "$bin.tmp" >"$out/build.log" 2>&1; then
+    grep -E 'error' "$out/build.log" | head -n 20 >&2
+    echo "fuzz: the build failed; log: $out/build.log" >&2
+    exit 2
+  fi
   mv "$bin.tmp" "$bin"
 fi
 
