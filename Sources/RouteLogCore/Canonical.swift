@@ -5,8 +5,9 @@ public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     public var path: String
     public var message: String
     public init(path: String, message: String) {
-        self.path = path
-        self.message = message
+        // Both may quote the input; an error is one line, so line breaks and controls are escaped.
+        self.path = JSONValue.escapingControlCharacters(path)
+        self.message = JSONValue.escapingControlCharacters(message)
     }
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 

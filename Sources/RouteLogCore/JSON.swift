@@ -137,6 +137,31 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
+extension JSONValue {
+    /// `text` on one line: control characters and line separators written as JSON escapes
+    /// (`\n`, `\u0001`, `\u2028`), everything else as is. For error messages that quote input.
+    public static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where needsEscape(scalar):
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029
+    }
+}
+
 /// A JSON syntax error, with the 1-based line and column where it was found.
 public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
@@ -248,7 +273,7 @@ struct JSONParser {
             i += 1
             skipWhitespace()
             let v = try parseValue()
-            if o.updateValue(v, forKey: key) != nil { throw error("duplicate key \"\(key)\"", at: keyStart) }
+            if o.updateValue(v, forKey: key) != nil { throw error("duplicate key \"\(JSONValue.escapingControlCharacters(key))\"", at: keyStart) }
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of input in object") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }

@@ -103,7 +103,7 @@ public enum ISO8601 {
             let digits = u.count - 21
             guard digits <= 9, let frac = num(20..<(u.count - 1)) else { return nil }
             var f = frac
-            for _ in digits..<3 { f *= 10 }
+            for _ in min(digits, 3)..<3 { f *= 10 }
             for _ in 3..<max(3, digits) { f /= 10 }
             ms = f
         } else if u.count != 20 { return nil }

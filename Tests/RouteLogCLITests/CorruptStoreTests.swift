@@ -47,7 +47,7 @@ import Testing
             jobs.append((k, ["verify", "--all", "--store", "c\(k)"]))
             jobs.append((k, ["log", "latest", "--store", "c\(k)"]))
         }
-        let results = try CLI.runAll(jobs.map(\.args), cwd: dir.url, env: ["ROUTELOG_STORE_TIMEOUT": "20"], parallel: 4, deadline: 90)
+        let results = try CLI.runAll(jobs.map(\.args), cwd: dir.url, env: ["ROUTELOG_STORE_TIMEOUT": "10"], parallel: 4, deadline: 90)
         var damaged = 0, byStatus: [Int32: Int] = [:]
         for (job, r) in zip(jobs, results) {
             let what = "copy \(job.copy): routelog \(job.args.joined(separator: " "))"

