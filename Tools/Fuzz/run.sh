@@ -17,10 +17,12 @@ seconds="${1:-${FUZZ_SECONDS:-60}}"
 shift || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(json fixture predicate ref binary record reducer)
-out="$root/.build/fuzz"
-# FUZZ_OPT: the optimization level (-O by default; `make test` builds with -Onone, which compiles faster).
+# FUZZ_OPT: the optimization level (-O by default, in .build/fuzz; `make test` builds with -Onone,
+# which compiles faster, in .build/fuzz-Onone).
 opt="${FUZZ_OPT:--O}"
-bin="$out/routelog-fuzz${opt#-O}"
+out="$root/.build/fuzz"
+[ "$opt" = "-O" ] || out="$out-${opt#-}"
+bin="$out/routelog-fuzz"
 mkdir -p "$out"
 
 # The sources, found by name so the build survives files moving between folders.
