@@ -31,7 +31,7 @@ import Testing
         let imported = try CLI.run(["import", "--store", "base", fixture], cwd: dir.url)
         #expect(imported.status == 0, "\(imported)")
         let original = try [UInt8](Data(contentsOf: dir.url.appendingPathComponent("base/data.mdb")))
-        let copies = 240
+        let copies = 200
         var rng = SplitMix64(seed: 0x5EED_F11B)
         var jobs: [(copy: Int, args: [String])] = []
         for k in 0..<copies {
