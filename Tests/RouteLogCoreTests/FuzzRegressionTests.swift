@@ -4,7 +4,7 @@ import Testing
 
 /// Inputs the fuzzers found (their files are in `Tools/Fuzz/Regressions/`), as unit tests.
 @Suite struct FuzzRegressionTests {
-    /// `Regressions/fixture/time-with-four-fraction-digits`: a time with more than three fraction
+    /// `Regressions/fixture/time-with-five-fraction-digits`: a time with more than three fraction
     /// digits trapped (a range with its bounds reversed); they are now truncated to milliseconds.
     @Test func timesWithMoreThanThreeFractionDigits() throws {
         let base = try #require(ISO8601.parse("2026-11-18T11:08:15Z"))
