@@ -140,7 +140,7 @@ public struct FixtureError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unreadable(let why): "cannot read the file: \(why)"
         case .syntax(let e): e.description
         case .shape(let e): e.description
-        case .unsupportedFormat(let f): "unsupported format \"\(f)\" (this build reads \(Fixture.format))"
+        case .unsupportedFormat(let f): "unsupported format \"\(JSONValue.escapingControlCharacters(f))\" (this build reads \(Fixture.format))"
         case .unwritable(let why): "cannot write the file: \(why)"
         }
         return "\(file): \(what)"

@@ -51,4 +51,15 @@ import Testing
             #expect(!error.description.contains("\n") && error.description.contains("push\\n\\u2028x"), "\(error)")
         }
     }
+
+    /// `Regressions/fixture/unsupported-format-with-a-line-break`: the format named in an
+    /// "unsupported format" error was quoted raw, line breaks and all.
+    @Test func anUnsupportedFormatIsQuotedOnOneLine() {
+        do {
+            _ = try Fixture(text: #"{"format":"routelog-fixture/2\n\r\u2028x","name":"x","events":[]}"#, file: "x.json")
+            Issue.record("accepted an unknown format")
+        } catch {
+            #expect(error.description == #"x.json: unsupported format "routelog-fixture/2\n\r\u2028x" (this build reads routelog-fixture/1)"#)
+        }
+    }
 }
