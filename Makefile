@@ -3,8 +3,9 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BENCH_OUT ?= $(CURDIR)/.build/bench-summary.json
+FUZZ_SECONDS ?= 60
 
-.PHONY: setup build test doc-examples test-tsan demo bench fixtures-check clean
+.PHONY: setup build test doc-examples test-tsan demo bench fuzz fixtures-check clean
 
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
 # tests), libsqlite3-dev (the benchmark baseline), pkg-config and python3 (the doc examples check). Only what is missing is installed.
@@ -21,10 +22,18 @@ setup:
 build: setup
 	$(SWIFT) build
 
+# The fuzz smoke run at the end builds the fuzzer unoptimized and runs each harness for 3 s from
+# its seed corpus (and its regression inputs): a harness that stops building or crashes fails.
 test: setup
 	$(SWIFT) build --build-tests
 	Tools/DocExamples/check.sh
 	$(SWIFT) test --skip-build
+	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
+
+# libFuzzer on every parser (Tools/Fuzz), FUZZ_SECONDS per harness. The fuzzer and address
+# sanitizer runtimes ship with the Swift toolchain; nothing else is needed.
+fuzz: setup
+	Tools/Fuzz/run.sh $(FUZZ_SECONDS)
 
 # Compiles every ```swift block of README.md and the DocC articles against the built modules.
 doc-examples: build

@@ -189,8 +189,18 @@ public final class Navigator<Route: Routable> {
     }
 
     private func refreshRecordingStatus() {
-        let error = recorder.status.error
+        let error = recorder.status.error ?? startupError
         if error != recordingError { recordingError = error }
+    }
+
+    /// Set when the store was replaced at launch (see ``CrashLoopGuard``); shown in
+    /// ``recordingError`` whenever recording itself is fine.
+    @ObservationIgnored private var startupError: RecordingError?
+
+    /// Reports that the store was moved aside and replaced at launch.
+    func report(_ recovery: StoreRecovery) {
+        startupError = RecordingError(message: recovery.description, firstUnwrittenSeq: headSeq + 1, diverged: false)
+        refreshRecordingStatus()
     }
 
     /// The recorder's progress: what the log holds, what is pending, the current failure.

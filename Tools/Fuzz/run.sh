@@ -1,20 +1,99 @@
 #!/usr/bin/env bash
-# Fuzzes the binary decoder with libFuzzer for a while (default 60 s): ./Tools/Fuzz/run.sh [seconds]
-# Findings (crashing inputs) are written to .build/fuzz/ as crash-*.
+# Builds the libFuzzer binary `routelog-fuzz` once and runs its harnesses.
+#
+#   Tools/Fuzz/run.sh [SECONDS] [HARNESS...]
+#
+# SECONDS per harness (default $FUZZ_SECONDS, else 60); HARNESS is one of json fixture predicate ref
+# binary record reducer (default: all). Each harness starts from its checked-in seed corpus
+# Tools/Fuzz/Corpus/NAME/ (written from Fixtures/ by `run.sh --seeds`) together with .build/fuzz/corpus/NAME/ (where new inputs accumulate), and
+# writes crashing inputs to .build/fuzz/findings/NAME/. Prints one line per harness: executions,
+# coverage (edges), corpus size and findings. Inputs that once crashed are kept in
+# Tools/Fuzz/Regressions/NAME/ and replayed before each run. Exit status 1 when a harness found a crash or did not run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-seconds="${1:-60}"
+write_seeds=0
+if [ "${1:-}" = "--seeds" ]; then write_seeds=1; shift; fi
+seconds="${1:-${FUZZ_SECONDS:-60}}"
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(json fixture predicate ref binary record reducer)
+# FUZZ_OPT: the optimization level (-O by default, in .build/fuzz; `make test` builds with -Onone,
+# which compiles faster, in .build/fuzz-Onone).
+opt="${FUZZ_OPT:--O}"
 out="$root/.build/fuzz"
-mkdir -p "$out/corpus"
-# RouteLogCore's sources sit in subfolders (Model/, Log/, Encoding/, …): take every one of them.
-core_sources=()
-while IFS= read -r f; do core_sources+=("$f"); done < <(find "$root/Sources/RouteLogCore" -name '*.swift' | sort)
-swiftc -sanitize=fuzzer,address -parse-as-library -module-name RouteLogCore \
-  "${core_sources[@]}" "$root/Tools/Fuzz/BinaryDecoderFuzzer.swift" -o "$out/binary-decoder"
-# A few valid encodings to start from: a push with metadata, a show in a frame, a tabbed state, a reset.
-printf '\x01\x01\x00\x02ab\x00\x00' > "$out/corpus/push"
-printf '\x01\x04\x3b\x00\x01s\xac\x02\x15\x03\x01n' > "$out/corpus/show"
-printf '\x01\x01\x01\x01t\x00\x00\x01' > "$out/corpus/tabs"
-printf '\x01\x09\x00\x00\x31\x02\x00\x01s\x00\x00\x00' > "$out/corpus/reset"
-cd "$out"
-./binary-decoder corpus -max_len=512 -max_total_time="$seconds"
+[ "$opt" = "-O" ] || out="$out-${opt#-}"
+bin="$out/routelog-fuzz"
+mkdir -p "$out"
+
+# The sources, found by name so the build survives files moving between folders.
+find_one() {
+  local f
+  f="$(find "$root/Sources" -name "$1" -path "*$2*" | head -n 1)"
+  [ -n "$f" ] || { echo "fuzz: cannot find $1 under Sources/" >&2; exit 2; }
+  echo "$f"
+}
+sources=()
+while IFS= read -r f; do sources+=("$f"); done < <(find "$root/Sources/RouteLogCore" -name '*.swift' | sort)
+sources+=("$(find_one StoreFormat.swift RouteLogLMDB)")
+sources+=("$(find_one Predicate.swift /)" "$(find_one SessionRef.swift /)" "$(find_one FixtureIO.swift /)")
+sources+=("$root"/Tools/Fuzz/*.swift)
+
+# Rebuild only when a source is newer than the binary.
+if [ ! -x "$bin" ] || [ -n "$(find "${sources[@]}" "$0" -newer "$bin" | head -n 1)" ]; then
+  echo "fuzz: building routelog-fuzz (${#sources[@]} files)"
+  if ! swiftc -sanitize=fuzzer,address -parse-as-library "$opt" -g -module-name RouteLogCore \
+    -suppress-warnings "${sources[@]}" -o "$bin.tmp" >"$out/build.log" 2>&1; then
+    grep -E 'error' "$out/build.log" | head -n 20 >&2
+    echo "fuzz: the build failed; log: $out/build.log" >&2
+    exit 2
+  fi
+  mv "$bin.tmp" "$bin"
+fi
+
+if [ $write_seeds = 1 ]; then
+  rm -rf "$root/Tools/Fuzz/Corpus"
+  ROUTELOG_FUZZ_WRITE_SEEDS="$root/Tools/Fuzz/Corpus" ROUTELOG_FUZZ_FIXTURES="$root/Fixtures" "$bin"
+  echo "fuzz: wrote $(find "$root/Tools/Fuzz/Corpus" -type f | wc -l) seeds to Tools/Fuzz/Corpus"
+  exit 0
+fi
+
+# libFuzzer and the Swift runtime's crash handler both want the fatal signals: leave them to libFuzzer.
+export SWIFT_BACKTRACE=enable=no
+
+status=0
+for h in "${harnesses[@]}"; do
+  seeds="$root/Tools/Fuzz/Corpus/$h"
+  [ -d "$seeds" ] || { echo "fuzz: no seed corpus $seeds" >&2; exit 2; }
+  corpus="$out/corpus/$h"
+  findings="$out/findings/$h"
+  rm -rf "$findings"
+  mkdir -p "$corpus" "$findings"
+  log="$out/$h.log"
+  # Inputs that once crashed (Tools/Fuzz/Regressions/NAME/) run first, once each.
+  regressions="$root/Tools/Fuzz/Regressions/$h"
+  if [ -d "$regressions" ] && [ -n "$(ls "$regressions")" ]; then
+    if ! ROUTELOG_FUZZ_TARGET="$h" "$bin" -runs=1 "$regressions"/* >"$out/$h-regressions.log" 2>&1; then
+      echo "fuzz: $h: a regression input fails again; log: $out/$h-regressions.log" >&2
+      grep -m 3 -E 'Fatal error|ERROR: ' "$out/$h-regressions.log" >&2 || true
+      status=1
+      continue
+    fi
+  fi
+  set +e
+  ROUTELOG_FUZZ_TARGET="$h" "$bin" "$corpus" "$seeds" -max_len=4096 -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  set -e
+  execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)"
+  cov="$(grep -oE '(#[0-9]+|DONE).*cov: [0-9]+' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+' | grep -oE '[0-9]+' || true)"
+  units="$(ls "$corpus" | wc -l)"
+  crashes="$(ls "$findings" | wc -l)"
+  printf 'fuzz %-9s %6ss  executions %-10s coverage %-6s corpus %-6s findings %s\n' \
+    "$h" "$seconds" "${execs:-?}" "${cov:-?}" "$units" "$crashes"
+  if [ $rc -ne 0 ] || [ "$crashes" -ne 0 ] || [ -z "$execs" ]; then
+    status=1
+    echo "fuzz: $h failed (exit $rc); log: $log" >&2
+    grep -m 5 -E 'Fatal error|ERROR: |SUMMARY' "$log" >&2 || true
+  fi
+done
+exit $status

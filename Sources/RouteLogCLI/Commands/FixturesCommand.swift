@@ -11,6 +11,7 @@ struct FixturesCommand: ParsableCommand {
     )
 
     /// The `.json` files named by `paths`; directories are searched recursively, in sorted order.
+    /// A directory holding no `.json` file is an error (exit 1, "no fixtures found in DIR").
     static func expand(_ paths: [String]) throws(CLIError) -> [String] {
         var files: [String] = []
         let fm = FileManager.default
@@ -23,6 +24,9 @@ struct FixturesCommand: ParsableCommand {
             while let item = e.nextObject() as? String {
                 if item.hasSuffix(".json") { found.append(path.hasSuffix("/") ? path + item : path + "/" + item) }
             }
+            // A folder with nothing to check is a mistake (a CI step pointed at the wrong folder),
+            // not a pass: "found bad", exit 1.
+            if found.isEmpty { throw CLIError("no fixtures found in \(path)", code: Exit.different) }
             files += found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
         return files

@@ -55,7 +55,8 @@ struct SessionsCommand: ParsableCommand {
         ]
         o["app"] = s.appName.map(JSONValue.string) ?? .null
         o["version"] = s.appVersion.map(JSONValue.string) ?? .null
-        o["lastEventAt"] = s.lastEventAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
+        // Events recorded without a time carry 0: that is "no time", not 1970 (the table prints "-").
+        o["lastEventAt"] = s.lastEventAt.flatMap { $0 == 0 ? nil : JSONValue.string(ISO8601.format(milliseconds: $0)) } ?? .null
         o["added"] = s.enteredAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
         o["order"] = s.entryOrder == 0 ? .null : .int(Int64(s.entryOrder))
         return .object(o)

@@ -22,7 +22,13 @@ struct Predicate: CustomStringConvertible {
     let root: Node
 
     /// Parses and type-checks `source`.
+    /// The longest predicate accepted, in characters; longer is an error at the first character past it.
+    static let maxLength = 4_096
+
     init(_ source: String) throws(PredicateError) {
+        if source.count > Self.maxLength {
+            throw PredicateError(column: Self.maxLength + 1, message: "the predicate is longer than \(Self.maxLength) characters")
+        }
         self.source = source
         var parser = PredicateParser(tokens: try PredicateLexer.tokenize(source), length: source.count)
         root = try parser.parseAll()
@@ -263,7 +269,7 @@ enum PredicateLexer {
                 var j = i + 1
                 while j < chars.count, chars[j].isASCII, chars[j].isNumber { j += 1 }
                 if j < chars.count, isIdent(chars[j]) {
-                    throw PredicateError(column: j + 1, message: "unexpected '\(chars[j])' in a number")
+                    throw PredicateError(column: j + 1, message: "unexpected '\(printable(chars[j]))' in a number")
                 }
                 let text = String(chars[i..<j])
                 guard let n = Int(text) else { throw PredicateError(column: column, message: "integer \(text) is too large") }
@@ -285,7 +291,7 @@ enum PredicateLexer {
                         case "\\": value.append("\\")
                         case "n": value.append("\n")
                         case "t": value.append("\t")
-                        default: throw PredicateError(column: j + 1, message: "unknown escape '\\\(chars[j + 1])' in a string (use \\\" \\\\ \\n \\t)")
+                        default: throw PredicateError(column: j + 1, message: "unknown escape '\\\(printable(chars[j + 1]))' in a string (use \\\" \\\\ \\n \\t)")
                         }
                         j += 2
                         continue
@@ -314,7 +320,7 @@ enum PredicateLexer {
             case "=": throw PredicateError(column: column, message: "unexpected '=' (compare with '==')")
             case "&": throw PredicateError(column: column, message: "unexpected '&' (and is '&&')")
             case "|": throw PredicateError(column: column, message: "unexpected '|' (or is '||')")
-            default: throw PredicateError(column: column, message: "unexpected character '\(c)'")
+            default: throw PredicateError(column: column, message: "unexpected character '\(printable(c))'")
             }
             i += 1
         }
@@ -349,7 +355,7 @@ struct PredicateParser {
         return t
     }
 
-    func describe(_ t: PredicateToken) -> String { t.kind == .end ? "the end" : "'\(t.text)'" }
+    func describe(_ t: PredicateToken) -> String { t.kind == .end ? "the end" : "'\(printable(t.text))'" }
 
     mutating func parseAll() throws(PredicateError) -> Node {
         if current.kind == .end { throw PredicateError(column: 1, message: "expected an expression (the predicate is empty)") }
@@ -488,3 +494,27 @@ struct PredicateParser {
         }
     }
 }
+
+/// Text from the predicate as an error message quotes it: on one line, control and line-breaking
+/// characters escaped (`\n`, `\u{0}`).
+func printable<S: StringProtocol>(_ text: S) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            let v = scalar.value
+            if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 {
+                out += "\\u{" + String(v, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out
+}
+
+/// A character of the predicate as an error message quotes it (see ``printable(_:)``).
+func printable(_ c: Character) -> String { printable(String(c)) }

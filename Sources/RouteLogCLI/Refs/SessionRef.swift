@@ -25,18 +25,19 @@ struct SessionRef: Equatable, CustomStringConvertible {
     /// Parses a reference. `@N` is split off at the last `@` when what follows is a number.
     init(parsing text: String) throws(CLIError) {
         self.text = text
+        let shown = printable(text)  // quoted in errors, on one line
         var body = Substring(text)
         if let at = text.lastIndex(of: "@") {
             let suffix = text[text.index(after: at)...]
             if !suffix.isEmpty, suffix.allSatisfy(\.isASCII), suffix.allSatisfy(\.isNumber) {
-                guard let n = UInt64(suffix) else { throw .usage("seq out of range: \(suffix) in '\(text)'") }
+                guard let n = UInt64(suffix) else { throw .usage("seq out of range: \(suffix) in '\(shown)'") }
                 seq = n
                 body = text[..<at]
             } else if !text.hasSuffix(".json") || suffix.isEmpty {
-                throw .usage("bad session reference '\(text)': expected a seq number after '@'")
+                throw .usage("bad session reference '\(shown)': expected a seq number after '@'")
             }
         }
-        if body.isEmpty { throw .usage("bad session reference '\(text)': empty") }
+        if body.isEmpty { throw .usage("bad session reference '\(shown)': empty") }
         let b = String(body)
         if b.hasSuffix(".json") || b.contains("/") {
             base = .file(b)
@@ -44,7 +45,7 @@ struct SessionRef: Equatable, CustomStringConvertible {
             base = .latest(back: 0)
         } else if b.hasPrefix("latest~") {
             guard let n = Int(b.dropFirst(7)), n >= 0 else {
-                throw .usage("bad session reference '\(text)': expected a number after 'latest~'")
+                throw .usage("bad session reference '\(shown)': expected a number after 'latest~'")
             }
             base = .latest(back: n)
         } else {
@@ -130,10 +131,10 @@ final class Workspace {
                 info = exact
             } else {
                 let matches = all.filter { $0.id.rawValue.hasPrefix(prefix.lowercased()) }
-                if matches.isEmpty { throw .usage("unknown session: \(prefix) (no session in \(storePath) has this id or prefix)") }
+                if matches.isEmpty { throw .usage("unknown session: \(printable(prefix)) (no session in \(storePath) has this id or prefix)") }
                 if matches.count > 1 {
                     let shown = matches.prefix(3).map(\.id.rawValue).joined(separator: ", ")
-                    throw .usage("ambiguous session prefix: \(prefix) matches \(matches.count) sessions (\(shown)\(matches.count > 3 ? ", …" : ""))")
+                    throw .usage("ambiguous session prefix: \(printable(prefix)) matches \(matches.count) sessions (\(shown)\(matches.count > 3 ? ", …" : ""))")
                 }
                 info = matches[0]
             }

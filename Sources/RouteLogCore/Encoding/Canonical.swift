@@ -5,8 +5,9 @@ public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     public var path: String
     public var message: String
     public init(path: String, message: String) {
-        self.path = path
-        self.message = message
+        // Both may quote the input; an error is one line, so line breaks and controls are escaped.
+        self.path = JSONValue.escapingControlCharacters(path)
+        self.message = JSONValue.escapingControlCharacters(message)
     }
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 
@@ -80,10 +81,11 @@ struct JSONReader {
         return i
     }
 
+    /// A presentation token. Tokens are written as JSON integers in their 64-bit two's complement
+    /// (`Int64(bitPattern:)`), so one above `Int64.max` (never issued by the reducer, whose tokens
+    /// are seqs, but an event may name any token) is written negative and reads back exactly.
     func token(_ key: String) throws(FormatError) -> UInt64 {
-        let i = try int(key)
-        guard i >= 0 else { throw FormatError(path: key, message: "expected a non-negative token, found \(i)") }
-        return UInt64(i)
+        UInt64(bitPattern: try int(key))
     }
 
     func array(_ key: String) throws(FormatError) -> [JSONValue] {
@@ -201,7 +203,8 @@ extension FrameRef {
     /// `"root"` or a token number.
     init(json: JSONValue) throws(FormatError) {
         if json.stringValue == "root" { self = .root; return }
-        if let i = json.intValue, i >= 0 { self = .presentation(UInt64(i)); return }
+        // Two's complement, as written (see `JSONReader.token`).
+        if case .int(let i) = json { self = .presentation(UInt64(bitPattern: i)); return }
         throw FormatError(path: "", message: "expected \"root\" or a presentation token, found \(json.canonicalText)")
     }
 }

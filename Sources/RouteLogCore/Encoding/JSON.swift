@@ -137,6 +137,31 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
+extension JSONValue {
+    /// `text` on one line: control characters and line separators written as JSON escapes
+    /// (`\n`, `\u0001`, `\u2028`), everything else as is. For error messages that quote input.
+    public static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where needsEscape(scalar):
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029
+    }
+}
+
 /// A JSON syntax error, with the 1-based line and column where it was found.
 public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
@@ -150,6 +175,10 @@ extension JSONValue {
     /// A presentation takes two levels (its frame and itself), so this admits any valid state
     /// (``NavigationState/maxChainDepth``) with room to spare.
     public static let maxDepth = 1_000
+
+    /// Maximum length of one string, in UTF-8 bytes (1 MiB): longer is an error
+    /// ("string longer than 1048576 bytes"), so one value cannot claim the whole memory.
+    public static let maxStringBytes = 1 << 20
 
     /// Parses JSON text (RFC 8259). Duplicate object keys are an error.
     public init(parsing text: String) throws(JSONError) {
@@ -182,6 +211,11 @@ struct JSONParser {
         return JSONError(message: message, line: line, column: col)
     }
 
+    /// A byte for an error message, on one line: `character 'x'` for printable ASCII, else its hex.
+    static func describe(byte b: UInt8) -> String {
+        b > 0x20 && b < 0x7F ? "character '\(Character(Unicode.Scalar(b)))'" : "byte 0x" + (b < 0x10 ? "0" : "") + String(b, radix: 16, uppercase: true)
+    }
+
     mutating func skipWhitespace() {
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
     }
@@ -205,7 +239,7 @@ struct JSONParser {
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[i])))', expected a value")
+        default: throw error("unexpected \(JSONParser.describe(byte: bytes[i])), expected a value")
         }
     }
 
@@ -253,7 +287,7 @@ struct JSONParser {
             p.i += 1
             p.skipWhitespace()
             let v = try p.parseValue()
-            if o.updateValue(v, forKey: key) != nil { throw p.error("duplicate key \"\(key)\"", at: keyStart) }
+            if o.updateValue(v, forKey: key) != nil { throw p.error("duplicate key \"\(JSONValue.escapingControlCharacters(key))\"", at: keyStart) }
         }
         return .object(o)
     }
@@ -275,6 +309,9 @@ struct JSONParser {
         while true {
             guard i < bytes.count else { throw error("unterminated string", at: start) }
             let b = bytes[i]
+            if i - start > JSONValue.maxStringBytes + 1 {
+                throw error("string longer than \(JSONValue.maxStringBytes) bytes", at: start)
+            }
             if b == UInt8(ascii: "\"") {
                 flush(&self, &scalars, to: i)
                 i += 1
@@ -311,7 +348,7 @@ struct JSONParser {
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
                     scalars.append(scalar)
-                default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'")
+                default: throw error(e > 0x20 && e < 0x7F ? "invalid escape '\\\(Character(Unicode.Scalar(e)))'" : "invalid escape: '\\' followed by \(JSONParser.describe(byte: e))")
                 }
                 runStart = i
                 continue

@@ -140,7 +140,7 @@ public struct FixtureError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unreadable(let why): "cannot read the file: \(why)"
         case .syntax(let e): e.description
         case .shape(let e): e.description
-        case .unsupportedFormat(let f): "unsupported format \"\(f)\" (this build reads \(Fixture.format))"
+        case .unsupportedFormat(let f): "unsupported format \"\(JSONValue.escapingControlCharacters(f))\" (this build reads \(Fixture.format))"
         case .unwritable(let why): "cannot write the file: \(why)"
         }
         return "\(file): \(what)"
@@ -154,6 +154,9 @@ extension Fixture {
     /// - Throws: ``FixtureError`` naming the file and the line and column, or the event index and
     ///   field, of the first problem.
     public init(contentsOf path: String) throws(FixtureError) {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64, size > UInt64(Fixture.maxFileBytes) {
+            throw FixtureError(file: path, problem: .unreadable("the file is larger than \(Fixture.maxFileBytes) bytes, the most a fixture may hold"))
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -212,7 +215,9 @@ extension Fixture {
             let description = try r.optionalString("description") ?? ""
             let session = try r.decodeIfPresent("session", as: SessionHeader.self)
             var events: [RecordedEvent] = []
-            for (i, item) in try r.array("events").enumerated() {
+            let items = try r.array("events")
+            try Fixture.checkEventCount(items.count)
+            for (i, item) in items.enumerated() {
                 do { events.append(try RecordedEvent(json: item)) } catch { throw error.within("events[\(i)]") }
             }
             let expect = try r.decodeIfPresent("expect", as: Expectation.self)
@@ -220,6 +225,17 @@ extension Fixture {
         } catch {
             throw .shape(error)
         }
+    }
+}
+
+extension Fixture {
+    /// The largest fixture or export file read (1 GiB); a larger one is refused before it is read.
+    public static let maxFileBytes = 1 << 30
+    /// The most events one file may hold (10 million).
+    public static let maxEvents = 10_000_000
+
+    static func checkEventCount(_ n: Int) throws(FormatError) {
+        if n > maxEvents { throw FormatError(path: "events", message: "\(n) events, more than the \(maxEvents) a file may hold") }
     }
 }
 

@@ -1,0 +1,123 @@
+import Foundation
+import Logging
+import RouteLogCore
+
+/// What the crash-loop guard did when the previous launch crashed while opening or restoring.
+public struct StoreRecovery: Hashable, Sendable, CustomStringConvertible {
+    /// The store's path.
+    public var store: String
+    /// Where the damaged store was moved (kept for `routelog verify` and `export`).
+    public var movedTo: String
+
+    /// One line for logs and ``Navigator/recordingError``.
+    public var description: String {
+        "the previous launch crashed while opening the store \(store); it was moved to \(movedTo) and a fresh store was started"
+    }
+}
+
+/// Keeps an app from crash-looping on a damaged store.
+///
+/// LMDB 0.9 trusts its pages, so a damaged `data.mdb` can crash the process inside the open or the
+/// first read (state restoration), on every launch. ``run(store:logger:_:)`` writes a marker before
+/// its body (the open and the restore) and removes it when the body returns or throws. A marker
+/// left by a process that is no longer alive means that process died inside the body: the store is
+/// moved aside to `STORE.damaged-N` and the body opens a fresh one.
+///
+/// Markers live next to the store, in `STORE.opening/`, one per open (`PID-N`, holding the process
+/// start time), so several processes (an app and its extensions) can open one store at once: a
+/// marker whose process is still alive is an open in progress, not a crash. The check and the move
+/// happen under an advisory lock (`STORE.opening/lock`).
+public enum CrashLoopGuard {
+    /// Runs `body` (open the store at `store`, restore from it) under a crash marker.
+    ///
+    /// - Returns: the body's value, and what was recovered when the previous open crashed (also
+    ///   logged at `error` level on `logger`).
+    public static func run<R>(store: String, logger: Logger = Logger(label: "RouteLog"),
+                              _ body: () throws -> R) throws -> (value: R, recovery: StoreRecovery?) {
+        let markers = store + ".opening"
+        try FileManager.default.createDirectory(atPath: markers, withIntermediateDirectories: true)
+        let mine = markers + "/\(getpid())-\(nextOpen())"
+        let recovery = try withLock(markers) { () throws -> StoreRecovery? in
+            var crashed = false
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: markers)) ?? [] where name != "lock" {
+                let path = markers + "/" + name
+                guard let pid = Int32(name.split(separator: "-").first ?? "") else { continue }
+                let started = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { UInt64($0) }
+                if !isAlive(pid, started: started) {
+                    crashed = true
+                    try? FileManager.default.removeItem(atPath: path)
+                }
+            }
+            var recovery: StoreRecovery?
+            if crashed && FileManager.default.fileExists(atPath: store) {
+                var n = 1
+                while FileManager.default.fileExists(atPath: "\(store).damaged-\(n)") { n += 1 }
+                try FileManager.default.moveItem(atPath: store, toPath: "\(store).damaged-\(n)")
+                recovery = StoreRecovery(store: store, movedTo: "\(store).damaged-\(n)")
+            }
+            let started = processStartTime(getpid()).map(String.init) ?? ""
+            guard FileManager.default.createFile(atPath: mine, contents: Data(started.utf8)) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: mine])
+            }
+            return recovery
+        }
+        defer { try? FileManager.default.removeItem(atPath: mine) }
+        if let recovery { logger.error("\(recovery.description)", metadata: ["store": "\(store)"]) }
+        return (try body(), recovery)
+    }
+
+    private static let counter = OpenCounter()
+
+    private static func nextOpen() -> Int { counter.next() }
+
+    /// Whether `pid` is alive and (when the marker recorded it) is the process that wrote the marker.
+    static func isAlive(_ pid: Int32, started: UInt64?) -> Bool {
+        guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
+        if let started, let now = processStartTime(pid), now != started { return false }  // the pid was reused
+        return true
+    }
+
+    /// The start time of a process (Linux: field 22 of `/proc/PID/stat`); `nil` where unknown.
+    static func processStartTime(_ pid: Int32) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command name: state is field 3, so start time (22) is the 20th from here.
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+    }
+
+    private static func withLock<R>(_ markers: String, _ body: () throws -> R) throws -> R {
+        let fd = open(markers + "/lock", O_RDWR | O_CREAT, 0o600)
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+}
+
+private final class OpenCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func next() -> Int { lock.withLock { n += 1; return n } }
+}
+
+extension Navigator {
+    /// Opens the store at `store` with `open` and restores its latest session (or starts `new`),
+    /// under the ``CrashLoopGuard``: when the previous launch crashed doing this, the store is moved
+    /// aside and a fresh one started, which is logged and reported in ``recordingError``.
+    ///
+    /// ```swift
+    /// let navigator = try Navigator<AppRoute>.restoringLatest(store: dir) { try LMDBEventLog.open(at: $0) }
+    /// ```
+    public static func restoringLatest(store: String, orStarting new: NewSession = NewSession(),
+                                       logger: Logger = Logger(label: "RouteLog"),
+                                       clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
+                                       open: (String) throws -> any EventLog) throws -> Navigator {
+        let (navigator, recovery) = try CrashLoopGuard.run(store: store, logger: logger) {
+            try Navigator.restoringLatest(log: try open(store), orStarting: new, logger: logger, clock: clock)
+        }
+        if let recovery { navigator.report(recovery) }
+        return navigator
+    }
+}
