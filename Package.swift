@@ -83,13 +83,9 @@ let package = Package(
         .testTarget(
             name: "RouteLogCLITests",
             dependencies: [
-<<<<<<< HEAD
-                "RouteLogCLI", "RouteLogCore", "RouteLogLMDB",
+                "RouteLogCLI", "RouteLogCore", "RouteLogLMDB", "RouteLogTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
-=======
-                "RouteLogCore", "RouteLogLMDB", "RouteLogTestSupport", .product(name: "CustomDump", package: "swift-custom-dump"),
->>>>>>> arch
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             exclude: ["Golden"],

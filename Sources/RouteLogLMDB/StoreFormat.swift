@@ -266,7 +266,6 @@ struct SessionRow {
         return w.bytes
     }
 
-<<<<<<< HEAD
     static func decode(_ bytes: UnsafeRawBufferPointer, id: SessionID) throws(BinaryDecodingError) -> SessionRow {
         var r = try BinaryReader.unsealing(bytes)
         try r.readRecordFormat("session row")
@@ -274,6 +273,9 @@ struct SessionRow {
         let count = try r.readBigEndian(UInt64.self)
         let hasLast = try r.readByte()
         let last = try r.readBigEndian(Int64.self)
+        // One encoding per row: the flag is 0 or 1, and without a last time the field is 0.
+        guard hasLast <= 1 else { throw r.error("last time flag is \(hasLast), expected 0 or 1", at: r.offset - 9) }
+        guard hasLast == 1 || last == 0 else { throw r.error("last time \(last) given with its flag 0", at: r.offset - 8) }
         let digest = try r.readDigest()
         let hash = try r.readDigest()
         let label = try r.readString()
@@ -285,28 +287,6 @@ struct SessionRow {
         let info = SessionInfo(id: id, label: label, appName: app, appVersion: appVersion, createdAt: created,
                                eventCount: count, lastEventAt: hasLast == 1 ? last : nil, headDigest: digest,
                                entryOrder: order, enteredAt: entered)
-=======
-    static func decode(_ bytes: UnsafeRawBufferPointer, id: SessionID) throws(ByteSourceError) -> SessionRow {
-        try ByteSource.verifySeal(bytes)
-        var r = ByteSource(UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 16]))
-        let version = try r.u8("format")
-        guard version == 1 else { throw ByteSourceError(message: "unknown session row format \(version)") }
-        let created = try r.i64("creation time")
-        let count = try r.u64("event count")
-        let hasLast = try r.u8("last time flag")
-        let last = try r.i64("last time")
-        // One encoding per row: the flag is 0 or 1, and without a last time the field is 0.
-        guard hasLast <= 1 else { throw ByteSourceError(message: "last time flag is \(hasLast), expected 0 or 1") }
-        guard hasLast == 1 || last == 0 else { throw ByteSourceError(message: "last time \(last) given with its flag 0") }
-        let digest = try r.digest("head digest")
-        let hash = try r.digest("head hash")
-        let label = try r.string("label")
-        let app = try r.optionalString("app name")
-        let version2 = try r.optionalString("app version")
-        guard r.remaining == 0 else { throw ByteSourceError(message: "\(r.remaining) unexpected trailing bytes") }
-        let info = SessionInfo(id: id, label: label, appName: app, appVersion: version2, createdAt: created,
-                               eventCount: count, lastEventAt: hasLast == 1 ? last : nil, headDigest: digest)
->>>>>>> fuzz
         return SessionRow(info: info, headHash: hash)
     }
 }
