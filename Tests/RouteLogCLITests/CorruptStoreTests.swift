@@ -6,29 +6,29 @@ import Testing
 /// with a documented exit code and at most one line of error, never die of a signal or hang.
 @Suite struct CorruptStoreTests {
     /// A child that crashes or hangs while reading becomes the damaged-store data error.
-    @Test func aCrashOrAHangWhileReadingIsADataError() throws {
+    @Test func aCrashOrAHangWhileReadingIsADataError() async throws {
         let dir = try TempDir()
-        let imported = try CLI.run(["import", "--store", "st", CLI.packageRoot.appendingPathComponent("Fixtures/router-navigation-push.json").path], cwd: dir.url)
+        let imported = try await CLI.run(["import", "--store", "st", CLI.packageRoot.appendingPathComponent("Fixtures/router-navigation-push.json").path], cwd: dir.url)
         #expect(imported.status == 0, "\(imported)")
-        let crash = try CLI.run(["sessions", "--store", "st"], cwd: dir.url, env: ["ROUTELOG_TEST_STORE_FAULT": "crash"])
+        let crash = try await CLI.run(["sessions", "--store", "st"], cwd: dir.url, env: ["ROUTELOG_TEST_STORE_FAULT": "crash"])
         CLI.expectError(crash, status: 3, "damaged store: st: its LMDB pages are damaged (reading it crashed with SIGSEGV)")
         #expect(crash.stderr.contains("routelog export"), "\(crash)")
-        let hang = try CLI.run(["log", "latest", "--store", "st"], cwd: dir.url,
+        let hang = try await CLI.run(["log", "latest", "--store", "st"], cwd: dir.url,
                                env: ["ROUTELOG_TEST_STORE_FAULT": "hang", "ROUTELOG_STORE_TIMEOUT": "1"])
         CLI.expectError(hang, status: 3, "damaged store: st: its LMDB pages are damaged (reading it did not finish within 1 s")
         // The same commands without a fault pass their output and status through.
-        let ok = try CLI.run(["log", "latest", "--store", "st"], cwd: dir.url)
+        let ok = try await CLI.run(["log", "latest", "--store", "st"], cwd: dir.url)
         #expect(ok.status == 0 && !ok.stdout.isEmpty && ok.stderr.isEmpty, "\(ok)")
-        let usage = try CLI.run(["log", "latest~5", "--store", "st"], cwd: dir.url)
+        let usage = try await CLI.run(["log", "latest~5", "--store", "st"], cwd: dir.url)
         CLI.expectError(usage, status: 2, "unknown session: latest~5")
     }
 
     /// Seeded bit flips in `data.mdb`: a few hundred copies with 1, 2 or 8 flipped bits, each read
     /// by `verify --all` and `log latest`.
-    @Test func bitFlippedStoresNeverCrashOrHang() throws {
+    @Test func bitFlippedStoresNeverCrashOrHang() async throws {
         let dir = try TempDir()
         let fixture = CLI.packageRoot.appendingPathComponent("Fixtures/exported-session-podcast-bug-report.json").path
-        let imported = try CLI.run(["import", "--store", "base", fixture], cwd: dir.url)
+        let imported = try await CLI.run(["import", "--store", "base", fixture], cwd: dir.url)
         #expect(imported.status == 0, "\(imported)")
         let original = try [UInt8](Data(contentsOf: dir.url.appendingPathComponent("base/data.mdb")))
         let copies = 200

@@ -13,13 +13,14 @@ struct MultiProcessTests {
     /// succeeds (a read-only one may only find that no creator has begun yet, and tries again),
     /// and every store ends up with the six sessions, whole.
     @Test(.timeLimit(.minutes(1))) func concurrentFirstOpensAllSucceed() throws {
-        let dir = TempDir("race")
+        let dir = try TempDir()
         defer { dir.cleanup() }
+        let race = dir.path("race")
         let racers = 6, readers = 2, rounds = 20, periodMS: Int64 = 40
         // Far enough ahead for eight debug-built children to start on a loaded machine.
         let start = Int64(Date().timeIntervalSince1970 * 1000) + 1000
         let children = try (0..<racers + readers).map { i in
-            try Child(["race", dir.path, "\(rounds)", "\(start)", "\(periodMS)", "\(i)"] + (i < racers ? [] : ["ro"]))
+            try Child(["race", race, "\(rounds)", "\(start)", "\(periodMS)", "\(i)"] + (i < racers ? [] : ["ro"]))
         }
         for (i, child) in children.enumerated() {
             let status = child.finish()
@@ -29,7 +30,7 @@ struct MultiProcessTests {
             #expect(child.lines.count == rounds, "racer \(i) said: \(child.lines.suffix(3))")
         }
         for round in 0..<rounds {
-            let path = "\(dir.path)/\(round)"
+            let path = "\(race)/\(round)"
             let log = try LMDBEventLog.open(at: path, options: testOptions(readOnly: true))
             let sessions = try log.sessions()
             #expect(sessions.map(\.label).sorted() == (0..<racers).map { "racer \($0)" }, "round \(round)")
@@ -46,7 +47,7 @@ struct MultiProcessTests {
     /// order; every chain verifies; every follower saw every event of its session in order; and
     /// the killed writers' reader slots are reclaimed by the next open.
     @Test(.timeLimit(.minutes(2))) func writersAndFollowersWithKilledWriters() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let mdbStat = try #require(tool("mdb_stat"), "mdb_stat is missing: run make setup (lmdb-utils)")
         let count: UInt64 = 200

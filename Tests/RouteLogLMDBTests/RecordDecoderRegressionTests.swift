@@ -15,10 +15,10 @@ import Testing
     func resealed(_ bytes: [UInt8], at: Int, to value: UInt8) -> [UInt8] {
         var body = Array(bytes.dropLast(16))
         body[at] = value
-        var sink = ByteSink()
-        sink.raw(body)
-        sink.seal()
-        return sink.bytes
+        var writer = BinaryWriter()
+        writer.bytes = body
+        writer.seal()
+        return writer.bytes
     }
 
     @Test func theLastTimeFlagIsZeroOrOne() throws {
@@ -28,7 +28,7 @@ import Testing
             let decoded = try original.withUnsafeBytes { try SessionRow.decode($0, id: id) }
             #expect(decoded.encode() == original)
             let bad = resealed(original, at: flagOffset, to: 2)
-            #expect(throws: ByteSourceError.self) { try bad.withUnsafeBytes { try SessionRow.decode($0, id: id) } }
+            #expect(throws: BinaryDecodingError.self) { try bad.withUnsafeBytes { try SessionRow.decode($0, id: id) } }
         }
         // No flag, but a time: refused too.
         let stray = resealed(row(lastEventAt: nil), at: flagOffset + 8, to: 9)
@@ -36,7 +36,7 @@ import Testing
             _ = try stray.withUnsafeBytes { try SessionRow.decode($0, id: id) }
             Issue.record("accepted a last time without its flag")
         } catch {
-            #expect((error as? ByteSourceError)?.message == "last time 9 given with its flag 0", "\(error)")
+            #expect((error as? BinaryDecodingError)?.message == "last time 9 given with its flag 0", "\(error)")
         }
     }
 }

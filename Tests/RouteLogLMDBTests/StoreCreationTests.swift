@@ -19,7 +19,7 @@ struct StoreCreationTests {
     }
 
     @Test func aNewStoreHasItsDatabasesAndFormatFromItsFirstCommit() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         do {
             let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
@@ -36,7 +36,7 @@ struct StoreCreationTests {
     /// An environment of another program is refused, and the refusal writes nothing: the store's
     /// databases are created in the same transaction as the check, which is aborted.
     @Test func refusingAForeignEnvironmentWritesNothing() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         do {
@@ -54,7 +54,7 @@ struct StoreCreationTests {
     /// adopted by a read-write open only if it has no events; with events it is refused and
     /// left as it was.
     @Test func databasesWithoutAFormatAreAdoptedOnlyWithoutEvents() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         func makeEnvironment(eventCount: Int) throws {
@@ -74,7 +74,7 @@ struct StoreCreationTests {
         }
         _ = try LMDBEventLog.open(at: dir.path, options: testOptions(readOnly: true))
 
-        let other = TempDir()
+        let other = try TempDir()
         defer { other.cleanup() }
         try FileManager.default.createDirectory(atPath: other.path, withIntermediateDirectories: true)
         let otherDir = other.path
@@ -94,7 +94,7 @@ struct StoreCreationTests {
     /// LMDB's own files are never foreign: a directory holding only lock.mdb (a creator has just
     /// begun) becomes a store; other files beside it are named without it.
     @Test func lmdbFilesAreNotForeignFiles() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         let fm = FileManager.default
         try fm.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
@@ -103,7 +103,7 @@ struct StoreCreationTests {
             let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
             #expect(try log.sessions().isEmpty)
         }
-        let other = TempDir()
+        let other = try TempDir()
         defer { other.cleanup() }
         try fm.createDirectory(atPath: other.path, withIntermediateDirectories: true)
         #expect(fm.createFile(atPath: other.path + "/lock.mdb", contents: nil))
@@ -116,7 +116,7 @@ struct StoreCreationTests {
     /// A read-only open of an environment nothing was committed to waits for a creator (a
     /// bounded time), then says the environment is empty.
     @Test func readOnlyOpenOfAnEmptyEnvironmentWaitsThenReports() throws {
-        let dir = TempDir()
+        let dir = try TempDir()
         defer { dir.cleanup() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         do { _ = try LMDBEnvironment.open(at: dir.path) }

@@ -7,7 +7,7 @@ import Testing
 /// first seq where it matters, with the replayed states around that event.
 @Suite("LMDBEventLog verify with a changed reducer")
 struct VerifyReducerTests {
-    let dir = TempDir()
+    let dir: TempDir
     let log: LMDBEventLog
     let session: SessionID
     let events: [Event] = [
@@ -15,6 +15,7 @@ struct VerifyReducerTests {
     ]
 
     init() throws {
+        dir = try TempDir()
         log = try LMDBEventLog.open(at: dir.path, options: testOptions())
         session = try log.createSession(NewSession(label: "pops")).id
         try log.append(events.map { RecordedEvent($0) }, to: session, expectedSeq: 0)
