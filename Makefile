@@ -7,10 +7,11 @@ BENCH_OUT ?= $(CURDIR)/.build/bench-summary.json
 .PHONY: setup build test test-tsan demo bench fixtures-check clean
 
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
-# tests), libsqlite3-dev (the benchmark baseline) and pkg-config. Only what is missing is installed.
+# tests), libsqlite3-dev (the benchmark baseline), pkg-config, and for the browser tests of the
+# timeline viewer chromium, chromium-driver and python3-selenium. Only what is missing is installed.
 setup:
 	@missing=""; \
-	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev; do \
+	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev chromium chromium-driver python3-selenium; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -21,9 +22,12 @@ setup:
 build: setup
 	$(SWIFT) build
 
+# The Swift tests, then the timeline viewer's browser tests: headless Chromium driven by Selenium,
+# with Debian's Python (/usr/bin/python3 sees python3-selenium); screenshots go to .build/browser/.
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
 
 test-tsan: setup
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
@@ -34,7 +38,9 @@ fixtures-check: build
 demo: setup
 	$(SWIFT) build --product routelog-demo
 	$(SWIFT) build --product routelog
-	@bin=$$($(SWIFT) build --show-bin-path); PATH="$$bin:$$PATH" "$$bin/routelog-demo"
+	@bin=$$($(SWIFT) build --show-bin-path); PATH="$$bin:$$PATH" "$$bin/routelog-demo" && \
+	  echo "The session's timeline, one HTML file to open in a browser:" && \
+	  "$$bin/routelog" report latest -o "$(CURDIR)/.build/demo-report.html"
 
 bench: setup
 	cd Tools/Benchmarks && BENCH_OUT="$(BENCH_OUT)" ./run.sh

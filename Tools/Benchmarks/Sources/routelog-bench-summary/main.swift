@@ -1,7 +1,7 @@
 // Measures every figure of RouteLog's benchmark table with its baselines in the same run, prints
 // the table and writes the JSON summary. `make bench` runs it (release build) through `run.sh`.
 //
-//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store]
+//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|report]
 //
 // `--scale` multiplies every event count (0.1 for a quick look); the summary records it.
 import Foundation
@@ -35,7 +35,7 @@ struct Options {
                 o.runs = r
             case "--only": o.only = try value()
             case "-h", "--help":
-                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store]")
+                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|report]")
                 exit(0)
             default: throw BenchError("unknown argument \(args[i])")
             }
@@ -332,6 +332,7 @@ do {
     var figures: [Figure] = []
     if o.only == nil || o.only == "core" { figures += try coreFigures(o) }
     if o.only == nil || o.only == "store" { figures += try storeFigures(o) }
+    if o.only == nil || o.only == "report" { figures += try reportFigures(o) }
     let elapsed = (clock.now - start).seconds
     print("")
     print("RouteLog benchmarks (release build; value = best of the runs; rates are per second of wall-clock time)")
