@@ -103,7 +103,8 @@ enum PageAssets {
     .row:not(.head):hover { background:#f0f3fb; }
     .row.rejected { background:var(--redbg); color:var(--red); }
     .row.rejected .oc { font-weight:700; }
-    .row.sel { background:var(--accent) !important; color:#fff !important; }
+    .row.sel, .row.sel span { background:var(--accent) !important; color:#fff !important; }
+    .card.more { background:#eef0f6; color:var(--dim); font-style:italic; }
     .row .seqc { text-align:right; }
     .row .oc.ok { color:var(--green); }
     .row.sel .oc.ok { color:#fff; }
@@ -426,8 +427,10 @@ enum PageAssets {
       }
       function stack(frame, title) {
         var s = el('div', 'stack');
-        var cards = [el('div', 'card rootcard', title)];
-        (frame.path || []).forEach(function (r) { cards.push(routeCard(r)); });
+        var cards = [el('div', 'card rootcard', title)], path = frame.path || [], from = 0;
+        // A deep path shows its root, a note of how many are folded away, and its last routes.
+        if (path.length > 9) { from = path.length - 8; cards.push(el('div', 'card more', '… ' + from + ' more')); }
+        path.slice(from).forEach(function (r) { cards.push(routeCard(r)); });
         cards.forEach(function (c, i) { c.style.setProperty('--back', String(Math.min(cards.length - 1 - i, 6))); s.appendChild(c); });
         return s;
       }

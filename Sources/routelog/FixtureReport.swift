@@ -13,7 +13,7 @@ enum FixtureReport {
         } catch {
             throw .data("cannot create \(dir): \(oneLine(error.localizedDescription))")
         }
-        let path = URL(fileURLWithPath: dir).appendingPathComponent(pageName(file)).path
+        let path = (dir.hasSuffix("/") ? dir : dir + "/") + pageName(file)
         try ReportFile.write(html(doc, file: file, problems: problems), to: path)
         return path
     }

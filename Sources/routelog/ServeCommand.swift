@@ -17,10 +17,18 @@ struct ServeCommand: ParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "The port (default 8080; 0 picks a free one).") var port: Int = 8080
-    @Option(help: "The address to bind (default 127.0.0.1: this machine only).") var host: String = "127.0.0.1"
+    @Option(help: "The port (0 picks a free one).") var port: Int = 8080
+    @Option(help: "The address to bind (127.0.0.1: this machine only).") var host: String = "127.0.0.1"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw CLIError.usage("--port out of range: \(port) (0...65535)") }
+    }
 
     func run() throws {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: store.path, isDirectory: &isDir), isDir.boolValue else {
+            throw CLIError.data("not a store: \(store.path) (no such directory; give --store DIR or set ROUTELOG_STORE)")
+        }
         let server = try Self.serverPath()
         let args = [server, "--store", store.path, "--port", String(port), "--host", host]
         // Replace this process, so signals (Ctrl-C) and the exit status are the server's.

@@ -4,7 +4,7 @@ import Testing
 @Suite(.serialized) struct HelpTests {
     static let commands: [[String]] = [
         [], ["sessions"], ["log"], ["state"], ["diff"], ["bisect"], ["verify"], ["minimize"], ["export"], ["import"],
-        ["fixtures"], ["fixtures", "check"], ["fixtures", "record"],
+        ["fixtures"], ["fixtures", "check"], ["fixtures", "record"], ["report"], ["serve"],
     ]
 
     @Test(arguments: commands)
