@@ -226,6 +226,14 @@ def test_demo_report_upsell_lock_and_rejected_swipe(d):
     for c in cli["changes"]:
         assert c["path"] + ":" in diff, (c["path"], diff)
     shot(d, "report-demo.png")  # the README's picture (Tools/Screenshots/timeline-report.png)
+    # Between two picked seqs: a line diff of the two states.
+    js(d, """document.getElementById('d-pair').click();
+        document.getElementById('d-a').value = '0'; document.getElementById('d-b').value = arguments[0];
+        document.getElementById('d-b').dispatchEvent(new Event('change'));""", upsell)
+    lines = d.find_element(By.ID, "diff").text.splitlines()
+    assert lines[0].startswith("--- seq 0   +++ seq %d" % upsell), lines[:2]
+    assert any(l.startswith('+') and '"upsell"' in l for l in lines), lines
+    js(d, "document.getElementById('d-prev').click(); document.getElementById('d-prev').dispatchEvent(new Event('change'))")
     d.find_element(By.ID, "b-copy").click()
     assert d.find_element(By.ID, "b-copy").text == "Copied"
 
