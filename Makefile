@@ -8,10 +8,12 @@ FUZZ_SECONDS ?= 60
 .PHONY: setup build test doc-examples test-tsan demo bench fuzz fixtures-check clean
 
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
-# tests), libsqlite3-dev (the benchmark baseline), pkg-config and python3 (the doc examples check). Only what is missing is installed.
+# tests), libsqlite3-dev (the benchmark baseline), pkg-config, python3 (the doc examples check), and
+# for the browser tests of the timeline viewer chromium, chromium-driver and python3-selenium.
+# Only what is missing is installed.
 setup:
 	@missing=""; \
-	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev python3; do \
+	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev python3 chromium chromium-driver python3-selenium; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -22,12 +24,15 @@ setup:
 build: setup
 	$(SWIFT) build
 
-# The fuzz smoke run at the end builds the fuzzer unoptimized and runs each harness for 3 s from
-# its seed corpus (and its regression inputs): a harness that stops building or crashes fails.
+# The doc examples, the Swift tests, the timeline viewer's browser tests (headless Chromium driven by
+# Selenium, with Debian's Python: /usr/bin/python3 sees python3-selenium; screenshots go to
+# .build/browser/), then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
+# its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 test: setup
 	$(SWIFT) build --build-tests
 	Tools/DocExamples/check.sh
 	$(SWIFT) test --skip-build
+	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
 	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
 
 # libFuzzer on every parser (Tools/Fuzz), FUZZ_SECONDS per harness. The fuzzer and address
@@ -48,7 +53,9 @@ fixtures-check: build
 demo: setup
 	$(SWIFT) build --product routelog-demo
 	$(SWIFT) build --product routelog
-	@bin=$$($(SWIFT) build --show-bin-path); PATH="$$bin:$$PATH" "$$bin/routelog-demo"
+	@bin=$$($(SWIFT) build --show-bin-path); PATH="$$bin:$$PATH" "$$bin/routelog-demo" && \
+	  echo "The session's timeline, one HTML file to open in a browser:" && \
+	  "$$bin/routelog" report latest -o "$(CURDIR)/.build/demo-report.html"
 
 bench: setup
 	cd Tools/Benchmarks && BENCH_OUT="$(BENCH_OUT)" ./run.sh

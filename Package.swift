@@ -14,7 +14,9 @@ let package = Package(
         .library(name: "RouteLog", targets: ["RouteLog"]),
         .library(name: "RouteLogTesting", targets: ["RouteLogTesting"]),
         .library(name: "RouteLogSwiftUI", targets: ["RouteLogSwiftUI"]),
+        .library(name: "RouteLogTimeline", targets: ["RouteLogTimeline"]),
         .executable(name: "routelog", targets: ["routelog"]),
+        .executable(name: "routelog-serve", targets: ["routelog-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -23,6 +25,10 @@ let package = Package(
         // Test-only: lets CustomDump's `expectNoDifference` record its failures in Swift Testing
         // (without it, a difference is only printed and the test passes).
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.4.0"),
+        // The live viewer's HTTP server; only `routelog-serve` links it, so `routelog` builds without it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        // Hummingbird's own dependency; `routelog-serve` reads the bound port from its channel.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
     ],
     targets: [
         .target(name: "RouteLogCore", swiftSettings: strict),
@@ -48,12 +54,27 @@ let package = Package(
         .target(
             name: "RouteLogCLI",
             dependencies: [
-                "RouteLogCore", "RouteLogLMDB",
+                "RouteLogCore", "RouteLogLMDB", "RouteLogTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(name: "routelog", dependencies: ["RouteLogCLI"], swiftSettings: strict),
+        // The timeline viewer: report data (snapshots, per-event text patches, state diffs) and the
+        // self-contained HTML page, shared by `routelog report`, `fixtures check --report` and `routelog-serve`.
+        .target(name: "RouteLogTimeline", dependencies: ["RouteLogCore"], swiftSettings: strict),
+        // `routelog serve` runs this executable (found beside `routelog`): the live viewer over HTTP.
+        .executableTarget(
+            name: "routelog-serve",
+            dependencies: [
+                "RouteLogCore", "RouteLogLMDB", "RouteLogTimeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "routelog-demo",
             dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
@@ -89,6 +110,11 @@ let package = Package(
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             exclude: ["Golden"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RouteLogTimelineTests",
+            dependencies: ["RouteLogTimeline", "RouteLogCore"],
             swiftSettings: strict
         ),
         .testTarget(

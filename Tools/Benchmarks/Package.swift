@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 "RouteLogBenchSupport",
                 .product(name: "RouteLogCore", package: "RouteLog"),
+                .product(name: "RouteLogTimeline", package: "RouteLog"),
                 .product(name: "RouteLogLMDB", package: "RouteLog"),
             ]
         ),

@@ -37,10 +37,16 @@ struct FixturesCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Replay fixtures and compare outcomes, state and digest with their expect blocks.",
-        discussion: "Prints a diff per mismatch and a closing line 'N passed, N failed'. Exit status: 1 when any fails."
+        discussion: """
+        Prints a diff per mismatch and a closing line 'N passed, N failed'. --report DIR also writes \
+        an HTML page per failing fixture (expected and actual outcomes, the state diff, the replay's \
+        timeline at the first divergence). Exit status: 1 when any fails.
+        """
     )
 
     @OptionGroup var fixtures: FixturePaths
+    @Option(help: ArgumentHelp("Write an HTML page for each failing fixture into this directory.", valueName: "dir"))
+    var report: String?
 
     func run() throws {
         let files = try fixtures.files()
@@ -50,19 +56,26 @@ struct FixturesCheckCommand: ParsableCommand {
         for file in files {
             var problems: [String] = []
             var diff: [String] = []
+            var loaded: Fixture?
             do {
                 let doc = try Fixture.load(file)
+                loaded = doc
                 (problems, diff) = Self.check(doc, out: out)
             } catch {
                 problems = [error.message]
             }
+            var page: String?
+            if let report, let loaded, !problems.isEmpty { page = try FixtureReport.write(loaded, file: file, problems: problems, into: report) }
             if problems.isEmpty { passed += 1 } else { failed += 1 }
             if fixtures.json {
-                results.append(.object(["file": .string(file), "ok": .bool(problems.isEmpty), "problems": .array(problems.map(JSONValue.string))]))
+                var r: [String: JSONValue] = ["file": .string(file), "ok": .bool(problems.isEmpty), "problems": .array(problems.map(JSONValue.string))]
+                if let page { r["report"] = .string(page) }
+                results.append(.object(r))
             } else if !problems.isEmpty {
                 out.line(out.paint("FAIL", .boldRed) + " \(file)")
                 for p in problems { out.line("  " + p) }
                 for d in diff { out.line("  " + d) }
+                if let page { out.line("  report: \(page)") }
             }
         }
         if fixtures.json {

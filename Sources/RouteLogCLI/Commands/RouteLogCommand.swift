@@ -24,6 +24,7 @@ public struct RouteLogCommand: AsyncParsableCommand {
         subcommands: [
             SessionsCommand.self, LogCommand.self, StateCommand.self, DiffCommand.self, BisectCommand.self,
             VerifyCommand.self, MinimizeCommand.self, ExportCommand.self, ImportCommand.self, FixturesCommand.self,
+            ReportCommand.self, ServeCommand.self,
         ]
     )
 

@@ -1,0 +1,59 @@
+import RouteLogCore
+
+/// The viewer page: one self-contained HTML file (CSS and JavaScript inline, nothing loaded from
+/// the network). Its data sits in a `<script type="application/json">` element, with every `<`
+/// written as `\u003c`, and the page renders user-provided text with `textContent` only.
+public enum TimelinePage {
+    /// The page for a data document (see ``Timeline/document(extra:)``).
+    public static func html(data: JSONValue) -> String {
+        var out = ""
+        out.reserveCapacity(PageAssets.css.utf8.count + PageAssets.script.utf8.count + 4096)
+        out += """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src 'self'">
+        <title>RouteLog timeline</title>
+        <style>
+        """
+        out += PageAssets.css
+        out += "</style>\n</head>\n<body>\n"
+        out += PageAssets.body
+        out += "\n<script type=\"application/json\" id=\"routelog-data\">"
+        out += scriptSafe(data.canonicalText)
+        out += "</script>\n<script>\n"
+        out += PageAssets.script
+        out += "</script>\n</body>\n</html>\n"
+        return out
+    }
+
+    /// JSON text made safe inside a `<script>` element: every `<` (only ever inside a string)
+    /// becomes `\u003c`, so no `</script>` or `<!--` can end or change the element.
+    public static func scriptSafe(_ json: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(json.utf8.count + 64)
+        for b in json.utf8 {
+            if b == UInt8(ascii: "<") { bytes.append(contentsOf: Array("\\u003c".utf8)) } else { bytes.append(b) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Text escaped for HTML element content and attribute values.
+    public static func escape(_ text: String) -> String {
+        var s = ""
+        s.reserveCapacity(text.utf8.count)
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": s += "&amp;"
+            case "<": s += "&lt;"
+            case ">": s += "&gt;"
+            case "\"": s += "&quot;"
+            case "'": s += "&#39;"
+            default: s.unicodeScalars.append(c)
+            }
+        }
+        return s
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import Hummingbird
+import RouteLogCore
+import RouteLogLMDB
+import RouteLogTimeline
+
+/// A request the API answers with a 4xx and a one-line JSON error.
+struct APIError: Error {
+    var status: HTTPResponse.Status
+    var message: String
+    static func badRequest(_ m: String) -> APIError { APIError(status: .badRequest, message: m) }
+    static func notFound(_ m: String) -> APIError { APIError(status: .notFound, message: m) }
+}
+
+/// The pages and the JSON API. Every handler answers errors itself: unknown sessions and bad
+/// parameters get a 4xx, anything else a one-line 503 (the store could not be read right now),
+/// never a crash.
+struct API: Sendable {
+    let log: LMDBEventLog
+    let storePath: String
+    /// The longest wait between two polls of the store for a stream.
+    static let pollInterval: Duration = .milliseconds(150)
+    /// The most events one API response or stream message carries.
+    static let maxBatch: UInt64 = 5_000
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/") { _, _ in self.guarded { try self.sessionsPage() } }
+        router.get("/sessions/{ref}") { _, context in self.guarded { try self.viewerPage(context) } }
+        router.get("/api/sessions") { _, _ in self.guarded { try self.sessions() } }
+        router.get("/api/sessions/{ref}") { _, context in
+            self.guarded { Self.json(SessionJSON.session(try self.resolve(context))) }
+        }
+        router.get("/api/sessions/{ref}/events") { request, context in self.guarded { try self.events(request, context) } }
+        router.get("/api/sessions/{ref}/state") { request, context in self.guarded { try self.state(request, context) } }
+        router.get("/api/sessions/{ref}/stream") { request, context in self.guarded { try self.stream(request, context) } }
+        return router
+    }
+
+    // MARK: - Errors
+
+    func guarded(_ body: () throws -> Response) -> Response {
+        do {
+            return try body()
+        } catch let e as APIError {
+            return Self.error(e.status, e.message)
+        } catch let e as EventLogError {
+            switch e {
+            case .sessionNotFound: return Self.error(.notFound, e.description)
+            case .seqOutOfRange: return Self.error(.badRequest, e.description)
+            default: return Self.error(.serviceUnavailable, e.description)
+            }
+        } catch let e as LMDBEventLogError {
+            if case .invalidSessionID = e { return Self.error(.notFound, "unknown session") }
+            return Self.error(.serviceUnavailable, String(describing: e))
+        } catch {
+            return Self.error(.serviceUnavailable, String(describing: error))
+        }
+    }
+
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        let body = JSONValue.object(["error": .string(oneLine(message)), "status": .int(Int64(status.code))]).canonicalText + "\n"
+        return response(body, type: "application/json; charset=utf-8", status: status)
+    }
+
+    static func response(_ body: String, type: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: type, .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func json(_ value: JSONValue) -> Response {
+        response(value.canonicalText + "\n", type: "application/json; charset=utf-8")
+    }
+
+    // MARK: - Sessions and parameters
+
+    /// Resolves `{ref}`: a session id, a unique prefix, `latest` or `latest~N`.
+    func resolve(_ context: BasicRequestContext) throws -> SessionInfo {
+        guard let ref = context.parameters.get("ref"), !ref.isEmpty else { throw APIError.badRequest("missing session") }
+        let all = try log.sessions()
+        if ref == "latest" || ref.hasPrefix("latest~") {
+            let back = ref == "latest" ? 0 : Int(ref.dropFirst(7))
+            guard let back, back >= 0 else { throw APIError.badRequest("bad session reference '\(ref)': expected a number after 'latest~'") }
+            guard back < all.count else { throw APIError.notFound("unknown session: \(ref) (the store has \(all.count) sessions)") }
+            return all[all.count - 1 - back]
+        }
+        if let exact = all.first(where: { $0.id.rawValue == ref }) { return exact }
+        let matches = all.filter { $0.id.rawValue.hasPrefix(ref.lowercased()) }
+        if matches.isEmpty { throw APIError.notFound("unknown session: \(ref)") }
+        if matches.count > 1 { throw APIError.badRequest("ambiguous session prefix: \(ref) matches \(matches.count) sessions") }
+        return matches[0]
+    }
+
+    /// A non-negative integer query parameter.
+    static func seqParameter(_ request: Request, _ name: String) throws -> UInt64? {
+        guard let text = request.uri.queryParameters.get(name) else { return nil }
+        guard let n = UInt64(text) else { throw APIError.badRequest("bad \(name): '\(text)' (expected a seq, a whole number ≥ 0)") }
+        return n
+    }
+
+    // MARK: - JSON API
+
+    func sessions() throws -> Response {
+        Self.json(.array(try log.sessions().map(SessionJSON.session)))
+    }
+
+    /// `GET /api/sessions/{ref}/events?from=N&limit=M`: the events from seq N (default 1), as
+    /// `routelog log --json` prints them, at most `limit` (default and maximum 5000) per response.
+    func events(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let info = try resolve(context)
+        let from = try Self.seqParameter(request, "from") ?? 1
+        if from == 0 { throw APIError.badRequest("bad from: 0 (seqs start at 1)") }
+        let limit = min(try Self.seqParameter(request, "limit") ?? Self.maxBatch, Self.maxBatch)
+        if limit == 0 { throw APIError.badRequest("bad limit: 0") }
+        var lines: [JSONValue] = []
+        var last = from - 1
+        if from <= info.eventCount {
+            var r = Replayer(state: try log.state(of: info.id, at: from - 1), seq: from - 1)
+            let through = min(info.eventCount, from + limit - 1)
+            try log.read(info.id, from: from, through: through) { e in
+                r.apply(e.event)
+                lines.append(SessionJSON.logLine(e, state: r.state))
+                last = e.seq
+                return true
+            }
+        }
+        return Self.json(.object([
+            "session": .string(info.id.rawValue), "from": .int(Int64(from)), "count": .int(Int64(info.eventCount)),
+            "next": .int(Int64(last + 1)), "events": .array(lines),
+        ]))
+    }
+
+    /// `GET /api/sessions/{ref}/state?at=N`: `{"digest", "seq", "state"}` as `routelog state REF@N --json`.
+    func state(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let info = try resolve(context)
+        let at = try Self.seqParameter(request, "at") ?? info.eventCount
+        guard at <= info.eventCount else {
+            throw APIError.badRequest("at out of range: \(at) (session \(info.id) has \(info.eventCount) events)")
+        }
+        return Self.json(SessionJSON.state(try log.state(of: info.id, at: at), seq: at))
+    }
+
+    /// `GET /api/sessions/{ref}/stream?from=N`: Server-Sent Events. Each message's data is a
+    /// timeline chunk (see `TimelineEncoder`) of the events from seq N on, sent as they are
+    /// appended; a comment line every few seconds keeps the connection open.
+    func stream(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let info = try resolve(context)
+        let from = try Self.seqParameter(request, "from") ?? 1
+        if from == 0 { throw APIError.badRequest("bad from: 0 (seqs start at 1)") }
+        if from > info.eventCount + 1 {
+            throw APIError.badRequest("from out of range: \(from) (session \(info.id) has \(info.eventCount) events)")
+        }
+        let log = self.log
+        let id = info.id
+        let initial = try log.state(of: id, at: from - 1)
+        var first: Int64?
+        if info.eventCount >= 1 { try log.read(id, from: 1, through: 1) { first = $0.meta.timestamp; return false } }
+        let origin = first
+        let body = ResponseBody { writer in
+            var builder = Timeline.Builder(state: initial, seq: from - 1)
+            var encoder = TimelineEncoder(origin: origin)
+            var next = from
+            var idle = 0
+            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+            while !Task.isCancelled {
+                var fetched: [StoredEvent] = []
+                try log.read(id, from: next, through: next + API.maxBatch - 1) { fetched.append($0); return true }
+                if fetched.isEmpty {
+                    idle += 1
+                    // A comment now and then: a closed connection makes the write fail and ends the loop.
+                    if idle % 40 == 0 { try await writer.write(ByteBuffer(string: ": idle\n\n")) }
+                    try await Task.sleep(for: API.pollInterval)
+                    continue
+                }
+                idle = 0
+                let entries = fetched.map { builder.add($0.recorded, outcome: $0.outcome) }
+                let chunk = encoder.chunk(entries[...])
+                try await writer.write(ByteBuffer(string: "data: " + chunk.canonicalText + "\n\n"))
+                next = fetched[fetched.count - 1].seq + 1
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: body)
+    }
+
+    // MARK: - Pages
+
+    /// `GET /`: the store's sessions, newest first, each a link to its live timeline.
+    func sessionsPage() throws -> Response {
+        let all = try log.sessions()
+        var rows = ""
+        for s in all.reversed() {
+            let e = TimelinePage.escape
+            let app = [s.appName, s.appVersion].compactMap { $0 }.joined(separator: " ")
+            rows += "<tr><td><a href=\"/sessions/\(e(s.id.rawValue))\">\(e(s.label.isEmpty ? "(no label)" : s.label))</a>"
+                + "<div class=\"id\">\(e(s.id.rawValue))</div></td><td>\(e(app.isEmpty ? "-" : app))</td>"
+                + "<td>\(e(ISO8601.format(milliseconds: s.createdAt)))</td><td class=\"n\">\(s.eventCount)</td>"
+                + "<td class=\"id\">\(e(s.headDigest.short))</td></tr>\n"
+        }
+        if all.isEmpty { rows = "<tr><td colspan=\"5\">No sessions yet: run an app that records to this store, then reload.</td></tr>" }
+        let html = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>RouteLog sessions</title>
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+        <style>
+        body { font: 14px/1.45 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif; margin:0; background:#f4f5f8; color:#1c2030; }
+        header { background:#171a26; color:#eef0f8; padding:14px 24px; font-weight:700; }
+        header span { font-weight:400; color:#8f96b3; margin-left:8px; }
+        main { padding:18px 24px; }
+        table { border-collapse:collapse; background:#fff; border:1px solid #e2e4ec; border-radius:10px; overflow:hidden; min-width:760px; }
+        th, td { text-align:left; padding:8px 14px; border-bottom:1px solid #eceef4; vertical-align:top; }
+        th { font-size:11px; text-transform:uppercase; letter-spacing:.6px; color:#6b7085; background:#fafbfd; }
+        a { color:#3d6df2; font-weight:600; text-decoration:none; }
+        .id { font-family: ui-monospace, Menlo, monospace; font-size:11px; color:#6b7085; }
+        .n { text-align:right; font-family: ui-monospace, Menlo, monospace; }
+        </style></head><body>
+        <header>RouteLog <span>sessions in \(TimelinePage.escape(storePath)) · read-only</span></header>
+        <main><table id="sessions"><tr><th>Session</th><th>App</th><th>Created</th><th>Events</th><th>Head</th></tr>
+        \(rows)</table></main></body></html>
+
+        """
+        return Self.response(html, type: "text/html; charset=utf-8")
+    }
+
+    /// `GET /sessions/{ref}`: the timeline page with the events so far, following new ones.
+    func viewerPage(_ context: BasicRequestContext) throws -> Response {
+        let info = try resolve(context)
+        let events = try log.events(info.id, from: 1, through: info.eventCount)
+        let timeline = Timeline.build(header: Timeline.Header(info), events: events)
+        let live: JSONValue = .object(["stream": .string("/api/sessions/\(info.id.rawValue)/stream")])
+        return Self.response(timeline.html(extra: ["live": live]), type: "text/html; charset=utf-8")
+    }
+}

@@ -1,0 +1,393 @@
+#!/usr/bin/python3
+"""Browser tests of the timeline viewer: headless Chromium driven by Selenium.
+
+    /usr/bin/python3 Tests/Browser/timeline_browser_test.py BIN_DIR OUT_DIR
+
+BIN_DIR holds the built routelog, routelog-serve, routelog-demo and routelog-lmdb-crashtest;
+screenshots go to OUT_DIR. Every wait is bounded. Exits 1 when any test fails.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+BIN, OUT = sys.argv[1], sys.argv[2]
+os.makedirs(OUT, exist_ok=True)
+WORK = tempfile.mkdtemp(prefix="routelog-browser-")
+XSS = "<img src=x onerror=alert(1)>"
+started = []  # processes this script started, stopped by pid at the end
+
+
+def run(*args, env=None, check=True, timeout=120):
+    e = dict(os.environ, NO_COLOR="1")
+    e.update(env or {})
+    p = subprocess.run([os.path.join(BIN, args[0])] + list(args[1:]), capture_output=True, text=True, env=e, timeout=timeout)
+    if check and p.returncode != 0:
+        raise AssertionError(f"{args} exited {p.returncode}: {p.stderr.strip()}")
+    return p
+
+
+def routelog(*args, store, check=True):
+    return run("routelog", *args, "--store", store, check=check)
+
+
+def state_member(store, ref):
+    """The exact text of the "state" member of `routelog state REF --json` (canonical: it is the last key)."""
+    out = routelog("state", ref, "--json", store=store).stdout.rstrip("\n")
+    key = '"state":'
+    i = out.index(key)
+    assert out.endswith("}")
+    return out[i + len(key):-1]
+
+
+def wait_until(what, predicate, timeout=10.0, interval=0.05):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
+
+
+def make_driver():
+    o = Options()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1440,960", "--disable-dev-shm-usage",
+              "--disable-background-networking", "--no-first-run", "--hide-scrollbars"]:
+        o.add_argument(a)
+    o.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    d.set_page_load_timeout(30)
+    d.set_script_timeout(10)
+    # Any alert() or inline handler that runs records itself here (installed before each page's scripts).
+    d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source":
+        "window.__ran = []; window.alert = function (x) { window.__ran.push(String(x)); };"})
+    return d
+
+
+def js(d, script, *args):
+    return d.execute_script(script, *args)
+
+
+def seq(d):
+    return js(d, "return window.routelog.seq")
+
+
+def shot(d, name):
+    path = os.path.join(OUT, name)
+    d.save_screenshot(path)
+    print(f"    screenshot {path}")
+
+
+def network_requests(d):
+    """URLs the page requested, from Chrome's performance log (Network domain)."""
+    urls = []
+    for entry in d.get_log("performance"):
+        m = json.loads(entry["message"])["message"]
+        if m.get("method") == "Network.requestWillBeSent":
+            urls.append(m["params"]["request"]["url"])
+    return urls
+
+
+# ---------------------------------------------------------------------------------------------
+# Sessions
+
+DEMO_STORE = os.path.join(WORK, "demo-store")
+run("routelog-demo", env={"ROUTELOG_STORE": DEMO_STORE})
+demo = json.loads(routelog("sessions", "--json", store=DEMO_STORE).stdout)[-1]
+DEMO_ID, DEMO_COUNT = demo["id"], demo["events"]
+demo_log = [json.loads(line) for line in routelog("log", DEMO_ID, "--json", store=DEMO_STORE).stdout.splitlines()]
+DEMO_HTML = os.path.join(WORK, "demo.html")
+assert routelog("report", DEMO_ID, "-o", DEMO_HTML, store=DEMO_STORE).stdout.strip() == DEMO_HTML
+
+XSS_FILE = os.path.join(WORK, "xss.json")
+with open(XSS_FILE, "w") as f:
+    json.dump({"format": "routelog-fixture/1", "name": XSS, "description": XSS,
+               "session": {"label": XSS, "app": XSS, "appVersion": "</script><script>alert(2)</script>"},
+               "events": [
+                   {"setTabs": {"ids": [XSS, "home"]}, "meta": {"site": XSS + ":1", "note": XSS}},
+                   {"push": {"route": {"id": XSS, "type": XSS, "payload": {"html": XSS}}}},
+                   {"show": {"route": {"id": XSS}, "style": "alert"}},
+               ]}, f)
+XSS_HTML = os.path.join(WORK, "xss.html")
+xss_report = run("routelog", "report", XSS_FILE, "-o", XSS_HTML, check=False)
+
+# ---------------------------------------------------------------------------------------------
+# Tests
+
+def test_demo_report_keyboard_slider_and_state(d):
+    d.get("file://" + DEMO_HTML)
+    assert js(d, "return window.routelog.count") == DEMO_COUNT
+    assert seq(d) == DEMO_COUNT, "opens at the last event"
+    body = d.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.HOME)
+    assert seq(d) == 0
+    for i in range(1, 4):
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert seq(d) == i, (seq(d), i)
+    body.send_keys(Keys.ARROW_LEFT)
+    assert seq(d) == 2
+    body.send_keys(Keys.END)
+    assert seq(d) == DEMO_COUNT
+    # The slider: keys on the focused range, then a click on its track.
+    slider = d.find_element(By.ID, "slider")
+    slider.send_keys(Keys.HOME)
+    assert seq(d) == 0
+    slider.send_keys(Keys.ARROW_RIGHT)
+    slider.send_keys(Keys.ARROW_RIGHT)
+    assert seq(d) == 2
+    assert d.find_element(By.ID, "seq").get_attribute("value") == "2"
+    w = slider.size["width"]
+    webdriver.ActionChains(d).move_to_element_with_offset(slider, int(w * 0.45) - w // 2, 0).click().perform()
+    mid = seq(d)
+    assert 0 < mid < DEMO_COUNT, mid
+    # The seq field.
+    box = d.find_element(By.ID, "seq")
+    box.clear()
+    box.send_keys("5", Keys.ENTER)
+    assert seq(d) == 5
+    # stateJSON() is byte-identical to the "state" member of `routelog state REF@N --json`, at every seq.
+    for n in range(0, DEMO_COUNT + 1):
+        js(d, "window.routelog.go(arguments[0])", n)
+        assert seq(d) == n
+        got = js(d, "return window.routelog.stateJSON()")
+        want = state_member(DEMO_STORE, f"{DEMO_ID}@{n}")
+        assert got == want, f"seq {n}:\n page {got}\n cli  {want}"
+    # Jumping backwards goes through the page's keyframes: still identical.
+    for n in [DEMO_COUNT, 1, DEMO_COUNT // 2, 0, 3]:
+        js(d, "window.routelog.go(arguments[0])", n)
+        assert js(d, "return window.routelog.stateJSON()") == state_member(DEMO_STORE, f"{DEMO_ID}@{n}")
+
+
+def test_demo_report_upsell_lock_and_rejected_swipe(d):
+    d.get("file://" + DEMO_HTML)
+    upsell = next(e["seq"] for e in demo_log if e["outcome"] == "applied" and "show" in e["event"]
+                  and e["event"]["show"]["route"]["id"] == "upsell")
+    swipe = next(e["seq"] for e in demo_log if e["outcome"] == "rejected:notDismissible")
+
+    def lock_on_upsell():
+        return js(d, """return Array.from(document.querySelectorAll('#stage .layer')).filter(function (l) {
+            return l.textContent.indexOf('upsell') >= 0 && l.querySelector('.lock'); }).length""")
+    js(d, "window.routelog.go(arguments[0])", upsell - 1)
+    assert lock_on_upsell() == 0, "no upsell before it is shown"
+    js(d, "window.routelog.go(arguments[0])", upsell)
+    assert lock_on_upsell() == 1, "the upsell sheet shows its lock where it appears"
+    assert js(d, "return document.querySelectorAll('#stage .lock').length") == 1
+    assert js(d, "return document.querySelector('#stage .layer.sheet .token') !== null")
+    shot(d, "report-demo-upsell.png")
+    # The rejected swipe: a red row in the list and a red mark on the slider's track.
+    js(d, "window.routelog.go(arguments[0])", swipe)
+    row = d.find_element(By.CSS_SELECTOR, f'#list-rows .row[data-seq="{swipe}"]')
+    assert "rejected" in row.get_attribute("class").split(), row.get_attribute("class")
+    assert "REJECTED notDismissible" in row.text, row.text
+    color = row.value_of_css_property("color")
+    assert color.startswith("rgba(255") or "217, 58, 58" in color or "sel" in row.get_attribute("class"), color
+    red = js(d, """var c = document.getElementById('track'), n = window.routelog.count, s = arguments[0];
+        var x = Math.round(s / n * (c.width - 1)), px = c.getContext('2d').getImageData(Math.max(0, x - 1), 2, 3, 1).data;
+        for (var i = 0; i < px.length; i += 4) if (px[i] > 200 && px[i + 1] < 90) return true; return false;""", swipe)
+    assert red, "the rejected swipe is marked on the track"
+    unmarked = js(d, """var c = document.getElementById('track'), n = window.routelog.count;
+        var x = Math.round(1 / n * (c.width - 1)), px = c.getContext('2d').getImageData(x, 2, 1, 1).data;
+        return px[0] > 200 && px[1] < 90;""")
+    assert not unmarked, "seq 1 (applied) is not marked"
+    # Clicking a row selects its seq.
+    other = d.find_element(By.CSS_SELECTOR, '#list-rows .row[data-seq="2"]')
+    other.click()
+    assert seq(d) == 2
+    # Filters: rejected only, and a route-id search.
+    rejected = sum(1 for e in demo_log if e["outcome"].startswith("rejected"))
+    d.find_element(By.ID, "f-rejected").click()
+    rows = d.find_elements(By.CSS_SELECTOR, "#list-rows .row")
+    assert len(rows) == rejected and all("rejected" in r.get_attribute("class") for r in rows), (len(rows), rejected)
+    d.find_element(By.ID, "f-rejected").click()
+    d.find_element(By.ID, "f-search").send_keys("upsell")
+    rows = d.find_elements(By.CSS_SELECTOR, "#list-rows .row")
+    assert rows and all("upsell" in r.text for r in rows), [r.text for r in rows]
+    # The diff from the previous seq, as `routelog diff --json` lists the changes.
+    js(d, "document.getElementById('f-search').value=''; document.getElementById('f-search').dispatchEvent(new Event('input'))")
+    js(d, "window.routelog.go(arguments[0])", upsell)
+    diff = d.find_element(By.ID, "diff").text
+    cli = json.loads(routelog("diff", f"{DEMO_ID}@{upsell - 1}", f"{DEMO_ID}@{upsell}", "--json", store=DEMO_STORE, check=False).stdout)
+    for c in cli["changes"]:
+        assert c["path"] + ":" in diff, (c["path"], diff)
+    shot(d, "report-demo.png")  # the README's picture (Tools/Screenshots/timeline-report.png)
+    # Between two picked seqs: a line diff of the two states.
+    js(d, """document.getElementById('d-pair').click();
+        document.getElementById('d-a').value = '0'; document.getElementById('d-b').value = arguments[0];
+        document.getElementById('d-b').dispatchEvent(new Event('change'));""", upsell)
+    lines = d.find_element(By.ID, "diff").text.splitlines()
+    assert lines[0].startswith("--- seq 0   +++ seq %d" % upsell), lines[:2]
+    assert any(l.startswith('+') and '"upsell"' in l for l in lines), lines
+    js(d, "document.getElementById('d-prev').click(); document.getElementById('d-prev').dispatchEvent(new Event('change'))")
+    d.find_element(By.ID, "b-copy").click()
+    assert d.find_element(By.ID, "b-copy").text == "Copied"
+
+
+def test_report_loads_no_network_resource(d):
+    d.get_log("performance")  # drop earlier entries
+    d.get("file://" + DEMO_HTML)
+    js(d, "window.routelog.go(3); window.routelog.go(window.routelog.count)")
+    assert js(d, "return performance.getEntriesByType('resource').length") == 0
+    urls = network_requests(d)
+    others = [u for u in urls if not u.startswith("file://") and not u.startswith("data:")]
+    assert not others, others
+    assert [u for u in urls if u.startswith("file://")] == ["file://" + DEMO_HTML], urls
+
+
+def test_xss_session_runs_nothing(d):
+    assert xss_report.returncode == 0, xss_report.stderr
+    d.get("file://" + XSS_HTML)
+    assert js(d, "return window.routelog.count") == 3
+    for n in [0, 1, 2, 3]:
+        js(d, "window.routelog.go(arguments[0])", n)
+        assert js(d, "return window.__ran") == [], "an injected script ran"
+        assert js(d, "return document.images.length") == 0, "an injected element was created"
+    js(d, "window.routelog.go(3)")
+    text = d.find_element(By.TAG_NAME, "body").text
+    assert XSS in text, "the route id shows as text"
+    assert js(d, "return document.querySelectorAll('script').length") == 2
+    shot(d, "report-xss.png")
+
+
+def test_live_server_follows_appends(d):
+    store = os.path.join(WORK, "live-store")
+    run("routelog-demo", env={"ROUTELOG_STORE": store})
+    sid = json.loads(routelog("sessions", "--json", store=store).stdout)[-1]["id"]
+    log_path = os.path.join(WORK, "serve.out")
+    out = open(log_path, "w")
+    server = subprocess.Popen([os.path.join(BIN, "routelog"), "serve", "--store", store, "--port", "0"],
+                              stdout=out, stderr=subprocess.STDOUT)
+    started.append(server)
+    line = wait_until("the server's URL", lambda: next((l for l in open(log_path).read().splitlines() if "http://" in l), None), 60)
+    assert "127.0.0.1" in line, line
+    base = line[line.index("http://"):].split()[0].rstrip("/")
+
+    def get(path):
+        try:
+            with urllib.request.urlopen(base + path, timeout=10) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    status, body = get("/api/sessions")
+    assert status == 200 and json.loads(body)[-1]["id"] == sid
+    status, body = get(f"/api/sessions/{sid}/state?at=4")
+    assert status == 200 and body.rstrip("\n") == routelog("state", f"{sid}@4", "--json", store=store).stdout.rstrip("\n")
+    status, body = get(f"/api/sessions/{sid}/events?from=2")
+    cli_lines = routelog("log", sid, "--json", "--from", "2", store=store).stdout.splitlines()
+    assert status == 200 and [json.dumps(e, sort_keys=True) for e in json.loads(body)["events"]] == \
+        [json.dumps(json.loads(l), sort_keys=True) for l in cli_lines]
+    for path, code in [("/api/sessions/nope/events", 404), (f"/api/sessions/{sid}/state?at=99999", 400),
+                       (f"/api/sessions/{sid}/events?from=x", 400), (f"/api/sessions/{sid}/state?at=-1", 400),
+                       ("/api/sessions/latest~9/state", 404), ("/sessions/unknown", 404)]:
+        status, body = get(path)
+        assert status == code, (path, status, body)
+        err = json.loads(body)
+        assert "error" in err and "\n" not in err["error"], body
+    # The sessions page, then the session's live page.
+    d.get(base + "/")
+    link = d.find_element(By.CSS_SELECTOR, f'a[href="/sessions/{sid}"]')
+    shot(d, "serve-sessions.png")
+    link.click()
+    wait_until("the live page", lambda: js(d, "return window.routelog && window.routelog.count"), 10)
+    before = js(d, "return window.routelog.count")
+    wait_until("the live badge", lambda: d.find_element(By.ID, "live-badge").text == "● live", 10)
+    # A second process appends to the session; the open page shows the new events.
+    appender = subprocess.Popen([os.path.join(BIN, "routelog-lmdb-crashtest"), "append", store, sid, "7", "perEvent"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    started.append(appender)
+    try:
+        t0 = time.monotonic()
+        wait_until("new events on the page", lambda: js(d, "return window.routelog.count") > before + 5, 15)
+        print(f"    new events appeared on the page {time.monotonic() - t0:.2f}s after the appender started")
+    finally:
+        appender.send_signal(signal.SIGKILL)
+        appender.wait(10)
+    total = json.loads(routelog("sessions", "--json", store=store).stdout)[-1]["events"]
+    wait_until("every appended event", lambda: js(d, "return window.routelog.count") == total, 10)
+    assert seq(d) == total, "a page at the last event follows new ones"
+    assert js(d, "return window.routelog.stateJSON()") == state_member(store, f"{sid}@{total}")
+    mid = (before + total) // 2
+    js(d, "window.routelog.go(arguments[0])", mid)
+    assert js(d, "return window.routelog.stateJSON()") == state_member(store, f"{sid}@{mid}")
+    rows = int(d.find_element(By.ID, "f-count").text.split()[0])
+    assert rows == total, rows
+    shot(d, "serve-live.png")
+    # The server survived the appender's SIGKILL and still answers.
+    assert get("/api/sessions")[0] == 200
+    assert server.poll() is None
+
+
+def test_fixture_check_report(d):
+    fixtures = os.path.join(WORK, "fixtures")
+    os.makedirs(fixtures)
+    with open(os.path.join(fixtures, "wrong.json"), "w") as f:
+        json.dump({"format": "routelog-fixture/1", "name": "wrong", "events": [
+            {"push": {"route": {"id": "a"}}}, {"interactiveDismiss": {}}, {"show": {"route": {"id": "s"}, "style": "sheet"}}],
+            "expect": {"outcomes": ["applied", "applied", "applied"],
+                       "state": {"root": {"path": [{"id": "a"}], "presented": None}}}}, f)
+    report_dir = os.path.join(WORK, "fixture-report")
+    p = run("routelog", "fixtures", "check", fixtures, "--report", report_dir, check=False)
+    assert p.returncode == 1, p.stdout + p.stderr
+    page = os.path.join(report_dir, os.path.join(fixtures, "wrong").strip("/").replace("/", "-") + ".html")
+    assert os.path.exists(page), (os.listdir(report_dir), p.stdout)
+    d.get("file://" + page)
+    assert seq(d) == 2, "opens at the first divergent seq"
+    text = d.find_element(By.ID, "fixture").text
+    assert "rejected:stale" in text and "FAIL" in text, text
+    assert "presented" in text, text
+    shot(d, "fixture-report.png")
+
+
+TESTS = [test_demo_report_keyboard_slider_and_state, test_demo_report_upsell_lock_and_rejected_swipe,
+         test_report_loads_no_network_resource, test_xss_session_runs_nothing, test_live_server_follows_appends,
+         test_fixture_check_report]
+
+
+def main():
+    failed = 0
+    driver = make_driver()
+    try:
+        for t in TESTS:
+            t0 = time.monotonic()
+            try:
+                t(driver)
+                print(f"  ok   {t.__name__} ({time.monotonic() - t0:.1f}s)")
+            except Exception:
+                failed += 1
+                print(f"  FAIL {t.__name__}")
+                traceback.print_exc()
+                try:
+                    shot(driver, f"failed-{t.__name__}.png")
+                except Exception:
+                    pass
+    finally:
+        driver.quit()
+        for p in started:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        shutil.rmtree(WORK, ignore_errors=True)
+    print(f"browser tests: {len(TESTS) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+main()

@@ -1,0 +1,145 @@
+import Foundation
+import RouteLogCore
+import RouteLogTimeline
+import Testing
+
+/// The page's data: replayed by RouteLogCore, encoded as text splices the page applies.
+@Suite struct TimelineTests {
+    /// A generated session in an in-memory log (the same log type the CLI uses for files).
+    static func session(_ n: Int, seed: UInt64, mix: SessionGenerator.Mix = .realistic) throws -> (InMemoryEventLog, SessionInfo, [StoredEvent]) {
+        var g = SessionGenerator(seed: seed, mix: mix)
+        let log = InMemoryEventLog(snapshotInterval: 64, clock: { 1_700_000_000_000 })
+        let info = try log.createSession(NewSession(label: "generated"))
+        let events = g.events(n).enumerated().map { i, e in
+            RecordedEvent(e, meta: EventMetadata(timestamp: 1_700_000_000_000 + Int64(i) * 250, origin: i % 7 == 0 ? .user : .app,
+                                                 callSite: CallSite(file: "App.swift", line: 10 + i % 5)))
+        }
+        let stored = try log.append(events, to: info.id, expectedSeq: 0)
+        return (log, try log.session(info.id), stored)
+    }
+
+    @Test(arguments: [(UInt64(1), SessionGenerator.Mix.realistic), (2, .realistic), (3, .adversarial)])
+    func splicesInOrderReproduceEveryStatesCanonicalJSON(_ seed: UInt64, _ mix: SessionGenerator.Mix) throws {
+        let (log, info, stored) = try Self.session(1_500, seed: seed, mix: mix)
+        let timeline = Timeline.build(header: .init(info), events: stored)
+        #expect(timeline.entries.count == stored.count)
+        var text = timeline.initialStateJSON
+        #expect(text == NavigationState().json.canonicalText)
+        var previous = NavigationState()
+        var changedCount = 0
+        for (entry, event) in zip(timeline.entries, stored) {
+            text = entry.splice.apply(to: text)
+            // The reference: time travel through the log, as `routelog state REF@N --json` does.
+            let state = try log.state(of: info.id, at: entry.seq)
+            try #require(text == state.json.canonicalText, "seq \(entry.seq)")
+            #expect(entry.changes == StateDiff.between(previous, state).changes, "seq \(entry.seq)")
+            // A change's values are sliced out of the state texts where they are found there (the
+            // tab id list is not a substring; it is carried as text).
+            let before = Array(previous.json.canonicalText.utf16), after = Array(text.utf16)
+            #expect(entry.changeRanges.count == entry.changes.count)
+            for (c, r) in zip(entry.changes, entry.changeRanges) {
+                if let old = r.old { #expect(c.old.map { Array($0.canonicalText.utf16) } == Array(before[old]), "seq \(entry.seq) \(c.path)") }
+                if let new = r.new { #expect(c.new.map { Array($0.canonicalText.utf16) } == Array(after[new]), "seq \(entry.seq) \(c.path)") }
+                if c.path != "tabs" { #expect((c.old == nil) == (r.old == nil) && (c.new == nil) == (r.new == nil), "seq \(entry.seq) \(c.path)") }
+            }
+            #expect(entry.outcome == event.outcome)
+            #expect(entry.digest == event.digest)
+            if entry.splice != .none { changedCount += 1 }
+            previous = state
+        }
+        #expect(changedCount > stored.count / 3, "the generated session changes its state")
+    }
+
+    @Test func splicesNeverSplitASurrogatePair() {
+        let pairs: [(String, String)] = [
+            (#"{"id":"a😀b"}"#, #"{"id":"a😁b"}"#),
+            (#"{"id":"😀"}"#, #"{"id":"😀😀"}"#),
+            ("x😀", "x😃"),
+            ("😀y", "😃y"),
+            ("", "😀"),
+            ("😀", ""),
+        ]
+        for (a, b) in pairs {
+            let s = Timeline.Splice.between(a, b)
+            #expect(s.apply(to: a) == b, "\(a) → \(b)")
+            #expect(!s.inserted.unicodeScalars.contains("\u{FFFD}"), "\(a) → \(b): \(s)")
+        }
+    }
+
+    @Test func splicesAreSmall() {
+        let a = #"{"root":{"path":[{"id":"inbox"},{"id":"thread-1"}],"presented":null}}"#
+        let b = #"{"root":{"path":[{"id":"inbox"},{"id":"thread-1"},{"id":"thread-2"}],"presented":null}}"#
+        let s = Timeline.Splice.between(a, b)
+        #expect(s.removed == 0)
+        #expect(s.inserted == #",{"id":"thread-2"}"#)
+        #expect(s.apply(to: a) == b)
+    }
+
+    /// The file grows with events plus the size of the changes, not events × state size.
+    @Test func documentGrowsWithEventsNotWithEventsTimesStateSize() throws {
+        let (_, info1, small) = try Self.session(1_000, seed: 7)
+        let (_, info2, large) = try Self.session(8_000, seed: 7)
+        let a = Timeline.build(header: .init(info1), events: small).document().canonicalText.utf8.count
+        let b = Timeline.build(header: .init(info2), events: large).document().canonicalText.utf8.count
+        let perEvent = Double(b - a) / 7_000
+        #expect(perEvent < 200, "bytes per event: \(perEvent)")
+        // Deeper states later in a session must not make later events cost more per event.
+        #expect(Double(b) / 8_000 < Double(a) / 1_000 * 1.6, "a: \(a), b: \(b)")
+    }
+
+    @Test func userTextIsEscapedInThePage() throws {
+        let evil = "<img src=x onerror=alert(1)></script><script>alert(2)</script><!--"
+        let log = InMemoryEventLog(snapshotInterval: 64, clock: { 0 })
+        let info = try log.createSession(NewSession(label: evil, appName: evil, appVersion: "1</script>"))
+        let stored = try log.append([
+            RecordedEvent(.push(RouteRef(id: evil, type: evil, payload: RawJSON(.object(["html": .string(evil)])))),
+                          meta: EventMetadata(callSite: CallSite(file: evil, line: 1), note: evil)),
+            RecordedEvent(.show(RouteRef(id: evil), style: .alert)),
+        ], to: info.id, expectedSeq: 0)
+        let html = Timeline.build(header: .init(try log.session(info.id)), events: stored).html()
+        #expect(!html.contains("<img"))
+        #expect(!html.contains("alert(1)</"))
+        #expect(html.components(separatedBy: "</script>").count == 3, "only the page's own two script elements end")
+        #expect(!html.contains("<!--"))
+        // The data element holds JSON that reads back to the same document.
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"routelog-data\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let data = String(html[start.upperBound..<end.lowerBound])
+        let parsed = try JSONValue(parsing: data)
+        #expect(parsed["header"]?["label"]?.stringValue == evil)
+        let events = try #require(parsed["chunk"]?["events"]?.arrayValue)
+        #expect(events[0].arrayValue?[2].stringValue == "push " + evil)
+    }
+
+    @Test func escapeForHTML() {
+        #expect(TimelinePage.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(TimelinePage.scriptSafe(#"["</script>"]"#) == #"["\u003c/script>"]"#)
+    }
+
+    @Test func chunksMergeFromAnyEncoder() throws {
+        // A live page appends chunks from a new encoder: each chunk carries its own tables.
+        let (_, info, stored) = try Self.session(300, seed: 11)
+        let t = Timeline.build(header: .init(info), events: stored)
+        var e1 = TimelineEncoder()
+        let whole = e1.chunk(t.entries[...])
+        var e2 = TimelineEncoder(origin: stored[0].meta.timestamp)
+        let tail = e2.chunk(t.entries[200...])
+        #expect(tail["from"]?.intValue == 201)
+        let w = try #require(whole["events"]?.arrayValue), x = try #require(tail["events"]?.arrayValue)
+        let wo = try #require(whole["outcomes"]?.arrayValue), xo = try #require(tail["outcomes"]?.arrayValue)
+        for (i, ev) in x.enumerated() {
+            let a = try #require(w[200 + i].arrayValue), b = try #require(ev.arrayValue)
+            #expect(a[0] == b[0] && a[2] == b[2] && a[5...8] == b[5...8])
+            #expect(wo[Int(a[3].intValue!)] == xo[Int(b[3].intValue!)])
+        }
+    }
+
+    @Test func summaryMatchesTheLogLine() {
+        var r = Replayer()
+        r.apply(.setTabs(["home", "library"]))
+        r.apply(.push(RouteRef(id: "episode-42")))
+        r.apply(.show(RouteRef(id: "player"), style: .sheet))
+        r.apply(.push(RouteRef(id: "queue")))
+        #expect(SessionJSON.summary(r.state) == "[home] episode-42 ┃ sheet player#3 ▸ queue")
+    }
+}
