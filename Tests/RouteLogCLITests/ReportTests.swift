@@ -12,7 +12,7 @@ import Testing
         try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell <b>bold</b>")
     }
 
-    func run(_ args: [String]) throws -> CLIResult { try CLI.run(args, cwd: dir.url) }
+    func run(_ args: [String]) async throws -> CLIResult { try await CLI.run(args, cwd: dir.url) }
 
     /// The JSON document in a page's data element.
     func data(_ html: String) throws -> JSONValue {
@@ -21,8 +21,8 @@ import Testing
         return try JSONValue(parsing: String(html[open.upperBound..<close.lowerBound]))
     }
 
-    @Test func reportOfAFileWritesOnePageAndPrintsItsPath() throws {
-        let r = try run(["report", "upsell.json", "-o", "out/../upsell.html"])
+    @Test func reportOfAFileWritesOnePageAndPrintsItsPath() async throws {
+        let r = try await run(["report", "upsell.json", "-o", "out/../upsell.html"])
         #expect(r.status == 0 && r.stdout == "out/../upsell.html\n" && r.stderr.isEmpty, "\(r)")
         let html = try dir.read("upsell.html")
         #expect(!html.contains("<b>bold"), "the label is escaped")
@@ -31,33 +31,33 @@ import Testing
         #expect(d["header"]?["label"]?.stringValue == "upsell <b>bold</b>")
         #expect(d["chunk"]?["events"]?.arrayValue?.count == Sessions.upsell.count)
         #expect(d["openAt"] == .null)
-        let state = try run(["state", "upsell.json", "--json"])
+        let state = try await run(["state", "upsell.json", "--json"])
         #expect(d["initial"]?.stringValue == NavigationState().json.canonicalText)
         #expect(state.status == 0)
     }
 
-    @Test func refAtNOpensAtN() throws {
-        let r = try run(["report", "upsell.json@3", "-o", "at3.html"])
+    @Test func refAtNOpensAtN() async throws {
+        let r = try await run(["report", "upsell.json@3", "-o", "at3.html"])
         #expect(r.status == 0, "\(r)")
         #expect(try data(try dir.read("at3.html"))["openAt"]?.intValue == 3)
     }
 
-    @Test func badInputIsOneLineWithItsExitCode() throws {
-        CLI.expectError(try run(["report", "nope.json"]), status: 2, "no such file: nope.json")
-        CLI.expectError(try run(["report", "upsell.json@99", "-o", "x.html"]), status: 2, "out of range: 99")
-        CLI.expectError(try run(["report", "latest", "--store", "missing"]), status: 3, "not a store: missing")
-        CLI.expectError(try run(["report", "upsell.json", "-o", "no/such/dir/x.html"]), status: 3, "cannot write no/such/dir/x.html")
-        CLI.expectError(try run(["serve", "--port", "70000"]), status: 2, "--port out of range: 70000")
-        CLI.expectError(try run(["serve", "--store", "missing", "--port", "0"]), status: 3, "not a store: missing")
+    @Test func badInputIsOneLineWithItsExitCode() async throws {
+        CLI.expectError(try await run(["report", "nope.json"]), status: 2, "no such file: nope.json")
+        CLI.expectError(try await run(["report", "upsell.json@99", "-o", "x.html"]), status: 2, "out of range: 99")
+        CLI.expectError(try await run(["report", "latest", "--store", "missing"]), status: 3, "not a store: missing")
+        CLI.expectError(try await run(["report", "upsell.json", "-o", "no/such/dir/x.html"]), status: 3, "cannot write no/such/dir/x.html")
+        CLI.expectError(try await run(["serve", "--port", "70000"]), status: 2, "--port out of range: 70000")
+        CLI.expectError(try await run(["serve", "--store", "missing", "--port", "0"]), status: 3, "not a store: missing")
     }
 
-    @Test func fixturesCheckReportWritesAPageForEachFailingFixtureOnly() throws {
+    @Test func fixturesCheckReportWritesAPageForEachFailingFixtureOnly() async throws {
         try dir.writeSession("fx/pass.json", Sessions.upsell, label: "pass", expect: true)
         try dir.write("fx/fail.json", """
         {"format": "routelog-fixture/1", "name": "fail", "events": [{"push": {"route": {"id": "a"}}}, {"dismiss": {}}],
          "expect": {"outcomes": ["applied", "applied"]}}
         """)
-        let r = try run(["fixtures", "check", "fx", "--report", "pages"])
+        let r = try await run(["fixtures", "check", "fx", "--report", "pages"])
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("report: pages/fx-fail.html"), "\(r)")
         let pages = try FileManager.default.contentsOfDirectory(atPath: dir.path("pages"))
@@ -67,7 +67,7 @@ import Testing
         #expect(d["openAt"]?.intValue == 2)
         let rows = try #require(d["fixture"]?["outcomes"]?.arrayValue)
         #expect(rows[1] == .array([.int(2), .string("applied"), .string("rejected:nothingToDismiss")]))
-        let json = try run(["fixtures", "check", "fx", "--report", "pages", "--json"])
+        let json = try await run(["fixtures", "check", "fx", "--report", "pages", "--json"])
         #expect(try json.stdout.json()["results"]?.arrayValue?.first { $0["ok"] == .bool(false) }?["report"]?.stringValue == "pages/fx-fail.html")
     }
 }
