@@ -26,8 +26,8 @@ import Testing
 
     @Test func controlCharactersInPredicatesAreEscaped() async throws {
         CLI.expectError(try await run(["bisect", "upsell.json", "--predicate", "(path.count < 3\"\r\n\u{1}|| )h\""]), status: 2,
-                        #"expected ')' to close '(' at column 1, found '"\r\n\u{1}|| )h"'"#)
-        CLI.expectError(try await run(["bisect", "upsell.json", "--predicate", "depth\u{7} > 1"]), status: 2, #"unexpected character '\u{7}'"#)
+                        #"expected ')' to close '(' at column 1, found '"\r\n\u0001|| )h"'"#)
+        CLI.expectError(try await run(["bisect", "upsell.json", "--predicate", "depth\u{7} > 1"]), status: 2, #"unexpected character '\u0007'"#)
     }
 
     @Test func controlCharactersInSessionReferencesAreEscaped() async throws {

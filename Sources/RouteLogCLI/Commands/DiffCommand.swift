@@ -53,13 +53,7 @@ struct DiffCommand: ParsableCommand {
             if let alignment { o["events"] = alignment.json }
             out.line(JSONValue.object(o).canonicalText)
         } else {
-            out.line(out.paint("--- \(a)  (seq \(seqA), digest \(stA.digest.short))", .red))
-            out.line(out.paint("+++ \(b)  (seq \(seqB), digest \(stB.digest.short))", .green))
-            if stA == stB {
-                out.line("states are equal")
-            } else {
-                for line in Diffing.text(stA, stB, out: out) { out.line(line) }
-            }
+            writeStates(out, "\(a)  (seq \(seqA), digest \(stA.digest.short))", stA, "\(b)  (seq \(seqB), digest \(stB.digest.short))", stB)
             if let alignment {
                 out.line()
                 for line in alignment.text(out: out) { out.line(line) }
@@ -67,6 +61,17 @@ struct DiffCommand: ParsableCommand {
         }
         out.flush()
         if different { throw CommandResult.different }
+    }
+
+    /// The `--- labelA` and `+++ labelB` lines, then the state diff as text.
+    private func writeStates(_ out: Output, _ labelA: String, _ stA: NavigationState, _ labelB: String, _ stB: NavigationState) {
+        out.line(out.paint("--- \(labelA)", .red))
+        out.line(out.paint("+++ \(labelB)", .green))
+        if stA == stB {
+            out.line("states are equal")
+        } else {
+            for line in Diffing.text(stA, stB, out: out) { out.line(line) }
+        }
     }
 
     /// `diff REF`: what the event at REF's seq changed, as `git show` shows a commit.
@@ -91,13 +96,7 @@ struct DiffCommand: ParsableCommand {
             let site = e.meta.callSite.map { ", \($0.file):\($0.line)" } ?? ""
             out.line(out.paint("seq \(seq) of \(s.info.eventCount): \(Render.event(e.event))", .bold)
                 + "  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
-            out.line(out.paint("--- seq \(seq - 1)  (digest \(before.digest.short))", .red))
-            out.line(out.paint("+++ seq \(seq)  (digest \(after.digest.short))", .green))
-            if before == after {
-                out.line("states are equal")
-            } else {
-                for line in Diffing.text(before, after, out: out) { out.line(line) }
-            }
+            writeStates(out, "seq \(seq - 1)  (digest \(before.digest.short))", before, "seq \(seq)  (digest \(after.digest.short))", after)
         }
         out.flush()
         if before != after { throw CommandResult.different }

@@ -496,25 +496,8 @@ struct PredicateParser {
 }
 
 /// Text from the predicate as an error message quotes it: on one line, control and line-breaking
-/// characters escaped (`\n`, `\u{0}`).
-func printable<S: StringProtocol>(_ text: S) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            let v = scalar.value
-            if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 {
-                out += "\\u{" + String(v, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out
-}
+/// characters escaped as JSON escapes (`\n`, `\u0000`), like every other message that quotes input.
+func printable<S: StringProtocol>(_ text: S) -> String { JSONValue.escapingControlCharacters(String(text)) }
 
 /// A character of the predicate as an error message quotes it (see ``printable(_:)``).
 func printable(_ c: Character) -> String { printable(String(c)) }

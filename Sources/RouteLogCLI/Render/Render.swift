@@ -1,5 +1,6 @@
 import Foundation
 import RouteLogCore
+import RouteLogTimeline
 
 /// Text renderings of states, events and outcomes.
 enum Render {
@@ -21,40 +22,8 @@ enum Render {
 
     /// A compact one-line description of an event: `push thread-42`, `show sheet composer onTop`,
     /// `interactiveDismiss #12`.
-    static func event(_ e: Event) -> String {
-        switch e {
-        case .push(let r, let f):
-            return "push \(route(r, payload: false))" + (f.map { " in \(frame($0))" } ?? "")
-        case .pop(let count, let f):
-            return "pop" + (count == 1 ? "" : " \(count)") + (f.map { " in \(frame($0))" } ?? "")
-        case .popToRoot(let f):
-            return "popToRoot" + (f.map { " in \(frame($0))" } ?? "")
-        case .show(let r, let style, let dismissible, let placement):
-            var s = "show \(style.rawValue) \(route(r, payload: false))"
-            if !dismissible { s += " undismissible" }
-            switch placement {
-            case .replacingTop: break
-            case .onTop: s += " onTop"
-            case .in(let f): s += " in \(frame(f))"
-            }
-            return s
-        case .dismiss(let target):
-            switch target {
-            case .top: return "dismiss"
-            case .token(let t): return "dismiss #\(t)"
-            case .all: return "dismiss all"
-            }
-        case .interactiveDismiss(let token):
-            return "interactiveDismiss" + (token.map { " #\($0)" } ?? "")
-        case .setTabs(let ids, let selected):
-            return "setTabs \(ids.joined(separator: ","))" + (selected.map { " [\($0)]" } ?? "")
-        case .selectTab(let id):
-            return "selectTab \(id)"
-        case .reset:
-            // The state it resets to is the log line's summary (when applied).
-            return "reset"
-        }
-    }
+    /// (A reset's state is the log line's summary, when applied.)
+    static func event(_ e: Event) -> String { EventText.describe(e) }
 
     /// The outcome as the library spells it (``Outcome/description``): `applied`,
     /// `applied:updatedInPlace` or `rejected:stale`; rejected outcomes in bold red on a terminal.
