@@ -29,22 +29,8 @@ enum StoreAccess {
     }
 }
 
-// The CLI's state helpers that Predicate.swift reads (defined next to the CLI's renderer, which
-// the fuzzer does not build): the same definitions.
-extension NavigationState {
-    var presentationChain: [Presentation] {
-        var out: [Presentation] = []
-        var frame: Frame? = root
-        while let f = frame, let p = f.presented {
-            out.append(p)
-            frame = p.content
-        }
-        return out
-    }
-
-    var activeFrame: Frame {
-        var frame = root
-        while let p = frame.presented, let content = p.content { frame = content }
-        return frame
-    }
+// The store's default path, which SessionRef.swift names (the fuzzer builds no RouteLogLMDB; the
+// ref harness never opens a store).
+enum LMDBEventLog {
+    static var defaultPath: String { "./.routelog" }
 }

@@ -49,7 +49,7 @@ func writeSeeds(to out: String, fixtures dir: String) {
             var state = NavigationState()
             let outcome = state.apply(first.event, seq: 1)
             let record = RecordCodec.encode(kind: first.event.kind, outcome: outcome, previousHash: .zero,
-                                            digest: state.digest, payload: PayloadCodec.encode(first)).bytes
+                                            digest: state.digest, payload: BinaryCodec.encode(first)).bytes
             write("record", "\(name)-event", [0] + record)
         }
         if snapshotCount < 6 {

@@ -35,7 +35,16 @@ find_one() {
 sources=()
 while IFS= read -r f; do sources+=("$f"); done < <(find "$root/Sources/RouteLogCore" -name '*.swift' | sort)
 sources+=("$(find_one StoreFormat.swift RouteLogLMDB)")
-sources+=("$(find_one Predicate.swift /)" "$(find_one SessionRef.swift /)" "$(find_one FixtureIO.swift /)")
+# The CLI's parsers import other modules of the package; the fuzzer builds them into one module
+# (with Tools/Fuzz/CLIShims.swift), so they are compiled from copies without those imports.
+staged="$out/staged"
+mkdir -p "$staged"
+for name in Predicate.swift SessionRef.swift FixtureIO.swift; do
+  src="$(find_one "$name" /)"
+  grep -v -E '^import (RouteLogCore|RouteLogLMDB|RouteLogTimeline|ArgumentParser)$' "$src" > "$staged/$name.tmp"
+  cmp -s "$staged/$name.tmp" "$staged/$name" && rm "$staged/$name.tmp" || mv "$staged/$name.tmp" "$staged/$name"
+  sources+=("$staged/$name")
+done
 sources+=("$root"/Tools/Fuzz/*.swift)
 
 # Rebuild only when a source is newer than the binary.
