@@ -4,6 +4,8 @@
 A block is its own chain unless an HTML comment on the line before it says otherwise:
   <!-- example: continues -->  compiled together with the blocks before it in the same file
   <!-- example: swiftui -->    needs SwiftUI: wrapped in `#if canImport(SwiftUI)`
+  <!-- example: apple -->      needs an Apple platform's Foundation (App Groups): wrapped in
+                               `#if canImport(Darwin)`
   <!-- example: manifest -->   a Package.swift excerpt, not compiled
 Markers combine: <!-- example: continues, swiftui -->. A chain that names `AppRoute` without
 declaring it is compiled with AppRoute.swift (the README's running example).
@@ -17,7 +19,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = re.compile(r"<!--\s*example:\s*([a-z, ]+?)\s*-->")
-KNOWN = {"continues", "swiftui", "manifest"}
+PLATFORMS = {"swiftui": "SwiftUI", "apple": "Darwin"}
+KNOWN = {"continues", "swiftui", "apple", "manifest"}
 
 
 def blocks(path):
@@ -50,7 +53,7 @@ def blocks(path):
 
 def main():
     out, files = sys.argv[1], sys.argv[2:]
-    chains = []  # [origin, swiftui, [code]]
+    chains = []  # [origin, {platform markers}, [code]]
     for path in files:
         last = None
         for line, markers, code in blocks(path):
@@ -59,20 +62,20 @@ def main():
             if "continues" in markers:
                 if last is None:
                     sys.exit(f"{path}:{line}: a block marked 'continues' has no earlier block to continue")
-                last[1] = last[1] or "swiftui" in markers
+                last[1] |= markers & set(PLATFORMS)
                 last[2].append(f"// {path}:{line}\n{code}")
             else:
-                last = [f"{path}:{line}", "swiftui" in markers, [f"// {path}:{line}\n{code}"]]
+                last = [f"{path}:{line}", markers & set(PLATFORMS), [f"// {path}:{line}\n{code}"]]
                 chains.append(last)
     os.makedirs(out, exist_ok=True)
-    for n, (origin, swiftui, codes) in enumerate(chains):
+    for n, (origin, platforms, codes) in enumerate(chains):
         d = os.path.join(out, f"{n:03d}")
         os.makedirs(d, exist_ok=True)
         for stale in os.listdir(d):
             os.remove(os.path.join(d, stale))
         body = "\n\n".join(codes)
-        if swiftui:
-            body = "#if canImport(SwiftUI)\n" + body + "\n#endif"
+        for marker in sorted(platforms):
+            body = f"#if canImport({PLATFORMS[marker]})\n" + body + "\n#endif"
         with open(os.path.join(d, "main.swift"), "w", encoding="utf-8") as f:
             f.write(body + "\n")
         if re.search(r"\bAppRoute\b", body) and not re.search(r"\benum\s+AppRoute\b", body):
