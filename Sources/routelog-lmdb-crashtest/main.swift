@@ -26,6 +26,8 @@
 //       Follows the session like `follow` until it has seen the event whose seq TARGET_FILE holds
 //       (written by the test once the writers are done), then verifies the session's chain and
 //       prints "done SEQ DIGEST"; "timeout SEQ" (exit 3) when TIMEOUT_MS pass first.
+//   routelog-lmdb-crashtest delete STORE SESSION…
+//       Deletes the sessions one by one (durable commits), printing "deleted ID" after each.
 import Foundation
 import RouteLogCore
 import RouteLogLMDB
@@ -55,7 +57,7 @@ case "append":
     }
     do {
         // A tiny map, so that kills also land during growth.
-        let log = try LMDBEventLog.open(at: store, options: .init(durability: durability, snapshotInterval: 16, initialMapSize: 64 << 10))
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: durability, snapshotInterval: 16, initialMapSize: 64 << 10, retention: .none))
         let session = SessionID(args[3])
         var seq = try log.session(session).eventCount
         var generator = SessionGenerator(seed: seed &+ seq)
@@ -95,7 +97,7 @@ case "open":
         guard setgid(65534) == 0, setuid(65534) == 0 else { fail("cannot become nobody", code: 3) }
     }
     do {
-        let log = try LMDBEventLog.open(at: store, options: .init(readOnly: args[3] == "ro"))
+        let log = try LMDBEventLog.open(at: store, options: .init(readOnly: args[3] == "ro", retention: .none))
         say("ok \(try log.sessions().count)")
     } catch {
         fail("\(error)")
@@ -130,7 +132,7 @@ case "race":
             continue
         }
         do {
-            let log = try LMDBEventLog.open(at: "\(store)/\(round)", options: .init(durability: .none))
+            let log = try LMDBEventLog.open(at: "\(store)/\(round)", options: .init(durability: .none, retention: .none))
             let session = try log.createSession(NewSession(label: "racer \(args[6])"))
             try log.append(RecordedEvent(.push(RouteRef(id: "racer-\(args[6])"))), to: session.id, expectedSeq: 0)
             say("ok \(round)")
@@ -144,7 +146,7 @@ case "write":
         fail("usage: write STORE SEED COUNT hold|verify", code: 64)
     }
     do {
-        let log = try LMDBEventLog.open(at: store, options: .init(durability: .perEvent))
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .perEvent, retention: .none))
         let session = try log.createSession(NewSession(label: "writer \(seed)")).id
         say("session \(session.rawValue)")
         if args[5] == "hold" {
@@ -252,6 +254,18 @@ case "follow-to":
             guard report.isValid else { fail("verify: \(report)", code: 2) }
             let events = try log.events(session)
             say("done \(last) \(events[Int(last) - 1].digest.hex)")
+        }
+    } catch {
+        fail("\(error)")
+    }
+
+case "delete":
+    guard args.count >= 4 else { fail("usage: delete STORE SESSION…", code: 64) }
+    do {
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .perEvent, retention: .none))
+        for id in args[3...] {
+            try log.deleteSession(SessionID(id))
+            say("deleted \(id)")
         }
     } catch {
         fail("\(error)")
