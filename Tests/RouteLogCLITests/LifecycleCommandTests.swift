@@ -241,3 +241,38 @@ struct LifecycleCommandTests {
         }
     }
 }
+
+/// The built binary against a session another process is writing.
+struct LifecycleEndToEndTests {
+    @Test(.timeLimit(.minutes(2))) func rmAndPruneLeaveASessionAnotherProcessWrites() async throws {
+        let dir = try TempDir()
+        let store = dir.path("st")
+        let writer = Process()
+        writer.executableURL = CLI.binary.deletingLastPathComponent().appendingPathComponent("routelog-lmdb-crashtest")
+        writer.arguments = ["write", store, "7", "0", "hold"]
+        let pipe = Pipe()
+        writer.standardOutput = pipe
+        writer.standardError = FileHandle.nullDevice
+        try writer.run()
+        defer { if writer.isRunning { kill(writer.processIdentifier, SIGKILL) } }
+        // "session ID", then "holding": the writer has its session and appends on.
+        var text = ""
+        for _ in 0..<200 where !text.contains("holding") {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let id = try #require(text.split(separator: "\n").first { $0.hasPrefix("session ") }.map { String($0.dropFirst(8)) }, "writer said \(text)")
+
+        CLI.expectError(try await CLI.run(["rm", id, "--store", store]), status: 3, "session in use: \(id)")
+        let prune = try await CLI.run(["prune", "--keep", "0", "--store", store])
+        #expect(prune.status == 0 && prune.stdout == "nothing to delete\n", "\(prune)")
+
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+        let rm = try await CLI.run(["rm", id, "--store", store])
+        #expect(rm.status == 0 && rm.stdout.hasPrefix("deleted \(id) writer 7 ("), "\(rm)")
+        let sessions = try await CLI.run(["sessions", "--json", "--store", store])
+        #expect(sessions.stdout == "[]\n", "\(sessions)")
+    }
+}
