@@ -119,7 +119,17 @@ extension LMDBEventLog {
     public func applyRetention(_ policy: Retention, dryRun: Bool = false) throws -> [SessionInfo] {
         guard !policy.isNone else { return [] }
         if dryRun {
-            return try withRead("listing sessions in \(path)") { txn in try retentionVictims(policy, txn: txn, deletable: { _ in true }, delete: nil) }
+            // Skips what a real run would skip: sessions a writer holds now.
+            let locks = self.locks
+            return try withRead("listing sessions in \(path)") { txn in
+                try retentionVictims(policy, txn: txn, deletable: { id in
+                    guard let locks else { return true }
+                    if locks.holds(id) { return false }
+                    guard let fd = try locks.tryExclusive(id) else { return false }
+                    locks.unlinkAndClose(fd, id: id)
+                    return true
+                }, delete: nil)
+            }
         }
         let writer = try requireWriter()
         guard let locks else { throw LMDBEventLogError.readOnly(path: path) }

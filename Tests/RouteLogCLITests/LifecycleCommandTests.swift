@@ -265,6 +265,8 @@ struct LifecycleEndToEndTests {
         let id = try #require(text.split(separator: "\n").first { $0.hasPrefix("session ") }.map { String($0.dropFirst(8)) }, "writer said \(text)")
 
         CLI.expectError(try await CLI.run(["rm", id, "--store", store]), status: 3, "session in use: \(id)")
+        let dry = try await CLI.run(["prune", "--keep", "0", "--dry-run", "--store", store])
+        #expect(dry.status == 0 && dry.stdout == "nothing would be deleted\n", "\(dry)")
         let prune = try await CLI.run(["prune", "--keep", "0", "--store", store])
         #expect(prune.status == 0 && prune.stdout == "nothing to delete\n", "\(prune)")
 

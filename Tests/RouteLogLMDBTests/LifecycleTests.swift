@@ -237,6 +237,7 @@ struct RetentionTests {
         let writer = try LMDBEventLog.open(at: dir.path, options: lifecycleOptions())
         let busy = try fill(writer, label: "busy", count: 10, seed: 1)
         let other = try LMDBEventLog.open(at: dir.path, options: lifecycleOptions())
+        #expect(try other.applyRetention(.init(maxSessions: 0), dryRun: true).isEmpty)
         #expect(try other.applyRetention(.init(maxSessions: 0)).isEmpty)
         #expect(throws: LMDBEventLogError.sessionInUse(busy)) { try other.deleteSession(busy) }
         #expect(try other.session(busy).eventCount == 10)
