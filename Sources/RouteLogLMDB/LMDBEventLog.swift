@@ -457,6 +457,10 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 }
                 last = bytes.reduce(0) { $0 << 8 | UInt64($1) }
             }
+            // The entry order is also the session's number in event keys: 4 bytes.
+            guard last < UInt64(UInt32.max) else {
+                throw LMDBEventLogError.corruptValue(database: "meta", key: "entries", reason: "the store has numbered \(last) sessions, the most a store can hold")
+            }
             var counter = BinaryWriter()
             counter.writeBigEndian(last + 1)
             try txn.put(counter.bytes, forKey: StoreKey.entries, in: metaDB)
@@ -496,12 +500,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     // MARK: Append
 
     /// The head of a session as stored, from the cache when it is current.
-    private func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ key: [UInt8], _ scratch: Writer.Scratch) throws -> Head {
-        guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
+    private func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ rowKey: [UInt8], _ scratch: Writer.Scratch) throws -> Head {
+        guard let row = try readRow(txn, id, rowKey) else { throw EventLogError.sessionNotFound(id) }
         if let cached = scratch[id] ?? heads[id], cached.row.info == row.info, cached.row.headHash == row.headHash {
             return cached
         }
         // Another handle or process wrote since: rebuild from the latest snapshot.
+        let key = row.eventPrefix
         let count = row.info.eventCount
         var replayer = Replayer()
         let snapshot = try txn.withLastEntry(in: snapshotsDB, before: StoreKey.event(key, count == .max ? count : count + 1)) { k, v -> Snapshot? in
@@ -573,7 +578,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             var stored: [StoredEvent] = []
             stored.reserveCapacity(events.count)
             var hash = head.row.headHash
-            let firstKey = StoreKey.event(key, actual + 1)
+            let firstKey = StoreKey.event(head.row.eventPrefix, actual + 1)
             let inOrder = try txn.lastKey(in: eventsDB).map { $0.lexicographicallyPrecedes(firstKey) } ?? true
             let putOptions: LMDBPutOptions = inOrder ? .append : .noOverwrite
             // One key buffer for the whole batch: only its seq bytes change from event to event.
@@ -631,12 +636,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 // Checked in every chunk: a session deleted meanwhile is gone, not corrupt.
                 guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
                 if last == nil { last = min(through, row.info.eventCount) }
+                let prefix = row.eventPrefix
                 let end = min(last!, next &+ Self.readChunk - 1)
                 guard next <= end else { return [] }
                 var out: [StoredEvent] = []
                 var expected = next
-                try txn.forEach(in: eventsDB, from: StoreKey.event(key, next)) { k, v in
-                    guard let seq = StoreKey.seq(k, session: key), seq <= end else { return false }
+                try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, next)) { k, v in
+                    guard let seq = StoreKey.seq(k, session: prefix), seq <= end else { return false }
                     guard seq == expected else {
                         throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
                     }
@@ -659,9 +665,9 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     public func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         return try withRead("reading a snapshot of session \(id)") { txn in
-            guard try readRow(txn, id, key) != nil else { throw EventLogError.sessionNotFound(id) }
-            return try txn.withLastEntry(in: snapshotsDB, before: StoreKey.event(key, seq == .max ? seq : seq + 1)) { k, v -> Snapshot? in
-                guard let at = StoreKey.seq(k, session: key) else { return nil }
+            guard let prefix = try readRow(txn, id, key)?.eventPrefix else { throw EventLogError.sessionNotFound(id) }
+            return try txn.withLastEntry(in: snapshotsDB, before: StoreKey.event(prefix, seq == .max ? seq : seq + 1)) { k, v -> Snapshot? in
+                guard let at = StoreKey.seq(k, session: prefix) else { return nil }
                 do { return Snapshot(seq: at, state: try SnapshotCodec.decode(v)) } catch {
                     throw LMDBEventLogError.corruptValue(database: "snapshots", key: "\(id) seq \(at)", reason: "\(error)")
                 }

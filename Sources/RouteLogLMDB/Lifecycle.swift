@@ -65,21 +65,24 @@ extension LMDBEventLog {
             exclusive.append((id, fd))
         }
         try writer.perform(weight: max(1, ids.count)) { [self] txn, scratch in
+            var rows: [SessionRow] = []
             for (id, key) in zip(ids, keys) {
-                guard try txn.value(forKey: key, in: sessionsDB) != nil else { throw EventLogError.sessionNotFound(id) }
+                guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
+                rows.append(row)
             }
-            for (id, key) in zip(ids, keys) {
-                try removeSession(txn, key)
-                scratch[id] = nil
+            for (row, key) in zip(rows, keys) {
+                try removeSession(txn, key, row.info)
+                scratch[row.info.id] = nil
             }
             return { [self] in for id in ids { forgetHead(id) } }
         }
     }
 
-    /// Removes a session's row, events and snapshots inside `txn`.
-    func removeSession(_ txn: LMDBWriteTransaction, _ key: [UInt8]) throws {
-        try txn.deleteAll(withPrefix: key, in: eventsDB)
-        try txn.deleteAll(withPrefix: key, in: snapshotsDB)
+    /// Removes a session's row (under `key`), events and snapshots inside `txn`.
+    func removeSession(_ txn: LMDBWriteTransaction, _ key: [UInt8], _ info: SessionInfo) throws {
+        let prefix = StoreKey.eventPrefix(info)
+        try txn.deleteAll(withPrefix: prefix, in: eventsDB)
+        try txn.deleteAll(withPrefix: prefix, in: snapshotsDB)
         try txn.delete(forKey: key, in: sessionsDB)
     }
 
@@ -146,7 +149,7 @@ extension LMDBEventLog {
                 exclusive[id] = fd
                 return true
             }, delete: { [self] info in
-                try removeSession(txn, StoreKey.sessionBytes(info.id)!)
+                try removeSession(txn, StoreKey.sessionBytes(info.id)!, info)
             })
             for v in victims { scratch[v.id] = nil }
             deleted = victims

@@ -10,13 +10,17 @@ func lifecycleOptions(_ retention: LMDBEventLog.Retention = .none, snapshotInter
     LMDBEventLog.Options(durability: .none, snapshotInterval: snapshotInterval, initialMapSize: 1 << 20, clock: clock, retention: retention)
 }
 
-/// How many entries of `db` have keys that start with the session's 16 bytes.
+/// The event and snapshot key prefixes (session numbers) of the sessions ``fill(_:label:count:seed:batch:)``
+/// made, so their keys can be looked for after the sessions' rows are gone.
+private let knownPrefixes = Mutex<[SessionID: [UInt8]]>([:])
+
+/// How many entries of `db` have keys that start with the session's number.
 func storedEntries(_ log: LMDBEventLog, _ id: SessionID, in db: LMDBDatabase) throws -> Int {
-    let prefix = StoreKey.sessionBytes(id)!
+    let prefix = try #require(knownPrefixes.withLock { $0[id] }, "no prefix known for \(id)")
     return try log.environment.withReadTransaction { txn in
         var n = 0
         try txn.forEach(in: db, from: prefix) { k, _ in
-            guard k.count >= 16, Array(k.prefix(16)) == prefix else { return false }
+            guard k.count >= prefix.count, Array(k.prefix(prefix.count)) == prefix else { return false }
             n += 1
             return true
         }
@@ -27,7 +31,9 @@ func storedEntries(_ log: LMDBEventLog, _ id: SessionID, in db: LMDBDatabase) th
 /// Creates a session of `count` generated events, appended in batches.
 @discardableResult
 func fill(_ log: LMDBEventLog, label: String, count: Int, seed: UInt64, batch: Int = 500) throws -> SessionID {
-    let id = try log.createSession(NewSession(label: label)).id
+    let info = try log.createSession(NewSession(label: label))
+    let id = info.id
+    knownPrefixes.withLock { $0[id] = StoreKey.eventPrefix(info) }
     let events = generatedEvents(count, seed: seed)
     var seq = 0
     while seq < count {
@@ -117,17 +123,18 @@ struct DeleteTests {
         let count = 4000
         for round in 0..<4 {
             let id = try fill(log, label: "doomed \(round)", count: count, seed: UInt64(round), batch: 1000)
-            let key = StoreKey.sessionBytes(id)!
+            let rowKey = StoreKey.sessionBytes(id)!
+            let key = StoreKey.eventPrefix(try log.session(id))
             let states = Mutex<[String]>([])
             let stop = Atomic<Bool>(false)
             let reader = Thread {
                 for _ in 0..<100_000 where !stop.load(ordering: .acquiring) {
                     do {
                         let seen = try log.environment.withReadTransaction { txn -> String in
-                            let row = try txn.value(forKey: key, in: log.sessionsDB) != nil
+                            let row = try txn.value(forKey: rowKey, in: log.sessionsDB) != nil
                             var n = 0
                             try txn.forEach(in: log.eventsDB, from: key) { k, _ in
-                                guard Array(k.prefix(16)) == key else { return false }
+                                guard Array(k.prefix(key.count)) == key else { return false }
                                 n += 1
                                 return true
                             }

@@ -61,11 +61,13 @@ enum LifecycleBench {
         let pageSize = Double(eventsStats.pageSize)
         let eventPages = Double(eventsStats.leafPages + eventsStats.branchPages + eventsStats.overflowPages) * pageSize / Double(n)
         let snapshotPages = Double(snapshotStats.leafPages + snapshotStats.branchPages + snapshotStats.overflowPages) * pageSize / Double(n)
-        let key = 24.0, fixed = 56.0, node = 10.0
+        // Store format 3: session number 4 ‖ seq 8; format, kind, outcome, previous hash,
+        // digest, checksum.
+        let key = 12.0, fixed = 51.0, node = 10.0
         let fill = (key + fixed + payload + node) / eventPages
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
         let breakdown = "per event: key \(f(key)), record header and integrity \(f(fixed)) (format, kind, outcome, previous hash 16, "
-            + "digest 16, length 4, checksum 16), payload \(f(payload)) (event and metadata), LMDB node \(f(node)); "
+            + "digest 16, checksum 16), payload \(f(payload)) (event and metadata), LMDB node \(f(node)); "
             + "events pages \(f(eventPages)) (fill \(f(fill * 100)) %), snapshots pages \(f(snapshotPages))"
 
         // The same events as JSON Lines (the canonical JSON of each event with its metadata).
