@@ -9,30 +9,39 @@ FUZZ_SECONDS ?= 60
 
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
 # tests), libsqlite3-dev (the benchmark baseline), pkg-config, python3 (the doc examples check), and
-# for the browser tests of the timeline viewer chromium, chromium-driver and python3-selenium.
+# for the browser tests of the timeline viewer chromium, chromium-driver and python3-selenium, and
+# for the fleet export test python3-pip and DuckDB's Python package (into Debian's Python, which
+# /usr/bin/python3 runs; Debian marks it externally managed, hence --break-system-packages).
 # Only what is missing is installed.
 setup:
 	@missing=""; \
-	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev python3 chromium chromium-driver python3-selenium; do \
+	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev python3 python3-pip chromium chromium-driver python3-selenium; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@/usr/bin/python3 -c "import duckdb" 2>/dev/null || { \
+	  echo "installing: duckdb (pip)"; \
+	  $(SUDO) /usr/bin/python3 -m pip install -q --break-system-packages duckdb 2>/dev/null || \
+	    $(SUDO) /usr/bin/python3 -m pip install -q duckdb; \
+	}
 
 build: setup
 	$(SWIFT) build
 
 # The doc examples, the Swift tests, the timeline viewer's browser tests (headless Chromium driven by
 # Selenium, with Debian's Python: /usr/bin/python3 sees python3-selenium; screenshots go to
-# .build/browser/), then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
+# .build/browser/), the README's fleet queries run by DuckDB over an export of generated sessions,
+# then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 test: setup
 	$(SWIFT) build --build-tests
 	Tools/DocExamples/check.sh
 	$(SWIFT) test --skip-build
 	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
+	/usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py "$$($(SWIFT) build --show-bin-path)"
 	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
 
 # libFuzzer on every parser (Tools/Fuzz), FUZZ_SECONDS per harness. The fuzzer and address

@@ -382,6 +382,38 @@ public final class LMDBEnvironment: @unchecked Sendable {
     }
 }
 
+/// Maintenance: copies and space accounting.
+extension LMDBEnvironment {
+    /// What `mdb_env_info` and the free-page list say about the environment.
+    public struct SpaceInfo: Hashable, Sendable {
+        /// The map size in bytes.
+        public var mapSize: Int
+        /// The page size in bytes.
+        public var pageSize: Int
+        /// Pages the file holds up to its last used one (`me_last_pgno + 1`).
+        public var usedPages: Int
+        /// Pages on LMDB's free list: in the file, free for reuse by later writes.
+        public var freePages: Int
+    }
+
+    /// The map size, the pages in use and the free pages, as one read transaction sees them.
+    public func spaceInfo() throws -> SpaceInfo {
+        var info = MDB_envinfo()
+        try LMDBError.check(mdb_env_info(env, &info))
+        var st = MDB_stat()
+        try LMDBError.check(mdb_env_stat(env, &st))
+        let free = try withReadTransaction { txn in try txn.freePageCount() }
+        return SpaceInfo(mapSize: info.me_mapsize, pageSize: Int(st.ms_psize), usedPages: info.me_last_pgno + 1, freePages: free)
+    }
+
+    /// Writes a copy of the environment into the existing, empty directory `directory`
+    /// (`mdb_env_copy2`). With `compact`, free pages are left out and the pages renumbered
+    /// (`MDB_CP_COMPACT`). The copy runs in a read transaction, so writers carry on meanwhile.
+    public func copy(to directory: String, compact: Bool) throws(LMDBError) {
+        try LMDBError.check(mdb_env_copy2(env, directory, compact ? UInt32(MDB_CP_COMPACT) : 0))
+    }
+}
+
 /// A database handle in an ``LMDBEnvironment``: the unnamed main database or a named one.
 public struct LMDBDatabase: Hashable, Sendable {
     /// The database's name, or `nil` for the main database.
@@ -530,6 +562,27 @@ public class LMDBReadTransaction {
         return [UInt8](UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size))
     }
 
+    /// The number of pages on LMDB's free list (the values of its internal free database are
+    /// page lists whose first word is their length), as `mdb_stat -f` counts them.
+    public func freePageCount() throws(LMDBError) -> Int {
+        checkValid()
+        var cursorp: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(txn, 0, &cursorp))
+        defer { mdb_cursor_close(cursorp) }
+        var key = MDB_val()
+        var data = MDB_val()
+        var pages = 0
+        var rc = mdb_cursor_get(cursorp, &key, &data, MDB_FIRST)
+        while rc == 0 {
+            if data.mv_size >= MemoryLayout<Int>.size, let p = data.mv_data {
+                pages += p.loadUnaligned(as: Int.self)
+            }
+            rc = mdb_cursor_get(cursorp, &key, &data, MDB_NEXT)
+        }
+        if rc != MDB_NOTFOUND { throw LMDBError(rawValue: rc) }
+        return pages
+    }
+
     /// The database's counts (`mdb_stat`).
     public func statistics(of db: LMDBDatabase) throws(LMDBError) -> LMDBDatabase.Statistics {
         checkValid()
@@ -596,6 +649,34 @@ public final class LMDBWriteTransaction: LMDBReadTransaction {
         if rc == MDB_NOTFOUND { return false }
         try LMDBError.check(rc)
         return true
+    }
+}
+
+extension LMDBWriteTransaction {
+    /// Deletes every entry whose key starts with `prefix`; returns how many.
+    @discardableResult
+    public func deleteAll(withPrefix prefix: [UInt8], in db: LMDBDatabase) throws(LMDBError) -> Int {
+        checkValid()
+        var cursorp: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(txn, db.handle, &cursorp))
+        defer { mdb_cursor_close(cursorp) }
+        var deleted = 0
+        while true {
+            // A fresh search after each delete: where a cursor rests after `mdb_cursor_del`
+            // differs between LMDB releases.
+            let rc: Int32 = prefix.withUnsafeBytes { p in
+                var key = MDB_val(mv_size: p.count, mv_data: UnsafeMutableRawPointer(mutating: p.baseAddress))
+                var data = MDB_val()
+                let rc = mdb_cursor_get(cursorp, &key, &data, MDB_SET_RANGE)
+                guard rc == 0 else { return rc }
+                guard key.mv_size >= p.count, memcmp(key.mv_data, p.baseAddress!, p.count) == 0 else { return MDB_NOTFOUND }
+                return mdb_cursor_del(cursorp, 0)
+            }
+            if rc == MDB_NOTFOUND { break }
+            try LMDBError.check(rc)
+            deleted += 1
+        }
+        return deleted
     }
 }
 

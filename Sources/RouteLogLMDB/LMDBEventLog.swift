@@ -67,8 +67,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         /// transaction of each process takes one while it runs). Only the first process to open
         /// the store sets it; later processes use that count.
         public var maxReaders: UInt32
-        /// Milliseconds since 1970, used for session creation times and ids.
+        /// Milliseconds since 1970, used for session creation times and ids, and for the age in
+        /// ``Retention/maxAge``.
         public var clock: @Sendable () -> Int64
+        /// Which sessions the store keeps, applied at open and after each session this log
+        /// creates (read-write logs only). ``Retention/app`` (the 50 newest sessions, none older
+        /// than 30 days) by default; ``Retention/none`` keeps everything.
+        public var retention: Retention
 
         /// - Parameters:
         ///   - readOnly: open for reading only.
@@ -77,16 +82,19 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         ///   - initialMapSize: the initial map size in bytes (64 MiB).
         ///   - maxReaders: reader slots (LMDB's default, 126).
         ///   - clock: milliseconds since 1970.
+        ///   - retention: which sessions the store keeps (``Retention/app``).
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
                     maxReaders: UInt32 = 126,
-                    clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
+                    clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
+                    retention: Retention = .app) {
             self.readOnly = readOnly
             self.durability = durability
             self.snapshotInterval = snapshotInterval
             self.initialMapSize = initialMapSize
             self.maxReaders = maxReaders
             self.clock = clock
+            self.retention = retention
         }
     }
 
@@ -118,6 +126,8 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     let eventsDB: LMDBDatabase
     let snapshotsDB: LMDBDatabase
     private let writer: Writer?
+    /// The writer locks of the sessions this log writes (`nil` when read-only).
+    let locks: SessionLocks?
 
     /// A session's head: its row and the state after its last event.
     struct Head {
@@ -137,11 +147,16 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         eventsDB = databases[2]
         snapshotsDB = databases[3]
         writer = options.readOnly ? nil : Writer(environment: environment, durability: options.durability)
+        locks = options.readOnly ? nil : SessionLocks(storePath: path)
     }
 
     deinit {
         writer?.stop()
+        locks?.releaseAll()
     }
+
+    /// Drops the cached head of a deleted session (on the writer thread).
+    func forgetHead(_ id: SessionID) { heads[id] = nil }
 
     /// Forces everything committed so far to disk (`fsync`), whatever the durability.
     public func flush() throws {
@@ -193,7 +208,9 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             let databases = options.readOnly
                 ? try openExistingStore(environment, path: path)
                 : try createOrOpenStore(environment, path: path)
-            return LMDBEventLog(path: path, options: options, environment: environment, databases: databases)
+            let log = LMDBEventLog(path: path, options: options, environment: environment, databases: databases)
+            if !options.readOnly { try log.applyRetention() }
+            return log
         } catch let error as LMDBError {
             throw LMDBEventLogError.storage(error, operation: "opening \(path)")
         }
@@ -425,6 +442,8 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         var rng = SystemRandomNumberGenerator()
         let id = SessionID.v7(milliseconds: createdAt, random: (rng.next(), rng.next()))
         let key = try sessionKey(id)
+        // Claimed before it exists, so retention (here or elsewhere) never takes it.
+        try locks?.hold(id)
         let enteredAt = options.clock()
         let info = SessionInfo(id: id, label: new.label, appName: new.appName, appVersion: new.appVersion, createdAt: createdAt,
                                enteredAt: enteredAt)
@@ -438,6 +457,10 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 }
                 last = bytes.reduce(0) { $0 << 8 | UInt64($1) }
             }
+            // The entry order is also the session's number in event keys: 4 bytes.
+            guard last < UInt64(UInt32.max) else {
+                throw LMDBEventLogError.corruptValue(database: "meta", key: "entries", reason: "the store has numbered \(last) sessions, the most a store can hold")
+            }
             var counter = BinaryWriter()
             counter.writeBigEndian(last + 1)
             try txn.put(counter.bytes, forKey: StoreKey.entries, in: metaDB)
@@ -449,29 +472,12 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             scratch[id] = head
             return { [self] in heads[id] = head }
         }
+        try applyRetention()
         return try session(id)
     }
 
     public func sessions() throws -> [SessionInfo] {
-        try withRead("listing sessions in \(path)") { txn in
-            var out: [SessionInfo] = []
-            try txn.forEach(in: sessionsDB) { key, value in
-                let hex = key.map { String($0, radix: 16) }.joined()
-                guard key.count == 16 else {
-                    throw LMDBEventLogError.corruptValue(database: "sessions", key: hex, reason: "a session key has \(key.count) bytes, expected 16")
-                }
-                let id = StoreKey.sessionID(key)
-                do { out.append(try SessionRow.decode(value, id: id).info) } catch {
-                    throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "\(error)")
-                }
-                return true
-            }
-            // In the order the sessions entered the store; rows from before the counter (entry
-            // order 0) first, by their time-ordered ids as before.
-            return out.enumerated().sorted { a, b in
-                a.element.entryOrder != b.element.entryOrder ? a.element.entryOrder < b.element.entryOrder : a.offset < b.offset
-            }.map(\.element)
-        }
+        try withRead("listing sessions in \(path)") { txn in try sessions(txn) }
     }
 
     public func session(_ id: SessionID) throws -> SessionInfo {
@@ -494,12 +500,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     // MARK: Append
 
     /// The head of a session as stored, from the cache when it is current.
-    private func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ key: [UInt8], _ scratch: Writer.Scratch) throws -> Head {
-        guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
+    private func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ rowKey: [UInt8], _ scratch: Writer.Scratch) throws -> Head {
+        guard let row = try readRow(txn, id, rowKey) else { throw EventLogError.sessionNotFound(id) }
         if let cached = scratch[id] ?? heads[id], cached.row.info == row.info, cached.row.headHash == row.headHash {
             return cached
         }
         // Another handle or process wrote since: rebuild from the latest snapshot.
+        let key = row.eventPrefix
         let count = row.info.eventCount
         var replayer = Replayer()
         let snapshot = try txn.withLastEntry(in: snapshotsDB, before: StoreKey.event(key, count == .max ? count : count + 1)) { k, v -> Snapshot? in
@@ -552,10 +559,15 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     public func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
         let writer = try requireWriter()
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
+        try locks?.hold(id)
         // Encode on the caller's thread, so concurrent appenders share the work.
         let payloads = events.map { BinaryCodec.encode($0) }
         let interval = options.snapshotInterval
         var result: [StoredEvent] = []
+        defer {
+            // A session that is not there (deleted meanwhile) is not claimed.
+            if result.isEmpty && !events.isEmpty, (try? session(id)) == nil { locks?.release(id) }
+        }
         try writer.perform(weight: max(1, events.count)) { [self] txn, scratch in
             var head = try loadHead(txn, id, key, scratch)
             let actual = head.row.info.eventCount
@@ -566,7 +578,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             var stored: [StoredEvent] = []
             stored.reserveCapacity(events.count)
             var hash = head.row.headHash
-            let firstKey = StoreKey.event(key, actual + 1)
+            let firstKey = StoreKey.event(head.row.eventPrefix, actual + 1)
             let inOrder = try txn.lastKey(in: eventsDB).map { $0.lexicographicallyPrecedes(firstKey) } ?? true
             let putOptions: LMDBPutOptions = inOrder ? .append : .noOverwrite
             // One key buffer for the whole batch: only its seq bytes change from event to event.
@@ -621,16 +633,16 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         var last: UInt64?
         while next <= through {
             let chunk: [StoredEvent] = try withRead("reading session \(id)") { txn in
-                if last == nil {
-                    guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
-                    last = min(through, row.info.eventCount)
-                }
+                // Checked in every chunk: a session deleted meanwhile is gone, not corrupt.
+                guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
+                if last == nil { last = min(through, row.info.eventCount) }
+                let prefix = row.eventPrefix
                 let end = min(last!, next &+ Self.readChunk - 1)
                 guard next <= end else { return [] }
                 var out: [StoredEvent] = []
                 var expected = next
-                try txn.forEach(in: eventsDB, from: StoreKey.event(key, next)) { k, v in
-                    guard let seq = StoreKey.seq(k, session: key), seq <= end else { return false }
+                try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, next)) { k, v in
+                    guard let seq = StoreKey.seq(k, session: prefix), seq <= end else { return false }
                     guard seq == expected else {
                         throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
                     }
@@ -653,9 +665,9 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     public func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         return try withRead("reading a snapshot of session \(id)") { txn in
-            guard try readRow(txn, id, key) != nil else { throw EventLogError.sessionNotFound(id) }
-            return try txn.withLastEntry(in: snapshotsDB, before: StoreKey.event(key, seq == .max ? seq : seq + 1)) { k, v -> Snapshot? in
-                guard let at = StoreKey.seq(k, session: key) else { return nil }
+            guard let prefix = try readRow(txn, id, key)?.eventPrefix else { throw EventLogError.sessionNotFound(id) }
+            return try txn.withLastEntry(in: snapshotsDB, before: StoreKey.event(prefix, seq == .max ? seq : seq + 1)) { k, v -> Snapshot? in
+                guard let at = StoreKey.seq(k, session: prefix) else { return nil }
                 do { return Snapshot(seq: at, state: try SnapshotCodec.decode(v)) } catch {
                     throw LMDBEventLogError.corruptValue(database: "snapshots", key: "\(id) seq \(at)", reason: "\(error)")
                 }

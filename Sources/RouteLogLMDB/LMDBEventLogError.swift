@@ -29,6 +29,10 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
     case corruptValue(database: String, key: String, reason: String)
     /// LMDB itself failed (`operation` says during what).
     case storage(LMDBError, operation: String)
+    /// The session is being written by another log or process, so it is not deleted.
+    case sessionInUse(SessionID)
+    /// A session's writer lock file could not be opened or locked.
+    case lockFailed(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -54,6 +58,10 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
             "corrupt value in database \"\(database)\" at key \(key): \(reason)"
         case .storage(let error, let operation):
             "LMDB error while \(operation): \(error)"
+        case .sessionInUse(let id):
+            "session \(id) is being written by another log or process; it was not deleted"
+        case .lockFailed(let path, let reason):
+            "cannot lock \(path): \(reason)"
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import RouteLogCore
 
-// The byte layout of a RouteLog store, format 2, written with the core's `BinaryWriter` and read
+// The byte layout of a RouteLog store, format 3, written with the core's `BinaryWriter` and read
 // with its `BinaryReader` (an event record's fixed part is stored and loaded in place, in the same
 // byte order, because every append and replay goes through it). Fixed-width integers are big-endian; `varint` and `string` (a varint
 // length and UTF-8) are the binary codec's. The code tables (event kinds, outcomes) are the core's
@@ -10,19 +10,22 @@ import RouteLogCore
 // Databases (named, in one LMDB environment):
 // - `meta`:      "format" → UInt32 format version.
 // - `sessions`:  session id (16 UUID bytes) → session row.
-// - `events`:    session id (16) ‖ seq (UInt64) → event record.
-// - `snapshots`: session id (16) ‖ seq (UInt64) → snapshot.
+// - `events`:    session number (u32) ‖ seq (UInt64) → event record.
+// - `snapshots`: session number (u32) ‖ seq (UInt64) → snapshot.
+// The session number is the session's entry order (its row's `entry order`): unique in the store
+// and never reused, 4 bytes where the id takes 16.
 //
 // Event record:
-//   u8 format (2) | u8 event kind | u8 outcome | u8 reserved (0)
+//   u8 format (3) | u8 event kind | u8 outcome
 //   | 16 hash of the previous record (zero for seq 1) | 16 digest of the state after the event
-//   | u32 payload length | payload | 16 checksum
-// The payload is the event with its metadata (the core's binary codec). The checksum is the
+//   | payload | 16 checksum
+// The payload (its length is the record's less the 51 fixed bytes) is the event with its
+// metadata (the core's binary codec). The checksum is the
 // `StableHasher` hash of every byte before it; it is also the record's hash, which the next
 // record stores, so the records of a session form a hash chain.
 //
 // Session row:
-//   u8 format (2) | i64 createdAt | u64 event count | u8 has last time | i64 last time
+//   u8 format (3) | i64 createdAt | u64 event count | u8 has last time | i64 last time
 //   | 16 head digest | 16 head hash (checksum of the last record) | string label
 //   | optional string app name | optional string app version
 //   | u64 entry order | i64 entered-at time | 16 checksum
@@ -30,17 +33,17 @@ import RouteLogCore
 //   the order and the log's clock when the session was created or imported)
 // Meta key "entries" → u64: the entry order given to the last session created or imported.
 //
-// Snapshot: u8 format (2) | 16 digest | varint state length | state | 16 checksum.
+// Snapshot: u8 format (3) | 16 digest | varint state length | state | 16 checksum.
 //
-// Format 1 numbered rejection reasons in a
-// table of its own and wrote strings with u32 lengths; a format-1 store is refused at open
-// (`LMDBEventLogError.olderFormat`): export its sessions with the release that wrote it, then
-// `routelog import` them.
+// Format 2 keyed events and snapshots by the 16-byte session id and gave each record a reserved
+// byte and a u32 payload length; format 1 also numbered rejection reasons in a table of its own and
+// wrote strings with u32 lengths. An older store is refused at open (`LMDBEventLogError.olderFormat`):
+// export its sessions with the release that wrote it, then `routelog import` them.
 
 /// The store format this build writes, and the only one it reads.
-let storeFormatVersion: UInt32 = 2
+let storeFormatVersion: UInt32 = 3
 /// The format byte of event records, session rows and snapshots.
-let recordFormat: UInt8 = 2
+let recordFormat: UInt8 = 3
 
 extension BinaryWriter {
     /// Appends the checksum of everything written so far.
@@ -131,26 +134,39 @@ enum StoreKey {
         return SessionID(String(decoding: s, as: UTF8.self))
     }
 
-    static func event(_ session: [UInt8], _ seq: UInt64) -> [UInt8] {
-        var k = session
-        k.reserveCapacity(24)
+    /// The 4 bytes of a session number: the prefix of its event and snapshot keys.
+    static func number(_ n: UInt32) -> [UInt8] {
+        withUnsafeBytes(of: n.bigEndian) { Array($0) }
+    }
+
+    /// The length of an event or snapshot key: session number (4) and seq (8).
+    static let eventKeySize = 12
+
+    /// An event or snapshot key: the session's prefix (``number(_:)``) and the big-endian seq.
+    static func event(_ prefix: [UInt8], _ seq: UInt64) -> [UInt8] {
+        var k = prefix
+        k.reserveCapacity(prefix.count + 8)
         withUnsafeBytes(of: seq.bigEndian) { k.append(contentsOf: $0) }
         return k
     }
 
     /// Overwrites the seq of an event key made by ``event(_:_:)``, in place.
     static func setSeq(_ seq: UInt64, in key: inout [UInt8]) {
-        precondition(key.count == 24, "an event key has 24 bytes")
-        key.withUnsafeMutableBytes { $0.storeBytes(of: seq.bigEndian, toByteOffset: 16, as: UInt64.self) }
+        precondition(key.count == eventKeySize, "an event key has \(eventKeySize) bytes")
+        key.withUnsafeMutableBytes { $0.storeBytes(of: seq.bigEndian, toByteOffset: eventKeySize - 8, as: UInt64.self) }
     }
 
-    /// The seq of an event or snapshot key, if it belongs to `session`.
-    static func seq(_ key: UnsafeRawBufferPointer, session: [UInt8]) -> UInt64? {
-        guard key.count == 24, let base = key.baseAddress else { return nil }
-        let same = session.withUnsafeBytes { s in memcmp(base, s.baseAddress!, 16) == 0 }
+    /// The seq of an event or snapshot key, if it belongs to the session with `prefix`.
+    static func seq(_ key: UnsafeRawBufferPointer, session prefix: [UInt8]) -> UInt64? {
+        guard key.count == prefix.count + 8, let base = key.baseAddress else { return nil }
+        let same = prefix.withUnsafeBytes { s in memcmp(base, s.baseAddress!, s.count) == 0 }
         guard same else { return nil }
-        return UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+        return UInt64(bigEndian: key.loadUnaligned(fromByteOffset: prefix.count, as: UInt64.self))
     }
+
+    /// The key prefix of a session's events and snapshots (its entry order, which format 3 keeps
+    /// under 2³²).
+    static func eventPrefix(_ info: SessionInfo) -> [UInt8] { number(UInt32(truncatingIfNeeded: info.entryOrder)) }
 
     static let format: [UInt8] = Array("format".utf8)
     /// The meta key of the session entry counter.
@@ -172,7 +188,7 @@ struct RawRecord {
 }
 
 enum RecordCodec {
-    static let headerSize = 4 + 16 + 16 + 4
+    static let headerSize = 3 + 16 + 16
     static let checksumSize = 16
 
     static func size(payload: Int) -> Int { headerSize + payload + checksumSize }
@@ -186,10 +202,8 @@ enum RecordCodec {
         out[0] = recordFormat
         out[1] = kind.wireCode
         out[2] = outcome.wireCode
-        out[3] = 0
-        store(previousHash, at: 4, in: out)
-        store(digest, at: 20, in: out)
-        out.storeBytes(of: UInt32(payload.count).bigEndian, toByteOffset: 36, as: UInt32.self)
+        store(previousHash, at: 3, in: out)
+        store(digest, at: 19, in: out)
         let end = headerSize + payload.count
         payload.withUnsafeBytes { p in
             UnsafeMutableRawBufferPointer(rebasing: out[headerSize..<end]).copyMemory(from: p)
@@ -227,14 +241,11 @@ enum RecordCodec {
         let code = bytes[1]
         guard let kind = Event.Kind(wireCode: code) else { throw r.error("unknown event kind \(code)", at: 1) }
         guard let outcome = Outcome(wireCode: bytes[2]) else { throw r.error("unknown outcome \(bytes[2])", at: 2) }
-        guard bytes[3] == 0 else { throw r.error("reserved byte is \(bytes[3]), expected 0", at: 3) }
         func u64(_ at: Int) -> UInt64 { UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-        let n = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 36, as: UInt32.self)))
-        guard n + checksumSize == bytes.count - headerSize else {
-            throw r.error("payload length \(n) does not match the record size \(bytes.count)", at: 36)
-        }
+        // The payload is what lies between the fixed header and the checksum.
+        let n = bytes.count - headerSize - checksumSize
         let end = headerSize + n
-        return RawRecord(kind: kind, outcome: outcome, previousHash: Digest(hi: u64(4), lo: u64(12)), digest: Digest(hi: u64(20), lo: u64(28)),
+        return RawRecord(kind: kind, outcome: outcome, previousHash: Digest(hi: u64(3), lo: u64(11)), digest: Digest(hi: u64(19), lo: u64(27)),
                          payload: UnsafeRawBufferPointer(start: base + headerSize, count: n),
                          storedChecksum: Digest(hi: u64(end), lo: u64(end + 8)),
                          computedChecksum: checksum(UnsafeRawBufferPointer(start: base, count: end)))
@@ -246,6 +257,9 @@ enum RecordCodec {
 struct SessionRow {
     var info: SessionInfo
     var headHash: Digest
+
+    /// The prefix of the session's event and snapshot keys: its number, the entry order.
+    var eventPrefix: [UInt8] { StoreKey.eventPrefix(info) }
 
     func encode() -> [UInt8] {
         var w = BinaryWriter()

@@ -83,10 +83,11 @@ extension LMDBEventLog {
         session id: SessionID,
         reducer: (inout NavigationState, Event, UInt64) -> Outcome = { state, event, seq in state.apply(event, seq: seq) }
     ) throws -> VerificationReport {
-        guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        guard let row = try withRead("verifying session \(id)", { try readRow($0, id, key) }) else {
+        guard let rowKey = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
+        guard let row = try withRead("verifying session \(id)", { try readRow($0, id, rowKey) }) else {
             throw EventLogError.sessionNotFound(id)
         }
+        let key = row.eventPrefix
         let count = row.info.eventCount
         var report = VerificationReport(session: id, eventsChecked: 0, snapshotsChecked: 0, failure: nil)
         var state = NavigationState()
@@ -187,7 +188,7 @@ extension LMDBEventLog {
         if report.failure == nil {
             let beyond: UInt64?
             (head, beyond) = try withRead("verifying session \(id)") { txn in
-                let current = try readRow(txn, id, key)?.info.eventCount ?? count
+                let current = try readRow(txn, id, rowKey)?.info.eventCount ?? count
                 var found: UInt64?
                 try txn.forEach(in: eventsDB, from: StoreKey.event(key, current &+ 1)) { k, _ in
                     found = StoreKey.seq(k, session: key)

@@ -26,6 +26,14 @@
 //       Follows the session like `follow` until it has seen the event whose seq TARGET_FILE holds
 //       (written by the test once the writers are done), then verifies the session's chain and
 //       prints "done SEQ DIGEST"; "timeout SEQ" (exit 3) when TIMEOUT_MS pass first.
+//   routelog-lmdb-crashtest fleet STORE SESSIONS SEED
+//       Writes SESSIONS generated sessions (app "Mail", versions 1.0, 1.1 and 2.0 in turn, a few
+//       hundred events each with times, origins and call sites) and prints one JSON line with
+//       the answers of the README's three fleet queries, computed from the replay: rejections by
+//       app version and reason, refused swipes by the screen on top, and the sessions that ended
+//       inside an undismissible presentation.
+//   routelog-lmdb-crashtest delete STORE SESSION…
+//       Deletes the sessions one by one (durable commits), printing "deleted ID" after each.
 import Foundation
 import RouteLogCore
 import RouteLogLMDB
@@ -55,7 +63,7 @@ case "append":
     }
     do {
         // A tiny map, so that kills also land during growth.
-        let log = try LMDBEventLog.open(at: store, options: .init(durability: durability, snapshotInterval: 16, initialMapSize: 64 << 10))
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: durability, snapshotInterval: 16, initialMapSize: 64 << 10, retention: .none))
         let session = SessionID(args[3])
         var seq = try log.session(session).eventCount
         var generator = SessionGenerator(seed: seed &+ seq)
@@ -95,7 +103,7 @@ case "open":
         guard setgid(65534) == 0, setuid(65534) == 0 else { fail("cannot become nobody", code: 3) }
     }
     do {
-        let log = try LMDBEventLog.open(at: store, options: .init(readOnly: args[3] == "ro"))
+        let log = try LMDBEventLog.open(at: store, options: .init(readOnly: args[3] == "ro", retention: .none))
         say("ok \(try log.sessions().count)")
     } catch {
         fail("\(error)")
@@ -130,7 +138,7 @@ case "race":
             continue
         }
         do {
-            let log = try LMDBEventLog.open(at: "\(store)/\(round)", options: .init(durability: .none))
+            let log = try LMDBEventLog.open(at: "\(store)/\(round)", options: .init(durability: .none, retention: .none))
             let session = try log.createSession(NewSession(label: "racer \(args[6])"))
             try log.append(RecordedEvent(.push(RouteRef(id: "racer-\(args[6])"))), to: session.id, expectedSeq: 0)
             say("ok \(round)")
@@ -144,7 +152,7 @@ case "write":
         fail("usage: write STORE SEED COUNT hold|verify", code: 64)
     }
     do {
-        let log = try LMDBEventLog.open(at: store, options: .init(durability: .perEvent))
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .perEvent, retention: .none))
         let session = try log.createSession(NewSession(label: "writer \(seed)")).id
         say("session \(session.rawValue)")
         if args[5] == "hold" {
@@ -252,6 +260,62 @@ case "follow-to":
             guard report.isValid else { fail("verify: \(report)", code: 2) }
             let events = try log.events(session)
             say("done \(last) \(events[Int(last) - 1].digest.hex)")
+        }
+    } catch {
+        fail("\(error)")
+    }
+
+case "fleet":
+    guard args.count == 5, let count = Int(args[3]), let seed = UInt64(args[4]) else { fail("usage: fleet STORE SESSIONS SEED", code: 64) }
+    do {
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, retention: .none))
+        var rejections: [String: Int] = [:]
+        var refused: [String: Int] = [:]
+        var stuck: [String] = []
+        let versions = ["1.0", "1.1", "2.0"]
+        let sites = ["InboxView.swift:12", "ThreadView.swift:88", "Paywall.swift:7", "Settings.swift:40"]
+        for i in 0..<count {
+            let version = versions[i % versions.count]
+            let session = try log.createSession(NewSession(label: "fleet \(i)", appName: "Mail", appVersion: version)).id
+            var generator = SessionGenerator(seed: seed &+ UInt64(i))
+            let n = 150 + Int((seed &+ UInt64(i) &* 7919) % 250)
+            let events = generator.events(n).enumerated().map { j, e in
+                let origin: Origin = j % 3 == 0 ? .user : (j % 7 == 0 ? .system : .app)
+                let site = origin == .app ? sites[j % sites.count].split(separator: ":") : nil
+                return RecordedEvent(e, meta: EventMetadata(timestamp: 1_795_000_000_000 + Int64(i) * 3_600_000 + Int64(j) * 500, origin: origin,
+                                                            callSite: site.map { CallSite(file: String($0[0]), line: Int($0[1])!) }))
+            }
+            try log.append(events, to: session, expectedSeq: 0)
+            // The answers, from a replay of the generated events (not from the store or the export).
+            var replayer = Replayer()
+            for e in events {
+                let step = replayer.apply(e.event)
+                guard let reason = step.outcome.reason else { continue }
+                rejections["\(version)\t\(reason.rawValue)", default: 0] += 1
+                if e.event.kind == .interactiveDismiss, let top = replayer.state.topPresentation {
+                    refused[top.route.id, default: 0] += 1
+                }
+            }
+            if let top = replayer.state.topPresentation, !top.dismissible { stuck.append(session.rawValue) }
+        }
+        try log.flush()
+        func table(_ d: [String: Int]) -> JSONValue {
+            .array(d.keys.sorted().map { k in
+                .array(k.split(separator: "\t", omittingEmptySubsequences: false).map { .string(String($0)) } + [.int(Int64(d[k]!))])
+            })
+        }
+        say(JSONValue.object(["rejections": table(rejections), "refused_swipes": table(refused), "stuck": .array(stuck.sorted().map(JSONValue.string))]).canonicalText)
+    } catch {
+        fail("\(error)")
+    }
+
+case "delete":
+    guard args.count >= 4 else { fail("usage: delete STORE SESSION…", code: 64) }
+    do {
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .perEvent, retention: .none))
+        for id in args[3...] {
+            try log.deleteSession(SessionID(id))
+            say("deleted \(id)")
         }
     } catch {
         fail("\(error)")

@@ -285,4 +285,5 @@ private final class ShortLog: EventLog, @unchecked Sendable {
         for e in stored where e.seq >= from && e.seq <= through { if try !body(e) { return } }
     }
     func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { nil }
+    func deleteSession(_ session: SessionID) throws { throw EventLogError.sessionNotFound(session) }
 }

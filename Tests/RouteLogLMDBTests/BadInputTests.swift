@@ -8,35 +8,37 @@ struct BadInputTests {
     @Test func aNewerFormatIsRefused() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
+        let newer = storeFormatVersion + 1
         do {
             let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
             _ = try log.createSession(NewSession())
             let meta = try log.environment.database(named: "meta")
-            try log.environment.withWriteTransaction { try $0.put([0, 0, 0, 3], forKey: Array("format".utf8), in: meta) }
+            try log.environment.withWriteTransaction { try $0.put([0, 0, 0, UInt8(newer)], forKey: Array("format".utf8), in: meta) }
         }
-        #expect(throws: LMDBEventLogError.newerFormat(path: dir.path, found: 3, supported: 2)) {
+        #expect(throws: LMDBEventLogError.newerFormat(path: dir.path, found: newer, supported: storeFormatVersion)) {
             try LMDBEventLog.open(at: dir.path, options: testOptions())
         }
-        #expect(throws: LMDBEventLogError.newerFormat(path: dir.path, found: 3, supported: 2)) {
+        #expect(throws: LMDBEventLogError.newerFormat(path: dir.path, found: newer, supported: storeFormatVersion)) {
             try LMDBEventLog.open(at: dir.path, options: testOptions(readOnly: true))
         }
     }
 
-    /// A store of format 1 (rejection reasons numbered apart from the core's table) is refused
-    /// with the way forward: export with the release that wrote it, import into a new store.
-    @Test func anOlderFormatIsRefusedWithTheWayForward() throws {
+    /// A store of an older format (1: rejection reasons numbered apart from the core's table; 2:
+    /// events keyed by the 16-byte session id) is refused with the way forward: export with the
+    /// release that wrote it, import into a new store.
+    @Test(arguments: [UInt32(1), 2]) func anOlderFormatIsRefusedWithTheWayForward(_ older: UInt32) throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         do {
             let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
             _ = try log.createSession(NewSession())
             let meta = try log.environment.database(named: "meta")
-            try log.environment.withWriteTransaction { try $0.put([0, 0, 0, 1], forKey: Array("format".utf8), in: meta) }
+            try log.environment.withWriteTransaction { try $0.put([0, 0, 0, UInt8(older)], forKey: Array("format".utf8), in: meta) }
         }
-        let expected = LMDBEventLogError.olderFormat(path: dir.path, found: 1, supported: 2)
+        let expected = LMDBEventLogError.olderFormat(path: dir.path, found: older, supported: 3)
         #expect(throws: expected) { try LMDBEventLog.open(at: dir.path, options: testOptions()) }
         #expect(throws: expected) { try LMDBEventLog.open(at: dir.path, options: testOptions(readOnly: true)) }
-        #expect(expected.description.contains("older than the format 2") && expected.description.contains("routelog import"))
+        #expect(expected.description.contains("older than the format 3") && expected.description.contains("routelog import"))
     }
 
     @Test func aDirectoryThatIsNotAStoreIsRefused() throws {
@@ -141,16 +143,18 @@ struct BadInputTests {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
-        let s = try log.createSession(NewSession(label: "g")).id
+        let info = try log.createSession(NewSession(label: "g"))
+        let s = info.id
         try log.append(generatedEvents(20, seed: 4), to: s, expectedSeq: 0)
         let key = StoreKey.sessionBytes(s)!
+        let prefix = StoreKey.eventPrefix(info)
         let events = try log.environment.database(named: "events")
         let sessions = try log.environment.database(named: "sessions")
         try log.environment.withWriteTransaction { txn in
-            let record = try #require(try txn.value(forKey: StoreKey.event(key, 7), in: events))
-            try txn.put(Array(record.prefix(30)), forKey: StoreKey.event(key, 7), in: events)
+            let record = try #require(try txn.value(forKey: StoreKey.event(prefix, 7), in: events))
+            try txn.put(Array(record.prefix(30)), forKey: StoreKey.event(prefix, 7), in: events)
         }
-        #expect(throws: LMDBEventLogError.corruptRecord(session: s, seq: 7, reason: "at byte 0: truncated: 30 bytes, shorter than the 56 bytes of a record without payload")) {
+        #expect(throws: LMDBEventLogError.corruptRecord(session: s, seq: 7, reason: "at byte 0: truncated: 30 bytes, shorter than the 51 bytes of a record without payload")) {
             try log.read(s, from: 7, through: 7) { _ in true }
         }
         let report = try log.verify(session: s)

@@ -13,8 +13,9 @@ private struct Fixture {
     init(count: Int = 100) throws {
         dir = try TempDir()
         log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 32))
-        session = try log.createSession(NewSession(label: "victim")).id
-        key = StoreKey.sessionBytes(session)!
+        let info = try log.createSession(NewSession(label: "victim"))
+        session = info.id
+        key = StoreKey.eventPrefix(info)
         try log.append(generatedEvents(count, seed: 21), to: session, expectedSeq: 0)
         #expect(try log.verify(session: session).isValid)
     }

@@ -533,6 +533,15 @@ final class SwappableReducerLog: EventLog, @unchecked Sendable {
         }
         for e in slice where try !body(e) { return }
     }
+    func deleteSession(_ id: SessionID) throws {
+        try lock.withLock {
+            guard let info, info.id == id else { throw EventLogError.sessionNotFound(id) }
+            self.info = nil
+            stored = []
+            snapshots = []
+        }
+    }
+
     func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
         lock.withLock { snapshots.last { $0.seq <= seq } }
     }

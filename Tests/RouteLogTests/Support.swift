@@ -95,6 +95,7 @@ final class FlakyLog: EventLog, @unchecked Sendable {
         try inner.read(session, from: from, through: through, body)
     }
     func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
+    func deleteSession(_ session: SessionID) throws { try inner.deleteSession(session) }
 }
 
 /// An in-memory log whose appends wait at a gate, like a slow fsync, until the test opens it.
@@ -132,4 +133,5 @@ final class GatedLog: EventLog, @unchecked Sendable {
         try inner.read(session, from: from, through: through, body)
     }
     func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
+    func deleteSession(_ session: SessionID) throws { try inner.deleteSession(session) }
 }

@@ -2,30 +2,59 @@ import ArgumentParser
 import Foundation
 import RouteLogCore
 
-/// `routelog export`: a session as a portable fixture file.
+/// `routelog export`: a session as a portable fixture file, or sessions as flat event rows.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a session as a portable fixture file.",
+        abstract: "Write a session as a portable fixture file, or sessions as JSON Lines for a query engine.",
         discussion: """
-        Writes the events (with their metadata) and an expect block replayed with the current \
-        reducer. --redact replaces every string and number inside route payloads (and notes) with \
-        a stable hash, keeping route ids, types, styles and the shape of the payloads, so a tester \
-        can attach the file to a bug report. -o - writes to stdout. The fixture's name is the \
-        output file's name without .json (as in Fixtures/), or --name; the session's label stays \
-        in the session header.
+        --format fixture (the default) writes one SESSION's events (with their metadata) and an \
+        expect block replayed with the current reducer. --redact replaces every string and number \
+        inside route payloads (and notes) with a stable hash, keeping route ids, types, styles and \
+        the shape of the payloads, so a tester can attach the file to a bug report. The fixture's \
+        name is the output file's name without .json (as in Fixtures/), or --name; the session's \
+        label stays in the session header.
+
+        --format events-jsonl writes one flat JSON object per event of each SESSION (or of every \
+        session with --all): session, app, app_version, label, seq, time, origin, call_site, kind, \
+        route_id, route_type, style, placement, token, outcome, reason, digest, and after the \
+        event top_id, top_style, top_dismissible, depth and path_length (see the README). DuckDB \
+        (read_json_auto), Spark and BigQuery read it as is.
+
+        -o - writes to stdout.
         """
     )
 
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case fixture
+        case eventsJSONL = "events-jsonl"
+    }
+
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The session (REF@N exports events 1...N).") var session: String
+    @Argument(help: "The session (REF@N exports events 1...N); with events-jsonl, any number of them.") var sessions: [String] = []
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for stdout).", valueName: "file"), completion: .file(extensions: ["json"]))
     var output: String
+    @Option(help: "The output format.") var format: Format = .fixture
+    @Flag(help: "With events-jsonl: every session in the store.") var all = false
     @Option(help: "The fixture's name (default: the file name without .json; with -o -, the session's label).") var name: String?
     @Flag(help: "Replace payload strings and numbers with stable hashes.") var redact = false
     @Flag(help: "Print a JSON summary instead of a sentence.") var json = false
 
+    func validate() throws {
+        switch format {
+        case .fixture:
+            if all { throw ValidationError("--all needs --format events-jsonl") }
+            if sessions.count != 1 { throw ValidationError("give one SESSION to export as a fixture") }
+        case .eventsJSONL:
+            if all && !sessions.isEmpty { throw ValidationError("give SESSIONs or --all, not both") }
+            if !all && sessions.isEmpty { throw ValidationError("give at least one SESSION, or --all") }
+            if redact || name != nil { throw ValidationError("--redact and --name apply to --format fixture only") }
+        }
+    }
+
     func run() throws {
+        if format == .eventsJSONL { return try exportEvents() }
+        let session = sessions[0]
         let s = try store.workspace().resolve(try parseRef(session))
         try s.requireEvents()
         var events = try call { try s.log.events(s.id, from: 1, through: s.seqOrHead) }.map(\.recorded)
@@ -52,6 +81,87 @@ struct ExportCommand: ParsableCommand {
         } else {
             out.line("exported \(events.count) events of \(s.name) to \(output)" + (redact ? " (payloads redacted)" : ""))
         }
+    }
+}
+
+extension ExportCommand {
+    /// `--format events-jsonl`: the rows of ``FleetRows``, streamed session by session.
+    func exportEvents() throws {
+        let workspace = store.workspace()
+        var targets: [ResolvedSession] = []
+        if all {
+            let log = try workspace.store()
+            for info in try call({ try log.sessions() }) {
+                targets.append(ResolvedSession(log: log, id: info.id, info: info, name: info.id.rawValue, document: nil, seq: nil))
+            }
+        } else {
+            for text in sessions { targets.append(try workspace.resolve(try parseRef(text))) }
+        }
+        let sink = try JSONLSink(path: output)
+        var rows: Int64 = 0
+        for s in targets {
+            var replayer = Replayer()
+            try call {
+                try s.log.read(s.id, from: 1, through: s.seqOrHead) { event in
+                    replayer.apply(event.event)
+                    sink.append(FleetRows.row(s.info, event, after: replayer.state).canonicalText)
+                    rows += 1
+                    return true
+                }
+            }
+        }
+        try sink.close()
+        if output == "-" { return }
+        let out = Output.stdout()
+        if json {
+            out.line(JSONValue.object(["file": .string(output), "events": .int(rows), "sessions": .int(Int64(targets.count))]).canonicalText)
+        } else {
+            out.line("exported \(rows) events of \(targets.count) session\(targets.count == 1 ? "" : "s") to \(output)")
+        }
+    }
+}
+
+/// Lines written to a file (or stdout for `-`) in large blocks.
+final class JSONLSink {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private let path: String
+
+    init(path: String) throws(CLIError) {
+        self.path = path
+        if path == "-" {
+            fd = -1
+        } else {
+            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard opened >= 0 else { throw .usage("cannot write \(printable(path)): \(String(cString: strerror(errno)))") }
+            fd = opened
+        }
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    func append(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(10)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    /// The first write error, reported by ``close()``.
+    private var failure: Int32?
+
+    private func flush() {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        if fd < 0 { return writeAll(1, buffer) }
+        var offset = 0
+        while offset < buffer.count && failure == nil {
+            let n = buffer.withUnsafeBytes { raw in write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { failure = errno }
+        }
+    }
+
+    func close() throws(CLIError) {
+        flush()
+        if fd >= 0, Foundation.close(fd) != 0, failure == nil { failure = errno }
+        if let failure { throw .data("cannot write \(printable(path)): \(String(cString: strerror(failure)))") }
     }
 }
 

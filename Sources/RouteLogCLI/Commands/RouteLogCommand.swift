@@ -17,14 +17,15 @@ public struct RouteLogCommand: AsyncParsableCommand {
         \(HelpText.exitCodes)
 
         Text output is colored only on a terminal, and never when NO_COLOR is set. \
-        Every command has --json for scripts. Reading never writes to the store.
+        Every command has --json for scripts. Only import, rm and prune write to the store \
+        (compact writes a copy elsewhere); every other command only reads it.
         Shell completion: routelog --generate-completion-script bash|zsh|fish
         """,
         version: "0.1.0",
         subcommands: [
             SessionsCommand.self, LogCommand.self, StateCommand.self, DiffCommand.self, BisectCommand.self,
             VerifyCommand.self, MinimizeCommand.self, ExportCommand.self, ImportCommand.self, FixturesCommand.self,
-            ReportCommand.self, ServeCommand.self,
+            ReportCommand.self, ServeCommand.self, RmCommand.self, PruneCommand.self, CompactCommand.self, StatsCommand.self,
         ]
     )
 

@@ -94,8 +94,11 @@ final class Workspace {
     let storePath: String
     private var opened: (any EventLog)?
 
-    init(storePath: String) {
+    /// - Parameter log: the store, already opened (by a command that writes); else it is opened
+    ///   read-only when first needed.
+    init(storePath: String, log: (any EventLog)? = nil) {
         self.storePath = storePath
+        opened = log
     }
 
     /// The store, opened read-only (reading never writes to the store).

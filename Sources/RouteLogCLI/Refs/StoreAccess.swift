@@ -5,16 +5,21 @@ import RouteLogLMDB
 /// Opens the LMDB store behind `--store`.
 enum StoreAccess {
     /// Opens the store at `path`. Read-only unless `writable`: a read never creates or changes a
-    /// store, and can run while an app writes the same store.
-    static func open(path: String, writable: Bool) throws(CLIError) -> any EventLog {
+    /// store, and can run while an app writes the same store. A writable open creates the store
+    /// when missing unless `create` is false. The CLI keeps every session: no retention.
+    static func open(path: String, writable: Bool, create: Bool = true) throws(CLIError) -> any EventLog {
         var isDir: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
-        if !writable {
+        if !writable || !create {
             guard exists else { throw .data("not a store: \(path) (no such directory; give --store DIR or set ROUTELOG_STORE)") }
         }
         if exists && !isDir.boolValue { throw .data("not a store: \(path) (a file, not a store directory)") }
+        if !create && !FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb")) {
+            throw .data("not a store: \(path) (it has no data.mdb)")
+        }
         do {
-            return try LMDBEventLog.open(at: path, options: .init(readOnly: !writable, durability: writable ? .perEvent : .none))
+            return try LMDBEventLog.open(at: path, options: .init(readOnly: !writable, durability: writable ? .perEvent : .none,
+                                                                  retention: .none))
         } catch {
             throw CLIError.from(error)
         }
@@ -38,6 +43,8 @@ extension CLIError {
         case .corruptRecord(let session, let seq, let reason): .data("corrupt record: session \(session) seq \(seq): \(reason)")
         case .corruptValue(let db, let key, let reason): .data("corrupt store: database \"\(db)\" key \(key): \(reason)")
         case .storage(let e, let operation): .data("store error while \(operation): \(e)")
+        case .sessionInUse(let id): .data("session in use: \(id) (an app or another process is writing it; nothing was deleted)")
+        case .lockFailed(let path, let reason): .data("cannot lock \(path): \(reason)")
         }
     }
 }

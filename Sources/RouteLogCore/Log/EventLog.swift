@@ -151,6 +151,9 @@ public protocol EventLog: AnyObject, Sendable {
     func read(_ session: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws
     /// The latest snapshot at or before `seq`, if the log keeps one.
     func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot?
+    /// Deletes a session with its events and snapshots, atomically: a reader sees the whole
+    /// session or none of it. Throws ``EventLogError/sessionNotFound(_:)``.
+    func deleteSession(_ session: SessionID) throws
 }
 
 extension EventLog {

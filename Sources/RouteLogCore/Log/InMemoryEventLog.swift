@@ -89,6 +89,13 @@ public final class InMemoryEventLog: EventLog, @unchecked Sendable {
         for e in events where try !body(e) { return }
     }
 
+    public func deleteSession(_ id: SessionID) throws {
+        try locked {
+            guard store.removeValue(forKey: id) != nil else { throw EventLogError.sessionNotFound(id) }
+            order.removeAll { $0 == id }
+        }
+    }
+
     public func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
         try locked {
             guard let s = store[id] else { throw EventLogError.sessionNotFound(id) }

@@ -1,7 +1,7 @@
 // Measures every figure of RouteLog's benchmark table with its baselines in the same run, prints
 // the table and writes the JSON summary. `make bench` runs it (release build) through `run.sh`.
 //
-//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report]
+//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report|lifecycle]
 //
 // `--scale` multiplies every event count (0.1 for a quick look); the summary records it. `--only`
 // measures one group of figures: `core`, `store` (which includes append-multiprocess) or
@@ -37,12 +37,12 @@ struct Options {
                 o.runs = r
             case "--only":
                 let only = try value()
-                guard ["core", "store", "append-multiprocess", "report"].contains(only) else {
-                    throw BenchError("--only takes core, store, append-multiprocess or report")
+                guard ["core", "store", "append-multiprocess", "report", "lifecycle"].contains(only) else {
+                    throw BenchError("--only takes core, store, append-multiprocess, report or lifecycle")
                 }
                 o.only = only
             case "-h", "--help":
-                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report]")
+                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report|lifecycle]")
                 exit(0)
             default: throw BenchError("unknown argument \(args[i])")
             }
@@ -351,6 +351,7 @@ do {
     if o.only == nil || o.only == "store" { figures += try storeFigures(o) }
     if o.only == nil || o.only == "store" || o.only == "append-multiprocess" { figures += try MultiProcessBench.figures(o) }
     if o.only == nil || o.only == "report" { figures += try reportFigures(o) }
+    if o.only == nil || o.only == "lifecycle" { figures += try LifecycleBench.figures(o) }
     let elapsed = (clock.now - start).seconds
     print("")
     print("RouteLog benchmarks (release build; value = best of the runs; rates are per second of wall-clock time)")

@@ -1,0 +1,77 @@
+import RouteLogCore
+
+/// The rows of `routelog export --format events-jsonl`: one flat JSON object per event, with the
+/// session's columns repeated on each row and the state after the event summarized, so an engine
+/// that knows nothing of RouteLog (DuckDB, Spark, BigQuery) can group and filter it.
+///
+/// Every row has every column (null when it does not apply), so the schema a reader infers is the
+/// same for every file. The README's "Fleet export" section documents the columns.
+enum FleetRows {
+    /// The columns, in the order the README lists them (rows are written with sorted keys).
+    static let columns = [
+        "session", "app", "app_version", "label", "seq", "time", "origin", "call_site", "kind", "route_id", "route_type",
+        "style", "placement", "token", "outcome", "reason", "digest", "top_id", "top_style", "top_dismissible", "depth",
+        "path_length",
+    ]
+
+    /// One event's row. `after` is the state after the event (the replay's).
+    static func row(_ info: SessionInfo, _ event: StoredEvent, after: NavigationState) -> JSONValue {
+        func string(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+        var route: RouteRef?
+        var style: PresentationStyle?
+        var placement: String?
+        var token: UInt64?
+        switch event.event {
+        case .push(let r, let frame):
+            route = r
+            token = frame.flatMap(Self.token)
+        case .pop(_, let frame), .popToRoot(let frame):
+            token = frame.flatMap(Self.token)
+        case .show(let r, let s, _, let p):
+            route = r
+            style = s
+            switch p {
+            case .replacingTop: placement = "replacingTop"
+            case .onTop: placement = "onTop"
+            case .in(let frame): placement = "in \(frame)"
+            }
+            // The token the presentation got (or kept, updated in place).
+            if event.outcome.isApplied { token = after.topPresentation?.token }
+        case .dismiss(.token(let t)), .interactiveDismiss(token: let t?):
+            token = t
+        case .dismiss, .interactiveDismiss, .setTabs, .selectTab, .reset:
+            break
+        }
+        let meta = event.recorded.meta
+        let top = after.topPresentation
+        return .object([
+            "session": .string(info.id.rawValue),
+            "app": string(info.appName),
+            "app_version": string(info.appVersion),
+            "label": .string(info.label),
+            "seq": .int(Int64(event.seq)),
+            "time": meta.timestamp == 0 ? .null : .string(ISO8601.format(milliseconds: meta.timestamp)),
+            "origin": .string(meta.origin.rawValue),
+            "call_site": string(meta.callSite.map { "\($0.file):\($0.line)" }),
+            "kind": .string(event.event.kind.rawValue),
+            "route_id": string(route?.id),
+            "route_type": string(route?.type),
+            "style": string(style?.rawValue),
+            "placement": string(placement),
+            "token": token.map { .int(Int64(truncatingIfNeeded: $0)) } ?? .null,
+            "outcome": .string(event.outcome.isApplied ? "applied" : "rejected"),
+            "reason": string(event.outcome.reason?.rawValue),
+            "digest": .string(event.digest.hex),
+            "top_id": string(top?.route.id),
+            "top_style": string(top?.style.rawValue),
+            "top_dismissible": top.map { .bool($0.dismissible) } ?? .null,
+            "depth": .int(Int64(after.presentationChain.count)),
+            "path_length": .int(Int64(after.activeFrame.path.count)),
+        ])
+    }
+
+    private static func token(_ frame: FrameRef) -> UInt64? {
+        if case .presentation(let t) = frame { return t }
+        return nil
+    }
+}

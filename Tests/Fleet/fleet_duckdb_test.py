@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""The README's fleet queries, run by DuckDB over `routelog export --format events-jsonl`.
+
+    /usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py BIN_DIR
+
+BIN_DIR holds the built routelog and routelog-lmdb-crashtest. The crash-test helper writes
+generated sessions into a new store and prints the answers to the three questions, computed in
+Swift from a replay of the generated events; routelog exports the store; the three ```sql blocks
+of the README's "Fleet export" section run over the export and each answer must equal the
+replay's. DuckDB is installed by `make setup`; without it this script fails (it never skips).
+Exits 1 when any check fails.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import duckdb  # installed by `make setup`; a missing module is a failure, not a skip
+
+BIN = sys.argv[1]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORK = tempfile.mkdtemp(prefix="routelog-fleet-")
+SESSIONS, SEED = 30, 4
+
+
+def run(*args):
+    p = subprocess.run([os.path.join(BIN, args[0])] + list(args[1:]), capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, NO_COLOR="1"))
+    if p.returncode != 0:
+        raise AssertionError(f"{args} exited {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def readme_queries():
+    """The ```sql blocks of the README's "### Fleet export" section, in order."""
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    start = text.index("### Fleet export")
+    end = text.find("\n## ", start)
+    section = text[start:end if end >= 0 else len(text)]
+    return re.findall(r"```sql\n(.*?)```", section, re.S)
+
+
+def main():
+    failures = []
+
+    def check(name, got, want):
+        if got != want:
+            failures.append(f"{name}: DuckDB says {got!r}, the replay says {want!r}")
+        else:
+            print(f"ok  {name} ({len(want)} rows)")
+
+    store = os.path.join(WORK, "store")
+    expected = json.loads(run("routelog-lmdb-crashtest", "fleet", store, str(SESSIONS), str(SEED)))
+    export = os.path.join(WORK, "events.jsonl")
+    run("routelog", "export", "--format", "events-jsonl", "--all", "-o", export, "--store", store)
+
+    queries = readme_queries()
+    if len(queries) != 3:
+        raise AssertionError(f"expected three sql blocks in the README's Fleet export section, found {len(queries)}")
+    os.chdir(WORK)  # the queries name 'events.jsonl'
+    db = duckdb.connect()
+
+    # Every row is there, once.
+    rows = db.sql("SELECT count(*), count(DISTINCT session) FROM read_json_auto('events.jsonl')").fetchall()[0]
+    lines = sum(1 for _ in open(export, encoding="utf-8"))
+    check("rows and sessions", list(rows), [lines, SESSIONS])
+
+    # 1. Rejections by reason and app version.
+    got = [list(r) for r in db.sql(queries[0]).fetchall()]
+    want = sorted(expected["rejections"])
+    check("rejections by reason and app version", got, want)
+
+    # 2. The screens most often on top when a swipe was refused (ordered by count, then id).
+    got = [list(r) for r in db.sql(queries[1]).fetchall()]
+    want = sorted(expected["refused_swipes"], key=lambda r: (-r[1], r[0]))
+    check("screens on top of refused swipes", got, want)
+
+    # 3. Sessions that ended inside an undismissible presentation.
+    got = [str(r[0]) for r in db.sql(queries[2]).fetchall()]  # DuckDB reads the ids as UUIDs
+    check("sessions that ended inside an undismissible presentation", got, expected["stuck"])
+
+    # The answers must say something, or the checks above prove little.
+    for key in ["rejections", "refused_swipes", "stuck"]:
+        if not expected[key]:
+            failures.append(f"the generated sessions give no rows for {key}: change SEED or SESSIONS")
+
+    shutil.rmtree(WORK, ignore_errors=True)
+    if failures:
+        for f in failures:
+            print("FAIL " + f)
+        sys.exit(1)
+    print("fleet queries: all passed")
+
+
+if __name__ == "__main__":
+    main()
