@@ -38,11 +38,14 @@ public struct RecordingStatus: Hashable, Sendable {
 
 /// Writes a navigator's events to its log off the main actor.
 ///
-/// The navigator hands each event over with ``enqueue(_:digest:)`` (a short lock, never I/O).
-/// A serial queue appends them in batches with the right `expectedSeq`. When the log throws,
-/// the events stay pending, the failure is reported once, and the recorder retries later; on
-/// success it catches up with the whole backlog in one batch.
+/// The navigator hands each event over with ``enqueue(_:digest:)``: a short lock around an
+/// append to a chunked backlog, never I/O and never a copy of a growing array. A serial queue
+/// takes the backlog in one move and appends it in batches with the right `expectedSeq`. When
+/// the log throws, the events stay pending, the failure is reported once, and the recorder
+/// retries later; on success it catches up with the whole backlog in one batch.
 final class Recorder: @unchecked Sendable {
+    typealias Item = (event: RecordedEvent, digest: Digest)
+
     let log: any EventLog
     let session: SessionID
     let queue: DispatchQueue
@@ -50,8 +53,12 @@ final class Recorder: @unchecked Sendable {
     private let retryDelay: Double
     private let lock = NSLock()
 
-    // Guarded by `lock`.
-    private var pending: [(event: RecordedEvent, digest: Digest)] = []
+    // Guarded by `lock`. Only O(1) work happens under it: moves of array references.
+    /// Handed over by the navigator, not yet taken by the queue.
+    private var incoming = Backlog<Item>()
+    /// Taken by the queue and not yet written, oldest first. Only the queue replaces it, with an
+    /// array built outside the lock.
+    private var inflight: [Item] = []
     private var written: UInt64
     private var failure: RecordingError?
     private var drainScheduled = false
@@ -74,18 +81,35 @@ final class Recorder: @unchecked Sendable {
     }
 
     var status: RecordingStatus {
-        lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: pending.count, error: failure) }
+        lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: inflight.count + incoming.count, error: failure) }
     }
 
     /// Hands one event over. `digest` is the state's digest after it, as the navigator computed it.
     func enqueue(_ event: RecordedEvent, digest: Digest) {
         let schedule: Bool = lock.withLock {
-            pending.append((event, digest))
+            incoming.append((event, digest))
             guard failure == nil, !drainScheduled else { return false }
             drainScheduled = true
             return true
         }
         if schedule { queue.async { self.drain() } }
+    }
+
+    /// The last seq the log holds, and the events handed over after it through seq `through`
+    /// (oldest first). The copy is made outside the lock.
+    func unwritten(through: UInt64) -> (writtenSeq: UInt64, events: [RecordedEvent]) {
+        let (w, taken, handed) = lock.withLock { (written, inflight, incoming) }
+        guard through > w else { return (w, []) }
+        let wanted = Int(through - w)
+        var out: [RecordedEvent] = []
+        out.reserveCapacity(wanted)
+        for item in taken where out.count < wanted { out.append(item.event) }
+        handed.forEach { item in
+            guard out.count < wanted else { return false }
+            out.append(item.event)
+            return true
+        }
+        return (w, out)
     }
 
     /// Tries to write everything pending now, even during an outage; runs on the queue.
@@ -102,15 +126,23 @@ final class Recorder: @unchecked Sendable {
     private func drain(force: Bool = false) {
         dispatchPrecondition(condition: .onQueue(queue))
         while true {
-            let (batch, expected, stopped): ([(event: RecordedEvent, digest: Digest)], UInt64, Bool) = lock.withLock {
+            let (taken, current, expected, stopped): (Backlog<Item>, [Item], UInt64, Bool) = lock.withLock {
                 drainScheduled = false
-                return (pending, written, failure?.diverged == true || (failure != nil && !force))
+                let taken = incoming
+                incoming = Backlog()
+                return (taken, inflight, written, failure?.diverged == true || (failure != nil && !force))
+            }
+            var batch = current
+            if taken.count > 0 {
+                batch.reserveCapacity(current.count + taken.count)
+                taken.forEach { batch.append($0); return true }
+                lock.withLock { inflight = batch }
             }
             if batch.isEmpty || stopped { return }
             do {
                 let stored = try log.append(batch.map(\.event), to: session, expectedSeq: expected)
                 checkDigests(stored, against: batch)
-                succeeded(count: batch.count)
+                succeeded(writing: batch[...])
             } catch let EventLogError.conflict(_, exp, actual) where actual > exp && actual - exp <= UInt64(batch.count) {
                 // The log holds more than we thought: a write reported as failed was committed.
                 // If those records are ours, skip them and carry on (re-sync); otherwise stop.
@@ -123,23 +155,27 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    private func resync(expected: UInt64, actual: UInt64, batch: [(event: RecordedEvent, digest: Digest)]) -> Bool {
+    private func resync(expected: UInt64, actual: UInt64, batch: [Item]) -> Bool {
         let k = Int(actual - expected)
         let existing = (try? log.events(session, from: expected + 1, through: actual)) ?? []
         if existing.count == k && zip(existing, batch).allSatisfy({ $0.recorded == $1.event }) {
             logger.notice("log already held seqs \(expected + 1)...\(actual); recording continues after them",
                           metadata: ["session": "\(session)"])
-            succeeded(count: k)
+            succeeded(writing: batch[..<k])
             return true
         }
         failed("the log's session has events this navigator did not write (its last seq is \(actual), expected \(expected))", diverged: true)
         return false
     }
 
-    private func succeeded(count: Int) {
+    /// Drops the written head of `inflight`: `batch` is a prefix of it.
+    private func succeeded(writing batch: ArraySlice<Item>) {
+        let current = inflightOnQueue
+        let count = batch.count
+        let rest = count == current.count ? [] : Array(current.dropFirst(count))
         let (recovered, callback): (RecordingError?, (@Sendable () -> Void)?) = lock.withLock {
-            pending.removeFirst(count)
-            written += UInt64(count)
+            inflight = rest
+            self.written += UInt64(count)
             let was = failure
             failure = nil
             return (was, onChange)
@@ -178,7 +214,13 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    private func checkDigests(_ stored: [StoredEvent], against batch: [(event: RecordedEvent, digest: Digest)]) {
+    /// `inflight` read from the queue, which alone replaces it.
+    private var inflightOnQueue: [Item] {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return lock.withLock { inflight }
+    }
+
+    private func checkDigests(_ stored: [StoredEvent], against batch: [Item]) {
         guard let bad = zip(stored, batch).first(where: { $0.digest != $1.digest }) else { return }
         let warn: Bool = lock.withLock {
             defer { digestWarningGiven = true }
@@ -188,5 +230,32 @@ final class Recorder: @unchecked Sendable {
             logger.warning("the log's digest after seq \(bad.0.seq) differs from the navigator's: the store folds events differently",
                            metadata: ["session": "\(session)"])
         }
+    }
+}
+
+/// A FIFO that grows in fixed-size chunks: appending never copies what it already holds, and
+/// handing the whole of it over is a move of two array references.
+struct Backlog<Element> {
+    static var chunkSize: Int { 256 }
+    private var chunks: [[Element]] = []
+    private var tail: [Element] = []
+    private(set) var count = 0
+
+    mutating func append(_ element: Element) {
+        if tail.capacity == 0 { tail.reserveCapacity(Self.chunkSize) }
+        tail.append(element)
+        count += 1
+        if tail.count == Self.chunkSize {
+            chunks.append(tail)
+            tail = []
+        }
+    }
+
+    /// Calls `body` for each element, oldest first, until it returns `false`.
+    func forEach(_ body: (Element) -> Bool) {
+        for chunk in chunks {
+            for e in chunk where !body(e) { return }
+        }
+        for e in tail where !body(e) { return }
     }
 }
