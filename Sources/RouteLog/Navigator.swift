@@ -92,6 +92,14 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored private var routeCache = RouteCache<Route>()
     /// `Route`'s name, stored with every route the navigator records.
     @ObservationIgnored private let routeTypeName = String(describing: Route.self)
+    /// The key paths a call notifies observers of, made once: a key path into a generic class is
+    /// instantiated at run time, which costs more than the rest of a call.
+    @ObservationIgnored private let livePath: KeyPath<Navigator, NavigationState>
+    @ObservationIgnored private let headSeqPath: KeyPath<Navigator, UInt64>
+    @ObservationIgnored private let lastResultPath: KeyPath<Navigator, CallResult?>
+    /// An empty state held aside, swapped in while a call applies its event to the live state
+    /// in place (so the live state's buffers are not copied).
+    @ObservationIgnored private var spare = NavigationState()
 
     /// Milliseconds since 1970 from the system clock: the default timestamp of recorded events.
     nonisolated public static var wallClock: @Sendable () -> Int64 { WallClock.milliseconds }
@@ -138,6 +146,9 @@ public final class Navigator<Route: Routable> {
         self.session = session
         self.logger = logger
         self.clock = clock
+        self.livePath = \.live
+        self.headSeqPath = \.headSeq
+        self.lastResultPath = \.lastResult
         self.live = state
         self.headSeq = headSeq
         self.history = History(base: Snapshot(seq: headSeq, state: state), capacity: historyWindow)
@@ -413,39 +424,49 @@ public final class Navigator<Route: Routable> {
     @discardableResult
     public func send(_ event: Event, origin: Origin = .app, note: String? = nil,
                      file: String = #fileID, line: Int = #line) -> CallResult {
-        if let t = past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
+        if let t = _past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
         return record(event, origin: origin, note: note, callSite: CallSite(file: file, line: line))
     }
 
     /// Applies and records an event (the navigator is live).
+    ///
+    /// The hot path of every call: it reads and writes the observed properties' storage directly
+    /// and notifies observers through key paths made once. The event is applied to the live
+    /// state in place (a rejected event leaves a state unchanged, so nothing is copied first);
+    /// observers of the state hear of it only when the event applied.
     private func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
-        let seq = headSeq + 1
-        var next = live
+        let seq = _headSeq + 1
+        var next = spare
+        swap(&next, &_live)
         let outcome = next.apply(event, seq: seq)
-        if outcome.isApplied { live = next }
-        headSeq = seq
-        history.append(event, outcome: outcome, after: live, seq: seq)
+        if outcome.isApplied {
+            withMutation(keyPath: livePath) { swap(&next, &_live) }
+        } else {
+            swap(&next, &_live)
+        }
+        withMutation(keyPath: headSeqPath) { _headSeq = seq }
+        history.append(event, outcome: outcome, after: _live, seq: seq)
         let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: callSite, note: note)
-        recorder.enqueue(RecordedEvent(event, meta: meta), digest: live.digest)
+        recorder.enqueue(RecordedEvent(event, meta: meta), digest: _live.digest)
         if !outcome.isApplied {
             let site = callSite.map { " at \($0.file):\($0.line)" } ?? ""
             logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome)\(site)")
         }
         let result = CallResult.recorded(seq: seq, outcome: outcome)
-        lastResult = result
+        withMutation(keyPath: lastResultPath) { _lastResult = result }
         return result
     }
 
     private func refuse(_ refusal: Refusal, file: String, line: Int) -> CallResult {
         logger.debug("navigation call refused: \(refusal) at \(file):\(line)")
         let result = CallResult.refused(refusal)
-        lastResult = result
+        withMutation(keyPath: lastResultPath) { _lastResult = result }
         return result
     }
 
     /// Encodes a route into an event and sends it; refuses the call if the route has no JSON form.
     private func call(_ route: Route, origin: Origin, file: String, line: Int, _ make: (RouteRef) -> Event) -> CallResult {
-        if let t = past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
+        if let t = _past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
         do {
             let ref = try RouteRef(route, typeName: routeTypeName)
             routeCache.insert(route, for: ref)
@@ -544,6 +565,7 @@ public final class Navigator<Route: Routable> {
     /// Throws if a route of `state` does not decode, naming the last event up to `through`
     /// that recorded it.
     private func checkDecodable(_ state: NavigationState, through: UInt64) throws {
+        if everyRouteDecodes(state) { return }
         do {
             _ = try NavigationSnapshot<Route>(state)
         } catch {
@@ -558,6 +580,20 @@ public final class Navigator<Route: Routable> {
             e.seq = seq
             throw e
         }
+    }
+}
+
+extension Navigator {
+    /// Whether every route of `state` decodes as `Route` with its id: through the route cache, so
+    /// travel decodes only the routes it has not seen.
+    fileprivate func everyRouteDecodes(_ state: NavigationState) -> Bool {
+        func decodes(_ f: Frame) -> Bool {
+            for r in f.path where route(r) == nil { return false }
+            guard let p = f.presented else { return true }
+            return route(p.route) != nil && (p.content.map(decodes) ?? true)
+        }
+        if let tabs = state.tabs { return tabs.allSatisfy { decodes($0.root) } }
+        return decodes(state.root)
     }
 }
 

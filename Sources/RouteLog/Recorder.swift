@@ -59,6 +59,9 @@ final class Recorder: @unchecked Sendable {
     /// Taken by the queue and not yet written, oldest first. Only the queue replaces it, with an
     /// array built outside the lock.
     private var inflight: [Item] = []
+    /// Taken from `incoming` by the queue and not yet in `inflight` (while the queue builds the
+    /// new `inflight` outside the lock), so that status and reads still see those events.
+    private var inTransit = Backlog<Item>()
     private var written: UInt64
     private var failure: RecordingError?
     private var drainScheduled = false
@@ -81,7 +84,7 @@ final class Recorder: @unchecked Sendable {
     }
 
     var status: RecordingStatus {
-        lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: inflight.count + incoming.count, error: failure) }
+        lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: inflight.count + inTransit.count + incoming.count, error: failure) }
     }
 
     /// Hands one event over. `digest` is the state's digest after it, as the navigator computed it.
@@ -98,16 +101,18 @@ final class Recorder: @unchecked Sendable {
     /// The last seq the log holds, and the events handed over after it through seq `through`
     /// (oldest first). The copy is made outside the lock.
     func unwritten(through: UInt64) -> (writtenSeq: UInt64, events: [RecordedEvent]) {
-        let (w, taken, handed) = lock.withLock { (written, inflight, incoming) }
+        let (w, taken, moving, handed) = lock.withLock { (written, inflight, inTransit, incoming) }
         guard through > w else { return (w, []) }
         let wanted = Int(through - w)
         var out: [RecordedEvent] = []
         out.reserveCapacity(wanted)
         for item in taken where out.count < wanted { out.append(item.event) }
-        handed.forEach { item in
-            guard out.count < wanted else { return false }
-            out.append(item.event)
-            return true
+        for backlog in [moving, handed] {
+            backlog.forEach { item in
+                guard out.count < wanted else { return false }
+                out.append(item.event)
+                return true
+            }
         }
         return (w, out)
     }
@@ -130,13 +135,17 @@ final class Recorder: @unchecked Sendable {
                 drainScheduled = false
                 let taken = incoming
                 incoming = Backlog()
+                inTransit = taken
                 return (taken, inflight, written, failure?.diverged == true || (failure != nil && !force))
             }
             var batch = current
             if taken.count > 0 {
                 batch.reserveCapacity(current.count + taken.count)
                 taken.forEach { batch.append($0); return true }
-                lock.withLock { inflight = batch }
+                lock.withLock {
+                    inflight = batch
+                    inTransit = Backlog()
+                }
             }
             if batch.isEmpty || stopped { return }
             do {

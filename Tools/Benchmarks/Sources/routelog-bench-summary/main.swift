@@ -1,11 +1,12 @@
 // Measures every figure of RouteLog's benchmark table with its baselines in the same run, prints
 // the table and writes the JSON summary. `make bench` runs it (release build) through `run.sh`.
 //
-//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report]
+//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report|navigator]
 //
 // `--scale` multiplies every event count (0.1 for a quick look); the summary records it. `--only`
 // measures one group of figures: `core`, `store` (which includes append-multiprocess) or
-// `append-multiprocess` alone, or `report` (the timeline report's size and write time).
+// `append-multiprocess` alone, `report` (the timeline report's size and write time), or `navigator`
+// (the Navigator call on the main actor, its memory and time travel on a 1M-event session).
 import Foundation
 @_spi(Benchmarks) import RouteLogCore
 import RouteLogBenchSupport
@@ -37,12 +38,12 @@ struct Options {
                 o.runs = r
             case "--only":
                 let only = try value()
-                guard ["core", "store", "append-multiprocess", "report"].contains(only) else {
-                    throw BenchError("--only takes core, store, append-multiprocess or report")
+                guard ["core", "store", "append-multiprocess", "report", "navigator"].contains(only) else {
+                    throw BenchError("--only takes core, store, append-multiprocess, report or navigator")
                 }
                 o.only = only
             case "-h", "--help":
-                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report]")
+                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report|navigator]")
                 exit(0)
             default: throw BenchError("unknown argument \(args[i])")
             }
@@ -351,6 +352,7 @@ do {
     if o.only == nil || o.only == "store" { figures += try storeFigures(o) }
     if o.only == nil || o.only == "store" || o.only == "append-multiprocess" { figures += try MultiProcessBench.figures(o) }
     if o.only == nil || o.only == "report" { figures += try reportFigures(o) }
+    if o.only == nil || o.only == "navigator" { figures += try navigatorFigures(o) }
     let elapsed = (clock.now - start).seconds
     print("")
     print("RouteLog benchmarks (release build; value = best of the runs; rates are per second of wall-clock time)")
