@@ -77,11 +77,11 @@ extension RouteRef {
     /// As ``init(_:)``, with the route type's name given (a navigator computes it once).
     init<Route: Routable>(_ route: Route, typeName: String) throws(RouteEncodingError) {
         let id = route.id
-        let payload: JSONValue
-        do { payload = try CanonicalEncoder.encode(route) } catch {
+        let payload: RawJSON
+        do { payload = try RawJSON(encoding: route) } catch {
             throw RouteEncodingError(routeID: id, message: "\(error)")
         }
-        self.init(id: id, type: typeName, payload: RawJSON(payload))
+        self.init(id: id, type: typeName, payload: payload)
     }
 
     /// Decodes the app's route from the stored payload.

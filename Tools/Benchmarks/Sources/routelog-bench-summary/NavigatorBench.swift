@@ -106,6 +106,25 @@ func timedCalls(_ count: Int, from start: Int = 0, _ body: (Int) -> Void) -> [Do
     return times
 }
 
+/// Per-call wall time (µs) with this thread's voluntary and involuntary context switches during the call.
+@MainActor
+func timedCallsWithSwitches(_ count: Int, from start: Int, _ body: (Int) -> Void) -> [(micros: Double, voluntary: Int, involuntary: Int)] {
+    var out: [(micros: Double, voluntary: Int, involuntary: Int)] = []
+    out.reserveCapacity(count)
+    var before = rusage(), after = rusage()
+    // RUSAGE_THREAD (Linux): not imported into Swift, it needs _GNU_SOURCE.
+    let rusageThread = __rusage_who_t(1)
+    for k in 0..<count {
+        getrusage(rusageThread, &before)
+        let t0 = monotonicNanoseconds()
+        body(start + k)
+        let t1 = monotonicNanoseconds()
+        getrusage(rusageThread, &after)
+        out.append((Double(t1 - t0) / 1_000, after.ru_nvcsw - before.ru_nvcsw, after.ru_nivcsw - before.ru_nivcsw))
+    }
+    return out
+}
+
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
 }
@@ -134,8 +153,16 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     let nav = try Navigator<BenchRoute>(log: store)
     _ = timedCalls(warmUp) { NavigatorMix.call(nav, $0) }
     let calls = timedCalls(n, from: warmUp) { NavigatorMix.call(nav, $0) }.sorted()
+    // The same loop again, each call between two reads of this thread's context switches: a
+    // voluntary switch means the call blocked (a lock, I/O); an involuntary one that the system
+    // ran something else (on this machine other builds share the two cores).
+    progress("navigator-call, \(n) more calls with context-switch counts")
+    let switches = timedCallsWithSwitches(n, from: warmUp + n) { NavigatorMix.call(nav, $0) }
     try waitForRecorder(nav)
     try require(try store.session(nav.session).headDigest == nav.state.digest, "the store's head digest differs from the navigator's state")
+    let unpreempted = switches.filter { $0.involuntary == 0 && $0.voluntary == 0 }.map(\.micros).sorted()
+    let blocked = switches.filter { $0.voluntary > 0 }.count
+    let preempted = switches.filter { $0.involuntary > 0 }.count
 
     let plainP50 = percentile(plain, 0.5)
     var figures: [Figure] = [
@@ -147,6 +174,10 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
                               target: .valueAtMost(limit), count: n,
                               note: "Navigator call on the main actor, LMDB store with default durability, realistic mix with payloads"))
     }
+    figures.append(Figure(name: "navigator-call-p999-unswitched", value: unpreempted.isEmpty ? nil : percentile(unpreempted, 0.999), unit: "µs",
+                          target: .valueAtMost(50), count: unpreempted.count,
+                          note: "the same loop, calls with no context switch; of \(n) calls \(blocked) blocked (voluntary switch), \(preempted) preempted; "
+                              + "p50 \(Summary.format(unpreempted.isEmpty ? .nan : percentile(unpreempted, 0.5))) µs, p99 \(Summary.format(unpreempted.isEmpty ? .nan : percentile(unpreempted, 0.99))) µs"))
 
     // 1M calls in one session: memory, the slowest call, time travel.
     progress("navigator-1M: \(bigN) calls on an LMDB store")
