@@ -1,3 +1,4 @@
+import Atomics
 import Dispatch
 import Foundation
 import Logging
@@ -38,33 +39,47 @@ public struct RecordingStatus: Hashable, Sendable {
 
 /// Writes a navigator's events to its log off the main actor.
 ///
-/// The navigator hands each event over with ``enqueue(_:digest:)``: a short lock around an
-/// append to a chunked backlog, never I/O and never a copy of a growing array. A serial queue
-/// takes the backlog in one move and appends it in batches with the right `expectedSeq`. When
-/// the log throws, the events stay pending, the failure is reported once, and the recorder
-/// retries later; on success it catches up with the whole backlog in one batch.
+/// The navigator hands each event over with ``enqueue(_:digest:)`` without taking a lock: the
+/// event is pushed onto a lock-free stack, and a serial queue is woken if it is not already
+/// scheduled. The queue takes the whole stack in one atomic exchange and appends the backlog in
+/// one batch with the right `expectedSeq`. The lock guards only the queue's own bookkeeping; it is
+/// never held across I/O, and the call path never takes it. When the log throws, the events stay
+/// pending, the failure is reported once, and the recorder retries later; on success it catches
+/// up with the whole backlog in one batch.
 final class Recorder: @unchecked Sendable {
     typealias Item = (event: RecordedEvent, digest: Digest)
+
+    /// One handed-over event on the lock-free stack (newest first).
+    final class Handoff: AtomicReference, @unchecked Sendable {
+        let item: Item
+        var next: Handoff?
+        init(_ item: Item) { self.item = item }
+    }
 
     let log: any EventLog
     let session: SessionID
     let queue: DispatchQueue
     private let logger: Logger
     private let retryDelay: Double
-    private let lock = NSLock()
 
-    // Guarded by `lock`. Only O(1) work happens under it: moves of array references.
-    /// Handed over by the navigator, not yet taken by the queue.
-    private var incoming = Backlog<Item>()
-    /// Taken by the queue and not yet written, oldest first. Only the queue replaces it, with an
-    /// array built outside the lock.
+    // Lock-free: written by the navigator's calls.
+    /// Events handed over and not yet taken by the queue, newest first.
+    private let handoffs = ManagedAtomic<Handoff?>(nil)
+    /// Events handed over since the recorder started.
+    private let handedOver = ManagedAtomic<Int>(0)
+    /// Whether a drain is scheduled on the queue.
+    private let drainScheduled = ManagedAtomic<Bool>(false)
+    /// Whether recording is stopped by a failure (retries are scheduled by the queue).
+    private let stopped = ManagedAtomic<Bool>(false)
+
+    private let lock = NSLock()
+    // Guarded by `lock`; the navigator's calls never take it.
+    /// Taken off the stack and not yet written, oldest first.
     private var inflight: [Item] = []
-    /// Taken from `incoming` by the queue and not yet in `inflight` (while the queue builds the
-    /// new `inflight` outside the lock), so that status and reads still see those events.
-    private var inTransit = Backlog<Item>()
+    /// Events of this recorder the log holds.
+    private var writtenByUs = 0
     private var written: UInt64
     private var failure: RecordingError?
-    private var drainScheduled = false
     private var retryScheduled = false
     private var digestWarningGiven = false
     private var onChange: (@Sendable () -> Void)?
@@ -78,43 +93,64 @@ final class Recorder: @unchecked Sendable {
         self.queue = DispatchQueue(label: "RouteLog.Recorder.\(session)")
     }
 
+    deinit {
+        // Unlink iteratively: a long stack released node by node would recurse.
+        var node = handoffs.exchange(nil, ordering: .acquiring)
+        while let n = node {
+            node = n.next
+            n.next = nil
+        }
+    }
+
     /// Called (on the recorder's queue) when the status changes: a failure starts or ends.
     func setOnChange(_ body: @escaping @Sendable () -> Void) {
         lock.withLock { onChange = body }
     }
 
     var status: RecordingStatus {
-        lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: inflight.count + inTransit.count + incoming.count, error: failure) }
+        let handed = handedOver.load(ordering: .acquiring)
+        return lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: max(0, handed - writtenByUs), error: failure) }
     }
 
-    /// Hands one event over. `digest` is the state's digest after it, as the navigator computed it.
+    /// Hands one event over. `digest` is the state's digest after it, as the navigator computed
+    /// it. Lock-free: an allocation and a few atomic operations.
     func enqueue(_ event: RecordedEvent, digest: Digest) {
-        let schedule: Bool = lock.withLock {
-            incoming.append((event, digest))
-            guard failure == nil, !drainScheduled else { return false }
-            drainScheduled = true
-            return true
+        let node = Handoff((event, digest))
+        var top = handoffs.load(ordering: .relaxed)
+        while true {
+            node.next = top
+            let (exchanged, original) = handoffs.weakCompareExchange(expected: top, desired: node, successOrdering: .releasing,
+                                                                    failureOrdering: .relaxed)
+            if exchanged { break }
+            top = original
         }
-        if schedule { queue.async { self.drain() } }
+        handedOver.wrappingIncrement(ordering: .releasing)
+        if !stopped.load(ordering: .relaxed) && !drainScheduled.exchange(true, ordering: .acquiringAndReleasing) {
+            queue.async { self.drain() }
+        }
+    }
+
+    /// Moves the stack's events to the end of `inflight`, oldest first. Call with `lock` held.
+    private func takeHandoffs() {
+        var node = handoffs.exchange(nil, ordering: .acquiring)
+        guard node != nil else { return }
+        var newestFirst: [Item] = []
+        while let n = node {
+            newestFirst.append(n.item)
+            node = n.next
+            n.next = nil
+        }
+        inflight.append(contentsOf: newestFirst.reversed())
     }
 
     /// The last seq the log holds, and the events handed over after it through seq `through`
-    /// (oldest first). The copy is made outside the lock.
+    /// (oldest first).
     func unwritten(through: UInt64) -> (writtenSeq: UInt64, events: [RecordedEvent]) {
-        let (w, taken, moving, handed) = lock.withLock { (written, inflight, inTransit, incoming) }
-        guard through > w else { return (w, []) }
-        let wanted = Int(through - w)
-        var out: [RecordedEvent] = []
-        out.reserveCapacity(wanted)
-        for item in taken where out.count < wanted { out.append(item.event) }
-        for backlog in [moving, handed] {
-            backlog.forEach { item in
-                guard out.count < wanted else { return false }
-                out.append(item.event)
-                return true
-            }
+        lock.withLock {
+            takeHandoffs()
+            guard through > written else { return (written, []) }
+            return (written, inflight.prefix(Int(through - written)).map(\.event))
         }
-        return (w, out)
     }
 
     /// Tries to write everything pending now, even during an outage; runs on the queue.
@@ -131,27 +167,16 @@ final class Recorder: @unchecked Sendable {
     private func drain(force: Bool = false) {
         dispatchPrecondition(condition: .onQueue(queue))
         while true {
-            let (taken, current, expected, stopped): (Backlog<Item>, [Item], UInt64, Bool) = lock.withLock {
-                drainScheduled = false
-                let taken = incoming
-                incoming = Backlog()
-                inTransit = taken
-                return (taken, inflight, written, failure?.diverged == true || (failure != nil && !force))
-            }
-            var batch = current
-            if taken.count > 0 {
-                batch.reserveCapacity(current.count + taken.count)
-                taken.forEach { batch.append($0); return true }
-                lock.withLock {
-                    inflight = batch
-                    inTransit = Backlog()
-                }
+            drainScheduled.store(false, ordering: .releasing)
+            let (batch, expected, stopped): ([Item], UInt64, Bool) = lock.withLock {
+                takeHandoffs()
+                return (inflight, written, failure?.diverged == true || (failure != nil && !force))
             }
             if batch.isEmpty || stopped { return }
             do {
                 let stored = try log.append(batch.map(\.event), to: session, expectedSeq: expected)
                 checkDigests(stored, against: batch)
-                succeeded(writing: batch[...])
+                succeeded(count: batch.count)
             } catch let EventLogError.conflict(_, exp, actual) where actual > exp && actual - exp <= UInt64(batch.count) {
                 // The log holds more than we thought: a write reported as failed was committed.
                 // If those records are ours, skip them and carry on (re-sync); otherwise stop.
@@ -170,23 +195,22 @@ final class Recorder: @unchecked Sendable {
         if existing.count == k && zip(existing, batch).allSatisfy({ $0.recorded == $1.event }) {
             logger.notice("log already held seqs \(expected + 1)...\(actual); recording continues after them",
                           metadata: ["session": "\(session)"])
-            succeeded(writing: batch[..<k])
+            succeeded(count: k)
             return true
         }
         failed("the log's session has events this navigator did not write (its last seq is \(actual), expected \(expected))", diverged: true)
         return false
     }
 
-    /// Drops the written head of `inflight`: `batch` is a prefix of it.
-    private func succeeded(writing batch: ArraySlice<Item>) {
-        let current = inflightOnQueue
-        let count = batch.count
-        let rest = count == current.count ? [] : Array(current.dropFirst(count))
+    /// Drops the written head of `inflight` (the oldest `count` events).
+    private func succeeded(count: Int) {
         let (recovered, callback): (RecordingError?, (@Sendable () -> Void)?) = lock.withLock {
-            inflight = rest
-            self.written += UInt64(count)
+            inflight.removeFirst(count)
+            writtenByUs += count
+            written += UInt64(count)
             let was = failure
             failure = nil
+            stopped.store(false, ordering: .relaxed)
             return (was, onChange)
         }
         if let recovered {
@@ -200,6 +224,7 @@ final class Recorder: @unchecked Sendable {
             let first = failure == nil || (diverged && failure?.diverged != true)
             let error = RecordingError(message: message, firstUnwrittenSeq: written + 1, diverged: diverged)
             if first { failure = error }
+            stopped.store(true, ordering: .relaxed)
             return (first, onChange, failure ?? error)
         }
         if first {
@@ -223,12 +248,6 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    /// `inflight` read from the queue, which alone replaces it.
-    private var inflightOnQueue: [Item] {
-        dispatchPrecondition(condition: .onQueue(queue))
-        return lock.withLock { inflight }
-    }
-
     private func checkDigests(_ stored: [StoredEvent], against batch: [Item]) {
         guard let bad = zip(stored, batch).first(where: { $0.digest != $1.digest }) else { return }
         let warn: Bool = lock.withLock {
@@ -239,32 +258,5 @@ final class Recorder: @unchecked Sendable {
             logger.warning("the log's digest after seq \(bad.0.seq) differs from the navigator's: the store folds events differently",
                            metadata: ["session": "\(session)"])
         }
-    }
-}
-
-/// A FIFO that grows in fixed-size chunks: appending never copies what it already holds, and
-/// handing the whole of it over is a move of two array references.
-struct Backlog<Element> {
-    static var chunkSize: Int { 256 }
-    private var chunks: [[Element]] = []
-    private var tail: [Element] = []
-    private(set) var count = 0
-
-    mutating func append(_ element: Element) {
-        if tail.capacity == 0 { tail.reserveCapacity(Self.chunkSize) }
-        tail.append(element)
-        count += 1
-        if tail.count == Self.chunkSize {
-            chunks.append(tail)
-            tail = []
-        }
-    }
-
-    /// Calls `body` for each element, oldest first, until it returns `false`.
-    func forEach(_ body: (Element) -> Bool) {
-        for chunk in chunks {
-            for e in chunk where !body(e) { return }
-        }
-        for e in tail where !body(e) { return }
     }
 }
