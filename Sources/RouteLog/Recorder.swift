@@ -1,4 +1,4 @@
-import Atomics
+internal import Atomics
 import Dispatch
 import Foundation
 import Logging

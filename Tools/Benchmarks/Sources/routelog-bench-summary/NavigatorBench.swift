@@ -225,6 +225,15 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     }
     big.resume()
 
+    // restoringLatest on the 1M-event session: what an app pays at launch.
+    var restores: [Double] = []
+    for _ in 0..<5 {
+        let t0 = monotonicNanoseconds()
+        let restored = try Navigator<BenchRoute>.restoringLatest(log: bigStore)
+        restores.append(Double(monotonicNanoseconds() - t0) / 1e6)
+        try require(restored.state == big.state && restored.headSeq == head, "restoringLatest does not reach the session's state")
+    }
+
     let scaledNote = bigN == 1_000_000 ? "" : "; \(bigN) calls at this scale"
     let grown = anonEarly.flatMap { a in anonLate.map { Double($0 - a) / 1_048_576 } }
     figures += [
@@ -234,6 +243,8 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
         Figure(name: "navigator-call-max-1M", value: slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
                note: "the slowest single call of the session, the first excluded; bursts of 10,000 calls; slowest without a context switch "
                    + "\(Summary.format(slowestUnswitched)) µs; \(bigBlocked) calls blocked, \(bigPreempted) preempted (after the first \(early))" + scaledNote),
+        Figure(name: "navigator-restore-1M", value: Measure.median(restores), unit: "ms", count: 5,
+               note: "Navigator.restoringLatest on the \(head)-event session, median of 5" + scaledNote),
         Figure(name: "navigator-travel-1M", value: Measure.median(travels), unit: "ms", target: .valueAtMost(10), count: 100,
                note: "travel(to:) a seeded random seq of the \(head)-event session, median of 100 (\(checked) checked against the store); max "
                    + Summary.format(travels.max() ?? .nan) + " ms" + scaledNote),
