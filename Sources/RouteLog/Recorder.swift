@@ -45,7 +45,7 @@ public struct RecordingStatus: Hashable, Sendable {
 /// one batch with the right `expectedSeq`. The lock guards only the queue's own bookkeeping; it is
 /// never held across I/O, and the call path never takes it. When the log throws, the events stay
 /// pending, the failure is reported once, and the recorder retries later; on success it catches
-/// up with the whole backlog in one batch.
+/// up with the backlog in batches of up to ``maxBatch`` events.
 final class Recorder: @unchecked Sendable {
     typealias Item = (event: RecordedEvent, digest: Digest)
 
@@ -55,6 +55,10 @@ final class Recorder: @unchecked Sendable {
         var next: Handoff?
         init(_ item: Item) { self.item = item }
     }
+
+    /// Events per append at most: a long backlog (after an outage, or an app outrunning the disk)
+    /// is written in several transactions, so the writer's transient memory stays bounded.
+    static let maxBatch = 1_024
 
     let log: any EventLog
     let session: SessionID
@@ -76,6 +80,9 @@ final class Recorder: @unchecked Sendable {
     // Guarded by `lock`; the navigator's calls never take it.
     /// Taken off the stack and not yet written, oldest first.
     private var inflight: [Item] = []
+    /// The events of `inflight` before this index are written (dropped in bulk, not one batch at a
+    /// time, so a long backlog is not shifted for every batch).
+    private var inflightStart = 0
     /// Events of this recorder the log holds.
     private var writtenByUs = 0
     private var written: UInt64
@@ -149,7 +156,7 @@ final class Recorder: @unchecked Sendable {
         lock.withLock {
             takeHandoffs()
             guard through > written else { return (written, []) }
-            return (written, inflight.prefix(Int(through - written)).map(\.event))
+            return (written, inflight[inflightStart...].prefix(Int(through - written)).map(\.event))
         }
     }
 
@@ -170,7 +177,8 @@ final class Recorder: @unchecked Sendable {
             drainScheduled.store(false, ordering: .releasing)
             let (batch, expected, stopped): ([Item], UInt64, Bool) = lock.withLock {
                 takeHandoffs()
-                return (inflight, written, failure?.diverged == true || (failure != nil && !force))
+                let end = min(inflight.count, inflightStart + Self.maxBatch)
+                return (Array(inflight[inflightStart..<end]), written, failure?.diverged == true || (failure != nil && !force))
             }
             if batch.isEmpty || stopped { return }
             do {
@@ -205,7 +213,14 @@ final class Recorder: @unchecked Sendable {
     /// Drops the written head of `inflight` (the oldest `count` events).
     private func succeeded(count: Int) {
         let (recovered, callback): (RecordingError?, (@Sendable () -> Void)?) = lock.withLock {
-            inflight.removeFirst(count)
+            inflightStart += count
+            if inflightStart == inflight.count {
+                inflight = []
+                inflightStart = 0
+            } else if inflightStart >= Self.maxBatch * 4 && inflightStart * 2 >= inflight.count {
+                inflight.removeFirst(inflightStart)
+                inflightStart = 0
+            }
             writtenByUs += count
             written += UInt64(count)
             let was = failure
