@@ -21,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The recorder's lock-free hand-over from the main actor (already in the graph through swift-nio).
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         // Test-only: lets CustomDump's `expectNoDifference` record its failures in Swift Testing
         // (without it, a difference is only printed and the test passes).
@@ -40,7 +42,7 @@ let package = Package(
         .target(name: "RouteLogLMDB", dependencies: ["RouteLogCore", "CLMDB"], swiftSettings: strict),
         .target(
             name: "RouteLog",
-            dependencies: ["RouteLogCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RouteLogCore", .product(name: "Logging", package: "swift-log"), .product(name: "Atomics", package: "swift-atomics")],
             swiftSettings: strict
         ),
         .target(

@@ -88,8 +88,18 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored let logger: Logger
     @ObservationIgnored private let clock: @Sendable () -> Int64
     @ObservationIgnored private let recorder: Recorder
-    @ObservationIgnored private var history: History
-    @ObservationIgnored private var routeCache: [RouteRef: Route] = [:]
+    @ObservationIgnored private(set) var history: History
+    @ObservationIgnored private var routeCache = RouteCache<Route>()
+    /// `Route`'s name, stored with every route the navigator records.
+    @ObservationIgnored private let routeTypeName = String(describing: Route.self)
+    /// The key paths a call notifies observers of, made once: a key path into a generic class is
+    /// instantiated at run time, which costs more than the rest of a call.
+    @ObservationIgnored private let livePath: KeyPath<Navigator, NavigationState>
+    @ObservationIgnored private let headSeqPath: KeyPath<Navigator, UInt64>
+    @ObservationIgnored private let lastResultPath: KeyPath<Navigator, CallResult?>
+    /// An empty state held aside, swapped in while a call applies its event to the live state
+    /// in place (so the live state's buffers are not copied).
+    @ObservationIgnored private var spare = NavigationState()
 
     /// Milliseconds since 1970 from the system clock: the default timestamp of recorded events.
     nonisolated public static var wallClock: @Sendable () -> Int64 { WallClock.milliseconds }
@@ -103,12 +113,21 @@ public final class Navigator<Route: Routable> {
     ///   - logger: receives rejected calls (debug) and recording failures (error).
     ///   - clock: milliseconds since 1970, stamped on each event's metadata.
     ///   - retryDelay: seconds between attempts to write to a failing log.
+    ///   - historyWindow: how many recent events (with their states) stay in memory for time
+    ///     travel; older states are read from the log. See ``defaultHistoryWindow``.
     /// - Throws: what the log throws when it cannot create the session.
     public convenience init(log: any EventLog, session: NewSession = NewSession(), logger: Logger = Logger(label: "RouteLog"),
-                            clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
+                            clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1,
+                            historyWindow: Int = Navigator.defaultHistoryWindow) throws {
         let info = try log.createSession(session)
-        self.init(log: log, session: info.id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: retryDelay)
+        self.init(log: log, session: info.id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: retryDelay,
+                  historyWindow: historyWindow)
     }
+
+    /// The number of recent events a navigator keeps in memory for time travel by default: 4,096
+    /// (about 1.3 MB for typical routes), with a checkpoint state every 256 events. Travel within
+    /// the window folds at most 255 events in memory; travel further back reads the log.
+    nonisolated public static var defaultHistoryWindow: Int { History.defaultCapacity }
 
     /// A navigator on a new `InMemoryEventLog`, for previews and tests. Never fails.
     public static func inMemory(label: String = "in memory", logger: Logger = Logger(label: "RouteLog"),
@@ -117,18 +136,22 @@ public final class Navigator<Route: Routable> {
         // An in-memory log cannot fail to create a session; if it ever did, the recorder
         // would report it through `recordingError` and navigation would still work.
         let id = (try? log.createSession(NewSession(label: label)))?.id ?? SessionID("in-memory")
-        return Navigator(log: log, session: id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: 1)
+        return Navigator(log: log, session: id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: 1,
+                         historyWindow: defaultHistoryWindow)
     }
 
     private init(log: any EventLog, session: SessionID, state: NavigationState, headSeq: UInt64, logger: Logger,
-                 clock: @escaping @Sendable () -> Int64, retryDelay: Double) {
+                 clock: @escaping @Sendable () -> Int64, retryDelay: Double, historyWindow: Int) {
         self.log = log
         self.session = session
         self.logger = logger
         self.clock = clock
+        self.livePath = \.live
+        self.headSeqPath = \.headSeq
+        self.lastResultPath = \.lastResult
         self.live = state
         self.headSeq = headSeq
-        self.history = History(base: Snapshot(seq: headSeq, state: state))
+        self.history = History(base: Snapshot(seq: headSeq, state: state), capacity: historyWindow)
         self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay)
         connectRecorder()
     }
@@ -147,13 +170,16 @@ public final class Navigator<Route: Routable> {
     /// - Parameters:
     ///   - migrate: maps a recorded route to today's route, `nil` when it is gone; by default
     ///     `Route.migrate`.
+    ///   - historyWindow: recent events kept in memory for time travel (``defaultHistoryWindow``).
     /// - Throws: `EventLogError` (or the store's error) when the session cannot be read.
     public convenience init(log: any EventLog, restoring session: SessionID, migrate: ((RecordedRoute) throws -> Route?)? = nil,
                             logger: Logger = Logger(label: "RouteLog"),
-                            clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1) throws {
+                            clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1,
+                            historyWindow: Int = Navigator.defaultHistoryWindow) throws {
         let info = try log.session(session)
         let plan = try RestorePlan.make(log: log, session: info, restorer: RouteRestorer<Route>(appVersion: info.appVersion, migrate: migrate))
-        self.init(log: log, session: session, state: plan.folded, headSeq: info.eventCount, logger: logger, clock: clock, retryDelay: retryDelay)
+        self.init(log: log, session: session, state: plan.folded, headSeq: info.eventCount, logger: logger, clock: clock, retryDelay: retryDelay,
+                  historyWindow: historyWindow)
         var report = plan.report
         if plan.needsReset {
             let result = record(.reset(plan.restored), origin: .system, note: report.reason, callSite: nil)
@@ -172,11 +198,12 @@ public final class Navigator<Route: Routable> {
     public static func restoringLatest(log: any EventLog, orStarting new: NewSession = NewSession(),
                                        migrate: ((RecordedRoute) throws -> Route?)? = nil,
                                        logger: Logger = Logger(label: "RouteLog"),
-                                       clock: @escaping @Sendable () -> Int64 = Navigator.wallClock) throws -> Navigator {
+                                       clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
+                                       historyWindow: Int = Navigator.defaultHistoryWindow) throws -> Navigator {
         if let last = try log.sessions().last {
-            return try Navigator(log: log, restoring: last.id, migrate: migrate, logger: logger, clock: clock)
+            return try Navigator(log: log, restoring: last.id, migrate: migrate, logger: logger, clock: clock, historyWindow: historyWindow)
         }
-        return try Navigator(log: log, session: new, logger: logger, clock: clock)
+        return try Navigator(log: log, session: new, logger: logger, clock: clock, historyWindow: historyWindow)
     }
 
     /// What restoring the session did: `nil` when this navigator started a new session.
@@ -263,8 +290,7 @@ public final class Navigator<Route: Routable> {
     func route(_ ref: RouteRef) -> Route? {
         if let r = routeCache[ref] { return r }
         guard let r = try? ref.decode(as: Route.self) else { return nil }
-        if routeCache.count > 4096 { routeCache.removeAll(keepingCapacity: true) }
-        routeCache[ref] = r
+        routeCache.insert(r, for: ref)
         return r
     }
 
@@ -398,53 +424,81 @@ public final class Navigator<Route: Routable> {
     @discardableResult
     public func send(_ event: Event, origin: Origin = .app, note: String? = nil,
                      file: String = #fileID, line: Int = #line) -> CallResult {
-        if let t = past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
+        if let t = _past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
         return record(event, origin: origin, note: note, callSite: CallSite(file: file, line: line))
     }
 
     /// Applies and records an event (the navigator is live).
+    ///
+    /// The hot path of every call: it reads and writes the observed properties' storage directly
+    /// and notifies observers through key paths made once. The event is applied to the live
+    /// state in place (a rejected event leaves a state unchanged, so nothing is copied first);
+    /// observers of the state hear of it only when the event applied.
     private func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
-        let seq = headSeq + 1
-        var next = live
+        let seq = _headSeq + 1
+        var next = spare
+        swap(&next, &_live)
         let outcome = next.apply(event, seq: seq)
-        if outcome.isApplied { live = next }
-        headSeq = seq
-        history.append(event, outcome: outcome, after: live, seq: seq)
+        if outcome.isApplied {
+            withMutation(keyPath: livePath) { swap(&next, &_live) }
+        } else {
+            swap(&next, &_live)
+        }
+        withMutation(keyPath: headSeqPath) { _headSeq = seq }
+        history.append(event, outcome: outcome, after: _live, seq: seq)
         let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: callSite, note: note)
-        recorder.enqueue(RecordedEvent(event, meta: meta), digest: live.digest)
+        recorder.enqueue(RecordedEvent(event, meta: meta), digest: _live.digest)
         if !outcome.isApplied {
             let site = callSite.map { " at \($0.file):\($0.line)" } ?? ""
             logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome)\(site)")
         }
         let result = CallResult.recorded(seq: seq, outcome: outcome)
-        lastResult = result
+        withMutation(keyPath: lastResultPath) { _lastResult = result }
         return result
     }
 
     private func refuse(_ refusal: Refusal, file: String, line: Int) -> CallResult {
         logger.debug("navigation call refused: \(refusal) at \(file):\(line)")
         let result = CallResult.refused(refusal)
-        lastResult = result
+        withMutation(keyPath: lastResultPath) { _lastResult = result }
         return result
     }
 
     /// Encodes a route into an event and sends it; refuses the call if the route has no JSON form.
     private func call(_ route: Route, origin: Origin, file: String, line: Int, _ make: (RouteRef) -> Event) -> CallResult {
-        if let t = past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
+        if let t = _past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
         do {
-            let ref = try RouteRef(route)
-            routeCache[ref] = route
+            let ref = try RouteRef(route, typeName: routeTypeName)
+            routeCache.insert(route, for: ref)
             return send(make(ref), origin: origin, file: file, line: line)
         } catch {
             return refuse(.unencodableRoute(error), file: file, line: line)
         }
     }
 
-    /// The outcomes of the events recorded after `seq` by this navigator, in order (only events
-    /// since the navigator opened are known; older seqs are skipped).
+    /// The outcomes of the events recorded after `seq` by this navigator, in order. Only the
+    /// events of the history window (see ``defaultHistoryWindow``) since the navigator opened are
+    /// known; older seqs are skipped (the log has them).
     public func outcomes(after seq: UInt64) -> [Outcome] {
-        let start = max(seq, history.baseSeq) - history.baseSeq
-        return start < UInt64(history.outcomes.count) ? Array(history.outcomes[Int(start)...]) : []
+        history.outcomes(after: seq)
+    }
+
+    /// What the navigator holds in memory besides the shown states, as element counts: events
+    /// and checkpoint states of the time-travel window, cached typed routes, and events not yet
+    /// written to the log. None of them grows with the session's length.
+    @_spi(Benchmarks)
+    public struct MemoryFootprint: Hashable, Sendable {
+        public var historyEvents: Int
+        public var historyCheckpoints: Int
+        public var cachedRoutes: Int
+        public var unwrittenEvents: Int
+    }
+
+    /// The navigator's current ``MemoryFootprint``.
+    @_spi(Benchmarks)
+    public var memoryFootprint: MemoryFootprint {
+        MemoryFootprint(historyEvents: history.eventCount, historyCheckpoints: history.checkpointCount,
+                        cachedRoutes: routeCache.count, unwrittenEvents: recorder.status.pendingCount)
     }
 
     // MARK: - Time travel
@@ -463,7 +517,7 @@ public final class Navigator<Route: Routable> {
         if let s = history.state(at: seq) {
             state = s
         } else {
-            do { state = try log.state(of: session, at: seq) } catch { throw .logUnreadable("\(error)") }
+            do { state = try loggedState(at: seq) } catch { throw .logUnreadable("\(error)") }
         }
         do { try checkDecodable(state, through: seq) } catch let e as RouteDecodingError {
             throw .undecodableRoute(e)
@@ -471,6 +525,17 @@ public final class Navigator<Route: Routable> {
             throw .logUnreadable("\(error)")
         }
         past = (seq, state)
+    }
+
+    /// The state after `seq`, older than the history window: the log's snapshot and events, then
+    /// the events the recorder has not written yet (during an outage the backlog can be longer
+    /// than the window). Reading never waits on the writer: the log's reads run beside its appends.
+    private func loggedState(at seq: UInt64) throws -> NavigationState {
+        let (written, unwritten) = recorder.unwritten(through: seq)
+        guard seq > written else { return try log.state(of: session, at: seq) }
+        var r = Replayer(state: try log.state(of: session, at: written), seq: written)
+        for e in unwritten { r.apply(e.event) }
+        return r.state
     }
 
     /// Moves one event back. Returns `false` at seq 0.
@@ -500,6 +565,7 @@ public final class Navigator<Route: Routable> {
     /// Throws if a route of `state` does not decode, naming the last event up to `through`
     /// that recorded it.
     private func checkDecodable(_ state: NavigationState, through: UInt64) throws {
+        if everyRouteDecodes(state) { return }
         do {
             _ = try NavigationSnapshot<Route>(state)
         } catch {
@@ -514,6 +580,20 @@ public final class Navigator<Route: Routable> {
             e.seq = seq
             throw e
         }
+    }
+}
+
+extension Navigator {
+    /// Whether every route of `state` decodes as `Route` with its id: through the route cache, so
+    /// travel decodes only the routes it has not seen.
+    fileprivate func everyRouteDecodes(_ state: NavigationState) -> Bool {
+        func decodes(_ f: Frame) -> Bool {
+            for r in f.path where route(r) == nil { return false }
+            guard let p = f.presented else { return true }
+            return route(p.route) != nil && (p.content.map(decodes) ?? true)
+        }
+        if let tabs = state.tabs { return tabs.allSatisfy { decodes($0.root) } }
+        return decodes(state.root)
     }
 }
 
@@ -562,37 +642,140 @@ extension NavigationState {
     }
 }
 
-/// The events a navigator applied since it opened, with checkpoints, for in-app time travel.
+/// The recent past a navigator keeps in memory for in-app time travel: the last `capacity`
+/// events with their outcomes, and a checkpoint (the state) every ``checkpointInterval`` events.
+///
+/// Every buffer is allocated once, at its full size, and then overwritten in a ring: appending
+/// never grows or copies an array, and the memory held does not depend on the session's length.
+/// States older than the window come from the log (its snapshots and events).
 struct History {
     static let checkpointInterval: UInt64 = 256
-    private(set) var checkpoints: [Snapshot]
-    private(set) var events: [Event] = []
-    private(set) var outcomes: [Outcome] = []
+    /// The default window: 4,096 events (16 checkpoints).
+    static let defaultCapacity = 4_096
 
-    init(base: Snapshot) { checkpoints = [base] }
+    /// Events kept (a multiple of ``checkpointInterval``, at least one interval).
+    let capacity: Int
+    /// The seq the navigator opened at: checkpoints fall on `origin + k × checkpointInterval`.
+    let origin: UInt64
+    /// The seq of the last event appended.
+    private(set) var headSeq: UInt64
+    private var events: [Event] = []
+    private var outcomes: [Outcome] = []
+    private var checkpoints: [Snapshot] = []
 
-    var baseSeq: UInt64 { checkpoints[0].seq }
-
-    mutating func append(_ event: Event, outcome: Outcome, after state: NavigationState, seq: UInt64) {
-        events.append(event)
-        outcomes.append(outcome)
-        if (seq - baseSeq) % Self.checkpointInterval == 0 { checkpoints.append(Snapshot(seq: seq, state: state)) }
+    /// A history holding only `base`, keeping at most `capacity` events (rounded up to a whole
+    /// number of checkpoint intervals).
+    init(base: Snapshot, capacity: Int = History.defaultCapacity) {
+        let interval = Int(Self.checkpointInterval)
+        self.capacity = max(1, (capacity + interval - 1) / interval) * interval
+        origin = base.seq
+        headSeq = base.seq
+        events.reserveCapacity(self.capacity)
+        outcomes.reserveCapacity(self.capacity)
+        checkpoints.reserveCapacity(checkpointSlots)
+        checkpoints.append(base)
     }
 
-    /// The state after `seq`, or `nil` when it is older than this history.
+    /// One more checkpoint than the window spans, so the oldest one stays until the events after
+    /// it are overwritten.
+    private var checkpointSlots: Int { capacity / Int(Self.checkpointInterval) + 1 }
+
+    /// The oldest seq whose state the window can give.
+    var baseSeq: UInt64 {
+        let span = headSeq - origin
+        guard span > UInt64(capacity) else { return origin }
+        let k = (span - UInt64(capacity) + Self.checkpointInterval - 1) / Self.checkpointInterval
+        return origin + k * Self.checkpointInterval
+    }
+
+    /// Events held in memory (at most ``capacity``).
+    var eventCount: Int { events.count }
+    /// Checkpoints held in memory (at most `capacity / checkpointInterval + 1`).
+    var checkpointCount: Int { checkpoints.count }
+
+    private func slot(ofEvent seq: UInt64) -> Int { Int((seq - origin - 1) % UInt64(capacity)) }
+    private func slot(ofCheckpoint k: UInt64) -> Int { Int(k % UInt64(checkpointSlots)) }
+
+    mutating func append(_ event: Event, outcome: Outcome, after state: NavigationState, seq: UInt64) {
+        precondition(seq == headSeq + 1, "history events must be appended in order")
+        headSeq = seq
+        if events.count < capacity {
+            events.append(event)
+            outcomes.append(outcome)
+        } else {
+            let i = slot(ofEvent: seq)
+            events[i] = event
+            outcomes[i] = outcome
+        }
+        let offset = seq - origin
+        if offset % Self.checkpointInterval == 0 {
+            let k = offset / Self.checkpointInterval
+            if checkpoints.count < checkpointSlots {
+                checkpoints.append(Snapshot(seq: seq, state: state))
+            } else {
+                checkpoints[slot(ofCheckpoint: k)] = Snapshot(seq: seq, state: state)
+            }
+        }
+    }
+
+    /// The state after `seq`, or `nil` when it is outside the window.
     func state(at seq: UInt64) -> NavigationState? {
-        guard seq >= baseSeq, seq <= baseSeq + UInt64(events.count) else { return nil }
-        let cp = checkpoints[Int((seq - baseSeq) / Self.checkpointInterval)]
+        guard seq >= baseSeq, seq <= headSeq else { return nil }
+        let cp = checkpoints[slot(ofCheckpoint: (seq - origin) / Self.checkpointInterval)]
         var r = Replayer(state: cp.state, seq: cp.seq)
-        for i in Int(cp.seq - baseSeq)..<Int(seq - baseSeq) { r.apply(events[i]) }
+        var s = cp.seq
+        while s < seq {
+            s += 1
+            r.apply(events[slot(ofEvent: s)])
+        }
         return r.state
     }
 
+    /// The outcomes of the events after `seq` that the window holds, in order.
+    func outcomes(after seq: UInt64) -> [Outcome] {
+        let first = max(seq, headSeq - UInt64(events.count)) + 1
+        guard first <= headSeq else { return [] }
+        return (first...headSeq).map { outcomes[slot(ofEvent: $0)] }
+    }
+
+    /// The last seq through `through` in the window whose event carries `routeID`.
     func lastSeq(carrying routeID: String, through: UInt64) -> UInt64? {
-        var found: UInt64? = nil
-        for (i, e) in events.enumerated() where baseSeq + UInt64(i) + 1 <= through && e.carries(routeID: routeID) {
-            found = baseSeq + UInt64(i) + 1
+        var s = min(through, headSeq)
+        let oldest = headSeq - UInt64(events.count)
+        while s > oldest {
+            if events[slot(ofEvent: s)].carries(routeID: routeID) { return s }
+            s -= 1
         }
-        return found
+        return nil
+    }
+}
+
+/// The typed routes of recently recorded or read route references, so that reads need not decode
+/// JSON again. Holds at most ``capacity`` routes; the oldest entry goes first, one at a time, so
+/// no call ever empties a large table.
+struct RouteCache<Route> {
+    static var capacity: Int { 1_024 }
+    private var routes: [RouteRef: Route] = [:]
+    private var order: [RouteRef] = []
+    private var next = 0
+
+    init() {
+        routes.reserveCapacity(Self.capacity)
+        order.reserveCapacity(Self.capacity)
+    }
+
+    var count: Int { routes.count }
+
+    subscript(ref: RouteRef) -> Route? { routes[ref] }
+
+    mutating func insert(_ route: Route, for ref: RouteRef) {
+        if routes.updateValue(route, forKey: ref) != nil { return }
+        if order.count < Self.capacity {
+            order.append(ref)
+        } else {
+            routes.removeValue(forKey: order[next])
+            order[next] = ref
+            next = (next + 1) % Self.capacity
+        }
     }
 }

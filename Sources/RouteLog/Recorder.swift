@@ -1,3 +1,4 @@
+internal import Atomics
 import Dispatch
 import Foundation
 import Logging
@@ -38,23 +39,54 @@ public struct RecordingStatus: Hashable, Sendable {
 
 /// Writes a navigator's events to its log off the main actor.
 ///
-/// The navigator hands each event over with ``enqueue(_:digest:)`` (a short lock, never I/O).
-/// A serial queue appends them in batches with the right `expectedSeq`. When the log throws,
-/// the events stay pending, the failure is reported once, and the recorder retries later; on
-/// success it catches up with the whole backlog in one batch.
+/// The navigator hands each event over with ``enqueue(_:digest:)`` without taking a lock: the
+/// event is pushed onto a lock-free stack, and a serial queue is woken if it is not already
+/// scheduled. The queue takes the whole stack in one atomic exchange and appends the backlog in
+/// one batch with the right `expectedSeq`. The lock guards only the queue's own bookkeeping; it is
+/// never held across I/O, and the call path never takes it. When the log throws, the events stay
+/// pending, the failure is reported once, and the recorder retries later; on success it catches
+/// up with the backlog in batches of up to ``maxBatch`` events.
 final class Recorder: @unchecked Sendable {
+    typealias Item = (event: RecordedEvent, digest: Digest)
+
+    /// One handed-over event on the lock-free stack (newest first).
+    final class Handoff: AtomicReference, @unchecked Sendable {
+        let item: Item
+        var next: Handoff?
+        init(_ item: Item) { self.item = item }
+    }
+
+    /// Events per append at most: a long backlog (after an outage, or an app outrunning the disk)
+    /// is written in several transactions, so the writer's transient memory stays bounded.
+    static let maxBatch = 1_024
+
     let log: any EventLog
     let session: SessionID
     let queue: DispatchQueue
     private let logger: Logger
     private let retryDelay: Double
-    private let lock = NSLock()
 
-    // Guarded by `lock`.
-    private var pending: [(event: RecordedEvent, digest: Digest)] = []
+    // Lock-free: written by the navigator's calls.
+    /// Events handed over and not yet taken by the queue, newest first.
+    private let handoffs = ManagedAtomic<Handoff?>(nil)
+    /// Events handed over since the recorder started.
+    private let handedOver = ManagedAtomic<Int>(0)
+    /// Whether a drain is scheduled on the queue.
+    private let drainScheduled = ManagedAtomic<Bool>(false)
+    /// Whether recording is stopped by a failure (retries are scheduled by the queue).
+    private let stopped = ManagedAtomic<Bool>(false)
+
+    private let lock = NSLock()
+    // Guarded by `lock`; the navigator's calls never take it.
+    /// Taken off the stack and not yet written, oldest first.
+    private var inflight: [Item] = []
+    /// The events of `inflight` before this index are written (dropped in bulk, not one batch at a
+    /// time, so a long backlog is not shifted for every batch).
+    private var inflightStart = 0
+    /// Events of this recorder the log holds.
+    private var writtenByUs = 0
     private var written: UInt64
     private var failure: RecordingError?
-    private var drainScheduled = false
     private var retryScheduled = false
     private var digestWarningGiven = false
     private var onChange: (@Sendable () -> Void)?
@@ -68,24 +100,64 @@ final class Recorder: @unchecked Sendable {
         self.queue = DispatchQueue(label: "RouteLog.Recorder.\(session)")
     }
 
+    deinit {
+        // Unlink iteratively: a long stack released node by node would recurse.
+        var node = handoffs.exchange(nil, ordering: .acquiring)
+        while let n = node {
+            node = n.next
+            n.next = nil
+        }
+    }
+
     /// Called (on the recorder's queue) when the status changes: a failure starts or ends.
     func setOnChange(_ body: @escaping @Sendable () -> Void) {
         lock.withLock { onChange = body }
     }
 
     var status: RecordingStatus {
-        lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: pending.count, error: failure) }
+        let handed = handedOver.load(ordering: .acquiring)
+        return lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: max(0, handed - writtenByUs), error: failure) }
     }
 
-    /// Hands one event over. `digest` is the state's digest after it, as the navigator computed it.
+    /// Hands one event over. `digest` is the state's digest after it, as the navigator computed
+    /// it. Lock-free: an allocation and a few atomic operations.
     func enqueue(_ event: RecordedEvent, digest: Digest) {
-        let schedule: Bool = lock.withLock {
-            pending.append((event, digest))
-            guard failure == nil, !drainScheduled else { return false }
-            drainScheduled = true
-            return true
+        let node = Handoff((event, digest))
+        var top = handoffs.load(ordering: .relaxed)
+        while true {
+            node.next = top
+            let (exchanged, original) = handoffs.weakCompareExchange(expected: top, desired: node, successOrdering: .releasing,
+                                                                    failureOrdering: .relaxed)
+            if exchanged { break }
+            top = original
         }
-        if schedule { queue.async { self.drain() } }
+        handedOver.wrappingIncrement(ordering: .releasing)
+        if !stopped.load(ordering: .relaxed) && !drainScheduled.exchange(true, ordering: .acquiringAndReleasing) {
+            queue.async { self.drain() }
+        }
+    }
+
+    /// Moves the stack's events to the end of `inflight`, oldest first. Call with `lock` held.
+    private func takeHandoffs() {
+        var node = handoffs.exchange(nil, ordering: .acquiring)
+        guard node != nil else { return }
+        var newestFirst: [Item] = []
+        while let n = node {
+            newestFirst.append(n.item)
+            node = n.next
+            n.next = nil
+        }
+        inflight.append(contentsOf: newestFirst.reversed())
+    }
+
+    /// The last seq the log holds, and the events handed over after it through seq `through`
+    /// (oldest first).
+    func unwritten(through: UInt64) -> (writtenSeq: UInt64, events: [RecordedEvent]) {
+        lock.withLock {
+            takeHandoffs()
+            guard through > written else { return (written, []) }
+            return (written, inflight[inflightStart...].prefix(Int(through - written)).map(\.event))
+        }
     }
 
     /// Tries to write everything pending now, even during an outage; runs on the queue.
@@ -102,9 +174,11 @@ final class Recorder: @unchecked Sendable {
     private func drain(force: Bool = false) {
         dispatchPrecondition(condition: .onQueue(queue))
         while true {
-            let (batch, expected, stopped): ([(event: RecordedEvent, digest: Digest)], UInt64, Bool) = lock.withLock {
-                drainScheduled = false
-                return (pending, written, failure?.diverged == true || (failure != nil && !force))
+            drainScheduled.store(false, ordering: .releasing)
+            let (batch, expected, stopped): ([Item], UInt64, Bool) = lock.withLock {
+                takeHandoffs()
+                let end = min(inflight.count, inflightStart + Self.maxBatch)
+                return (Array(inflight[inflightStart..<end]), written, failure?.diverged == true || (failure != nil && !force))
             }
             if batch.isEmpty || stopped { return }
             do {
@@ -123,7 +197,7 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    private func resync(expected: UInt64, actual: UInt64, batch: [(event: RecordedEvent, digest: Digest)]) -> Bool {
+    private func resync(expected: UInt64, actual: UInt64, batch: [Item]) -> Bool {
         let k = Int(actual - expected)
         let existing = (try? log.events(session, from: expected + 1, through: actual)) ?? []
         if existing.count == k && zip(existing, batch).allSatisfy({ $0.recorded == $1.event }) {
@@ -136,12 +210,22 @@ final class Recorder: @unchecked Sendable {
         return false
     }
 
+    /// Drops the written head of `inflight` (the oldest `count` events).
     private func succeeded(count: Int) {
         let (recovered, callback): (RecordingError?, (@Sendable () -> Void)?) = lock.withLock {
-            pending.removeFirst(count)
+            inflightStart += count
+            if inflightStart == inflight.count {
+                inflight = []
+                inflightStart = 0
+            } else if inflightStart >= Self.maxBatch * 4 && inflightStart * 2 >= inflight.count {
+                inflight.removeFirst(inflightStart)
+                inflightStart = 0
+            }
+            writtenByUs += count
             written += UInt64(count)
             let was = failure
             failure = nil
+            stopped.store(false, ordering: .relaxed)
             return (was, onChange)
         }
         if let recovered {
@@ -155,6 +239,7 @@ final class Recorder: @unchecked Sendable {
             let first = failure == nil || (diverged && failure?.diverged != true)
             let error = RecordingError(message: message, firstUnwrittenSeq: written + 1, diverged: diverged)
             if first { failure = error }
+            stopped.store(true, ordering: .relaxed)
             return (first, onChange, failure ?? error)
         }
         if first {
@@ -178,7 +263,7 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    private func checkDigests(_ stored: [StoredEvent], against batch: [(event: RecordedEvent, digest: Digest)]) {
+    private func checkDigests(_ stored: [StoredEvent], against batch: [Item]) {
         guard let bad = zip(stored, batch).first(where: { $0.digest != $1.digest }) else { return }
         let warn: Bool = lock.withLock {
             defer { digestWarningGiven = true }

@@ -66,24 +66,22 @@ public struct RouteDecodingError: Error, Hashable, Sendable, CustomStringConvert
 }
 
 extension RouteRef {
-    /// The reference the log stores for `route`: its `id`, its type name, and its canonical JSON.
+    /// The reference the log stores for `route`: its `id`, its type name, and its canonical JSON
+    /// (the canonical form of what `JSONEncoder` writes, built without writing text first).
     ///
     /// - Throws: ``RouteEncodingError`` when the route has no JSON form.
     public init<Route: Routable>(_ route: Route) throws(RouteEncodingError) {
-        let text: String
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(route)
-            text = String(decoding: data, as: UTF8.self)
-        } catch {
-            throw RouteEncodingError(routeID: route.id, message: "\(error)")
-        }
+        try self.init(route, typeName: String(describing: Route.self))
+    }
+
+    /// As ``init(_:)``, with the route type's name given (a navigator computes it once).
+    init<Route: Routable>(_ route: Route, typeName: String) throws(RouteEncodingError) {
+        let id = route.id
         let payload: RawJSON
-        do { payload = try RawJSON(parsing: text) } catch {
-            throw RouteEncodingError(routeID: route.id, message: "the encoder produced invalid JSON: \(error)")
+        do { payload = try RawJSON(encoding: route) } catch {
+            throw RouteEncodingError(routeID: id, message: "\(error)")
         }
-        self.init(id: route.id, type: String(describing: Route.self), payload: payload)
+        self.init(id: id, type: typeName, payload: payload)
     }
 
     /// Decodes the app's route from the stored payload.

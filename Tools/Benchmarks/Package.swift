@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "RouteLogCore", package: "RouteLog"),
                 .product(name: "RouteLogTimeline", package: "RouteLog"),
                 .product(name: "RouteLogLMDB", package: "RouteLog"),
+                .product(name: "RouteLog", package: "RouteLog"),
             ]
         ),
         // A one-workload driver for profilers (callgrind, perf).

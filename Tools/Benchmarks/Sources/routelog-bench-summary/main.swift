@@ -1,16 +1,21 @@
 // Measures every figure of RouteLog's benchmark table with its baselines in the same run, prints
 // the table and writes the JSON summary. `make bench` runs it (release build) through `run.sh`.
 //
-//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report|lifecycle]
+//   routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only GROUP]  (GROUP: see `groups`)
 //
 // `--scale` multiplies every event count (0.1 for a quick look); the summary records it. `--only`
 // measures one group of figures: `core`, `store` (which includes append-multiprocess) or
-// `append-multiprocess` alone, or `report` (the timeline report's size and write time).
+// `append-multiprocess` alone, `report` (the timeline report's size and write time), `lifecycle` (bytes
+// per stored event against JSON Lines and SQLite), or `navigator`
+// (the Navigator call on the main actor, its memory and time travel on a 1M-event session).
 import Foundation
 @_spi(Benchmarks) import RouteLogCore
 import RouteLogBenchSupport
 import RouteLogLMDB
 
+
+/// The groups `--only` takes (`store` includes `append-multiprocess`).
+let groups = ["core", "store", "append-multiprocess", "report", "lifecycle", "navigator"]
 
 struct Options {
     var out = ProcessInfo.processInfo.environment["BENCH_OUT"] ?? ".build/bench-summary.json"
@@ -37,12 +42,12 @@ struct Options {
                 o.runs = r
             case "--only":
                 let only = try value()
-                guard ["core", "store", "append-multiprocess", "report", "lifecycle"].contains(only) else {
-                    throw BenchError("--only takes core, store, append-multiprocess, report or lifecycle")
+                guard groups.contains(only) else {
+                    throw BenchError("--only takes one of: \(groups.joined(separator: ", "))")
                 }
                 o.only = only
             case "-h", "--help":
-                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only core|store|append-multiprocess|report|lifecycle]")
+                print("usage: routelog-bench-summary [--out PATH] [--scale X] [--runs N] [--only \(groups.joined(separator: "|"))]")
                 exit(0)
             default: throw BenchError("unknown argument \(args[i])")
             }
@@ -352,6 +357,7 @@ do {
     if o.only == nil || o.only == "store" || o.only == "append-multiprocess" { figures += try MultiProcessBench.figures(o) }
     if o.only == nil || o.only == "report" { figures += try reportFigures(o) }
     if o.only == nil || o.only == "lifecycle" { figures += try LifecycleBench.figures(o) }
+    if o.only == nil || o.only == "navigator" { figures += try navigatorFigures(o) }
     let elapsed = (clock.now - start).seconds
     print("")
     print("RouteLog benchmarks (release build; value = best of the runs; rates are per second of wall-clock time)")

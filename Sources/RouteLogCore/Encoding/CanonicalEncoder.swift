@@ -1,0 +1,357 @@
+import Foundation
+
+extension RawJSON {
+    /// The canonical JSON of an `Encodable` value: byte for byte the canonical form of what
+    /// `JSONEncoder` (default strategies) writes, built without writing JSON text and parsing it
+    /// again.
+    ///
+    /// It follows `JSONEncoder`'s defaults where they differ from a value's own `Encodable`
+    /// conformance: `Data` as a Base64 string, `URL` as its absolute string, `Decimal` as a number,
+    /// `Date` as its own `Double` (seconds since 2001). Integers beyond `Int64` and every `Float`
+    /// are written as the doubles the canonical parser would read from `JSONEncoder`'s text.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a non-finite `Double` or `Float`, or a top-level
+    ///   value that encodes nothing (a nested value that encodes nothing is `{}`); what the value's
+    ///   own `encode(to:)` throws.
+    public init<T: Encodable>(encoding value: T) throws {
+        let root = try CanonicalEncoder.encode(value)
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        root.write(to: &out)
+        self.init(uncheckedCanonical: String(decoding: out, as: UTF8.self))
+    }
+}
+
+/// The `Encoder` behind ``RawJSON/init(encoding:)``: containers write into a small tree of
+/// nodes, which is then written as canonical text in one pass.
+enum CanonicalEncoder {
+    static func encode<T: Encodable>(_ value: T) throws -> Value {
+        if let special = try specialValue(value, codingPath: []) { return special }
+        let node = Node()
+        try value.encode(to: NodeEncoder(node: node, parentPath: [], key: nil))
+        guard node.kind != .empty else {
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+        }
+        return .node(node)
+    }
+
+    /// The value of a nested `Encodable`; `codingPath` is built only for an error or a container.
+    static func nested<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> Value {
+        switch value {
+        case let s as String: return .string(s)
+        case let i as Int: return .int(Int64(i))
+        case let b as Bool: return .bool(b)
+        case let d as Double: return try number(d, codingPath())
+        default: break
+        }
+        let path = codingPath()
+        if let special = try specialValue(value, codingPath: path) { return special }
+        let node = Node()
+        try value.encode(to: NodeEncoder(node: node, parentPath: path, key: nil))
+        return .node(node)
+    }
+
+    /// The types `JSONEncoder` writes in its own way rather than through their conformance.
+    private static func specialValue<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> Value? {
+        switch value {
+        case let data as Data: return .string(data.base64EncodedString())
+        case let url as URL: return .string(url.absoluteString)
+        case let decimal as Decimal:
+            // JSONEncoder writes the decimal's text as a number literal.
+            if let v = try? JSONValue(parsing: decimal.description) { return .json(v) }
+            throw EncodingError.invalidValue(decimal, .init(codingPath: codingPath(), debugDescription: "Unable to encode \(decimal) directly in JSON."))
+        default: return nil
+        }
+    }
+
+    static func number(_ d: Double, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Value {
+        guard d.isFinite else {
+            throw EncodingError.invalidValue(d, .init(codingPath: codingPath(), debugDescription: "Unable to encode Double.\(d) directly in JSON."))
+        }
+        return .double(d)
+    }
+
+    static func number(_ f: Float, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Value {
+        guard f.isFinite else {
+            throw EncodingError.invalidValue(f, .init(codingPath: codingPath(), debugDescription: "Unable to encode Float.\(f) directly in JSON."))
+        }
+        // JSONEncoder writes a Float's shortest text, which the parser reads as a Double.
+        return .double(Double(f.description) ?? Double(f))
+    }
+
+    static func number<I: FixedWidthInteger>(_ i: I) -> Value {
+        if let v = Int64(exactly: i) { return .int(v) }
+        return .double(Double(i))
+    }
+
+    // MARK: - The tree being built
+
+    /// A value: a scalar, or a node that containers write into.
+    enum Value {
+        case null
+        case bool(Bool)
+        case int(Int64)
+        /// Finite.
+        case double(Double)
+        case string(String)
+        case json(JSONValue)
+        case node(Node)
+
+        /// Appends the canonical text.
+        func write(to out: inout [UInt8]) {
+            switch self {
+            case .null: out.append(contentsOf: "null".utf8)
+            case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+            case .int(let i): Self.writeInt(i, to: &out)
+            case .double(let d): out.append(contentsOf: JSONValue.format(d).utf8)
+            case .string(let s): Self.writeString(s, to: &out)
+            case .json(let v): out.append(contentsOf: v.canonicalText.utf8)
+            case .node(let n): n.write(to: &out)
+            }
+        }
+
+        static func writeInt(_ v: Int64, to out: inout [UInt8]) {
+            if v < 0 { out.append(UInt8(ascii: "-")) }
+            var m = v.magnitude
+            var digits = 1
+            while m >= 10 { m /= 10; digits += 1 }
+            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+            var i = out.count - 1
+            m = v.magnitude
+            repeat {
+                out[i] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+                i -= 1
+            } while m > 0
+        }
+
+        /// A string without characters to escape is copied as is; others go through the canonical
+        /// writer's escaping.
+        static func writeString(_ s: String, to out: inout [UInt8]) {
+            if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: s.utf8)
+                out.append(UInt8(ascii: "\""))
+            } else {
+                var text = ""
+                JSONValue.writeString(s, to: &text)
+                out.append(contentsOf: text.utf8)
+            }
+        }
+    }
+
+    /// One object or array under construction (or a value that has not encoded anything yet).
+    final class Node {
+        enum Kind { case empty, scalar, object, array }
+        var kind = Kind.empty
+        var scalar = Value.null
+        /// Keys in the order they were encoded; a key encoded twice keeps its last value.
+        var pairs: [(key: String, value: Value)] = []
+        var items: [Value] = []
+
+        func write(to out: inout [UInt8]) {
+            switch kind {
+            case .empty:
+                out.append(contentsOf: "{}".utf8)
+            case .scalar:
+                scalar.write(to: &out)
+            case .array:
+                out.append(UInt8(ascii: "["))
+                for (n, item) in items.enumerated() {
+                    if n > 0 { out.append(UInt8(ascii: ",")) }
+                    item.write(to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            case .object:
+                // Keys by their UTF-8 bytes, as canonical text orders them; equal keys by the
+                // order they were encoded, and only the last one is written.
+                let order = pairs.count < 2 ? Array(pairs.indices) : pairs.indices.sorted { a, b in
+                    let (ka, kb) = (pairs[a].key, pairs[b].key)
+                    return ka == kb ? a < b : ka.utf8.lexicographicallyPrecedes(kb.utf8)
+                }
+                out.append(UInt8(ascii: "{"))
+                var first = true
+                for (n, i) in order.enumerated() {
+                    if n + 1 < order.count && pairs[order[n + 1]].key == pairs[i].key { continue }
+                    if !first { out.append(UInt8(ascii: ",")) }
+                    first = false
+                    Value.writeString(pairs[i].key, to: &out)
+                    out.append(UInt8(ascii: ":"))
+                    pairs[i].value.write(to: &out)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+        }
+    }
+
+    /// A coding path made only when asked for: the parent's path and this level's key.
+    static func path(_ parent: [any CodingKey], _ key: (any CodingKey)?) -> [any CodingKey] {
+        key.map { parent + [$0] } ?? parent
+    }
+
+    struct NodeEncoder: Encoder {
+        let node: Node
+        let parentPath: [any CodingKey]
+        let key: (any CodingKey)?
+        var codingPath: [any CodingKey] { path(parentPath, key) }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            if node.kind != .object {
+                node.kind = .object
+                node.pairs = []
+            }
+            return KeyedEncodingContainer(KeyedContainer<Key>(node: node, parentPath: parentPath, key: key))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            if node.kind != .array {
+                node.kind = .array
+                node.items = []
+            }
+            return UnkeyedContainer(node: node, parentPath: parentPath, key: key)
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer {
+            SingleContainer(node: node, codingPath: codingPath)
+        }
+    }
+
+    struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let node: Node
+        let parentPath: [any CodingKey]
+        let key: (any CodingKey)?
+        var codingPath: [any CodingKey] { path(parentPath, key) }
+
+        private func set(_ v: Value, _ key: Key) { node.pairs.append((key.stringValue, v)) }
+
+        mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { set(try number(value, codingPath + [key]), key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { set(try number(value, codingPath + [key]), key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { set(number(value), key) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            set(try nested(value, codingPath: codingPath + [key]), key)
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            let child = Node()
+            child.kind = .object
+            node.pairs.append((key.stringValue, .node(child)))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, parentPath: codingPath, key: key))
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            let child = Node()
+            child.kind = .array
+            node.pairs.append((key.stringValue, .node(child)))
+            return UnkeyedContainer(node: child, parentPath: codingPath, key: key)
+        }
+
+        mutating func superEncoder() -> any Encoder { superEncoder(named: SuperKey.super) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key) }
+
+        private func superEncoder(named key: any CodingKey) -> any Encoder {
+            let child = Node()
+            node.pairs.append((key.stringValue, .node(child)))
+            return NodeEncoder(node: child, parentPath: codingPath, key: key)
+        }
+    }
+
+    struct UnkeyedContainer: UnkeyedEncodingContainer {
+        let node: Node
+        let parentPath: [any CodingKey]
+        let key: (any CodingKey)?
+        var codingPath: [any CodingKey] { path(parentPath, key) }
+        var count: Int { node.items.count }
+
+        private var nextKey: any CodingKey { IndexKey(intValue: count) }
+        private func add(_ v: Value) { node.items.append(v) }
+
+        mutating func encodeNil() throws { add(.null) }
+        mutating func encode(_ value: Bool) throws { add(.bool(value)) }
+        mutating func encode(_ value: String) throws { add(.string(value)) }
+        mutating func encode(_ value: Double) throws { add(try number(value, codingPath + [nextKey])) }
+        mutating func encode(_ value: Float) throws { add(try number(value, codingPath + [nextKey])) }
+        mutating func encode(_ value: Int) throws { add(number(value)) }
+        mutating func encode(_ value: Int8) throws { add(number(value)) }
+        mutating func encode(_ value: Int16) throws { add(number(value)) }
+        mutating func encode(_ value: Int32) throws { add(number(value)) }
+        mutating func encode(_ value: Int64) throws { add(number(value)) }
+        mutating func encode(_ value: UInt) throws { add(number(value)) }
+        mutating func encode(_ value: UInt8) throws { add(number(value)) }
+        mutating func encode(_ value: UInt16) throws { add(number(value)) }
+        mutating func encode(_ value: UInt32) throws { add(number(value)) }
+        mutating func encode(_ value: UInt64) throws { add(number(value)) }
+        mutating func encode<T: Encodable>(_ value: T) throws { add(try nested(value, codingPath: codingPath + [nextKey])) }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            let child = Node()
+            child.kind = .object
+            let key = nextKey
+            node.items.append(.node(child))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, parentPath: codingPath, key: key))
+        }
+
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            let child = Node()
+            child.kind = .array
+            let key = nextKey
+            node.items.append(.node(child))
+            return UnkeyedContainer(node: child, parentPath: codingPath, key: key)
+        }
+
+        mutating func superEncoder() -> any Encoder {
+            let child = Node()
+            let key = nextKey
+            node.items.append(.node(child))
+            return NodeEncoder(node: child, parentPath: codingPath, key: key)
+        }
+    }
+
+    struct SingleContainer: SingleValueEncodingContainer {
+        let node: Node
+        let codingPath: [any CodingKey]
+
+        private func set(_ v: Value) {
+            node.kind = .scalar
+            node.scalar = v
+        }
+
+        mutating func encodeNil() throws { set(.null) }
+        mutating func encode(_ value: Bool) throws { set(.bool(value)) }
+        mutating func encode(_ value: String) throws { set(.string(value)) }
+        mutating func encode(_ value: Double) throws { set(try number(value, codingPath)) }
+        mutating func encode(_ value: Float) throws { set(try number(value, codingPath)) }
+        mutating func encode(_ value: Int) throws { set(number(value)) }
+        mutating func encode(_ value: Int8) throws { set(number(value)) }
+        mutating func encode(_ value: Int16) throws { set(number(value)) }
+        mutating func encode(_ value: Int32) throws { set(number(value)) }
+        mutating func encode(_ value: Int64) throws { set(number(value)) }
+        mutating func encode(_ value: UInt) throws { set(number(value)) }
+        mutating func encode(_ value: UInt8) throws { set(number(value)) }
+        mutating func encode(_ value: UInt16) throws { set(number(value)) }
+        mutating func encode(_ value: UInt32) throws { set(number(value)) }
+        mutating func encode(_ value: UInt64) throws { set(number(value)) }
+        mutating func encode<T: Encodable>(_ value: T) throws { set(try nested(value, codingPath: codingPath)) }
+    }
+
+    private enum SuperKey: String, CodingKey { case `super` }
+
+    private struct IndexKey: CodingKey {
+        var intValue: Int?
+        var stringValue: String { "Index \(intValue ?? 0)" }
+        init(intValue: Int) { self.intValue = intValue }
+        init?(stringValue: String) { nil }
+    }
+}

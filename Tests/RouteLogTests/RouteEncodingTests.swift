@@ -1,0 +1,137 @@
+import Foundation
+import RouteLog
+import RouteLogCore
+import Testing
+
+/// The navigator encodes routes straight into canonical JSON. These tests hold it to the bytes of
+/// the canonical form of what `JSONEncoder` writes, the form every stored session has.
+@Suite struct RouteEncodingTests {
+    struct Probe<Value: Codable & Hashable & Sendable>: Routable {
+        var id: String { "probe" }
+        var value: Value
+    }
+
+    struct Nothing: Codable, Hashable, Sendable {
+        func encode(to encoder: any Encoder) throws {}
+        init() {}
+        init(from decoder: any Decoder) throws {}
+    }
+
+    struct WithSuper: Codable, Hashable, Sendable {
+        var a = 1
+        var base = "base"
+        enum CodingKeys: String, CodingKey { case a, parent }
+        init() {}
+        init(from decoder: any Decoder) throws {}
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(a, forKey: .a)
+            var s = c.superEncoder().singleValueContainer()
+            try s.encode(base)
+            var p = c.superEncoder(forKey: .parent).unkeyedContainer()
+            try p.encode(2.5)
+            try p.encodeNil()
+            var q = p.superEncoder().container(keyedBy: CodingKeys.self)
+            try q.encode(true, forKey: .a)
+        }
+    }
+
+    enum Kind: Codable, Hashable, Sendable {
+        case plain
+        case labelled(x: Int, y: String?)
+        case unlabelled(Double, [Int8])
+    }
+
+    struct Everything: Codable, Hashable, Sendable {
+        var int = -42
+        var big = UInt64.max
+        var bigInt = Int64.min
+        var small: Int8 = -8
+        var u16: UInt16 = 65_535
+        var double = 0.1
+        var negativeZero = -0.0
+        var integral = 3.0
+        var huge = 1e300
+        var tiny = Double.leastNonzeroMagnitude
+        var float: Float = 0.1
+        var floatIntegral: Float = 16_777_216
+        var text = "quote \" backslash \\ slash / tab \t newline \n bell \u{7} é 💡 \u{2028}"
+        var empty = ""
+        var optional: String? = "here"
+        var missing: Int? = nil
+        var array = [1, 2, 3]
+        var nested = [["a"], [], ["b", "c"]]
+        var dictionary = ["z": 1.5, "a": -2, "é": 0, "A": 7]
+        var intKeys = [10: "ten", 2: "two", -1: "minus one"]
+        var data = Data([0, 1, 2, 250, 255])
+        var url = URL(string: "https://example.com/a%20b?q=1&r=/x")!
+        var date = Date(timeIntervalSinceReferenceDate: 123_456.789)
+        var decimal = Decimal(string: "12.340")!
+        var decimalWhole = Decimal(1_000)
+        var kinds: [Kind] = [.plain, .labelled(x: 1, y: nil), .labelled(x: 2, y: "two"), .unlabelled(-1.25, [1, -1])]
+        var nothing = Nothing()
+        var nothings = [Nothing(), Nothing()]
+        var withSuper = WithSuper()
+    }
+
+    static func viaJSONEncoder<R: Routable>(_ route: R) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try RawJSON(parsing: String(decoding: try encoder.encode(route), as: UTF8.self)).text
+    }
+
+    static func expectSameBytes<R: Routable>(_ route: R, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let direct = try RouteRef(route).payload?.text
+        let expected = try viaJSONEncoder(route)
+        #expect(direct == expected, sourceLocation: sourceLocation)
+    }
+
+    @Test func everyKindOfValueEncodesToTheBytesOfJSONEncodersCanonicalForm() throws {
+        try Self.expectSameBytes(Probe(value: Everything()))
+        try Self.expectSameBytes(Probe(value: [Everything(), Everything()]))
+        try Self.expectSameBytes(Probe(value: Kind.labelled(x: 3, y: "y")))
+        try Self.expectSameBytes(Probe(value: Optional<Int>.none))
+        try Self.expectSameBytes(Probe(value: WithSuper()))
+        // The app's own route type, every case.
+        for route: PodRoute in [.episode(id: 7), .show(name: "Swift \"Talk\""), .player(episode: -1), .upsell(feature: ""),
+                                .alert(message: "Offline\n"), .settings, .ratio(0.5), .ratio(-3), .ratio(1e21)] {
+            try Self.expectSameBytes(route)
+        }
+    }
+
+    @Test func seededRandomNumbersAndStringsEncodeAlike() throws {
+        var rng = SplitMix(seed: 0x5EED_2026)
+        for _ in 0..<2_000 {
+            let bits = rng.next()
+            let d = Double(bitPattern: bits)
+            let f = Float(bitPattern: UInt32(truncatingIfNeeded: bits))
+            let scalars = (0..<Int(bits % 9)).compactMap { _ in Unicode.Scalar(UInt32(rng.next() % 0x800)) }
+            let s = String(String.UnicodeScalarView(scalars))
+            let i = Int64(bitPattern: rng.next())
+            if d.isFinite { try Self.expectSameBytes(Probe(value: d)) }
+            if f.isFinite { try Self.expectSameBytes(Probe(value: f)) }
+            try Self.expectSameBytes(Probe(value: [s: i]))
+            try Self.expectSameBytes(Probe(value: UInt64(bitPattern: i)))
+        }
+    }
+
+    @Test func whatJSONEncoderRefusesIsRefused() {
+        for value in [Double.nan, .infinity, -.infinity] {
+            #expect(throws: RouteEncodingError.self) { try RouteRef(Probe(value: value)) }
+        }
+        #expect(throws: RouteEncodingError.self) { try RouteRef(Probe(value: [Float.nan])) }
+        #expect(throws: RouteEncodingError.self) { try RouteRef(Probe(value: ["x": Double.infinity])) }
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import Observation
+@_spi(Benchmarks) import RouteLog
+import RouteLogBenchSupport
+import RouteLogCore
+import RouteLogLMDB
+
+// MARK: - Navigator figures (the app-facing call on the main actor)
+
+/// The routes of a media app, with payloads.
+enum BenchRoute: Routable {
+    case episode(id: Int, title: String)
+    case show(name: String, season: Int)
+    case player(episode: Int, position: Double, chapters: [String])
+    case alert(message: String)
+    case settings
+
+    var id: String {
+        switch self {
+        case .episode(let id, _): "episode-\(id)"
+        case .show(let name, _): "show-\(name)"
+        case .player: "player"
+        case .alert: "alert"
+        case .settings: "settings"
+        }
+    }
+}
+
+/// One step of the mix: pushes with payloads, sheets, alerts, dismissals, pops, and every 24
+/// steps a return to the root (dismissAll then popToRoot: two calls); the stacks stay a few
+/// screens deep, as in an app.
+@MainActor
+enum NavigatorMix {
+    static let titles = (0..<64).map { "Episode \($0): a title of realistic length" }
+    static let chapters = ["Intro", "Interview", "Listener questions", "Outro"]
+
+    static func route(_ i: Int) -> BenchRoute {
+        switch i % 5 {
+        case 0, 1: .episode(id: i % 5_000, title: titles[i % titles.count])
+        case 2: .show(name: "Show \(i % 97)", season: i % 7)
+        case 3: .player(episode: i % 5_000, position: Double(i % 3_600) + 0.25, chapters: chapters)
+        default: .settings
+        }
+    }
+
+    static func call(_ nav: Navigator<BenchRoute>, _ i: Int) {
+        switch i % 8 {
+        case 0, 2, 5: nav.push(route(i))
+        case 1: nav.show(route(i + 3), as: .sheet)
+        case 3: nav.dismiss()
+        case 4: nav.show(.alert(message: "Download \(i % 50) finished"), as: .alert)
+        case 6: nav.pop()
+        default:
+            if i % 24 == 7 {
+                nav.dismissAll()
+                nav.popToRoot()
+            } else {
+                nav.dismiss()
+            }
+        }
+    }
+
+    /// The same mutations on a plain `@Observable` model.
+    static func call(_ model: PlainNavigationModel, _ i: Int) {
+        switch i % 8 {
+        case 0, 2, 5: model.path.append(route(i))
+        case 1: model.presented = route(i + 3)
+        case 3: model.presented = nil
+        case 4: model.presented = .alert(message: "Download \(i % 50) finished")
+        case 6: if !model.path.isEmpty { model.path.removeLast() }
+        default:
+            if i % 24 == 7 {
+                model.presented = nil
+                model.path.removeAll()
+            } else {
+                model.presented = nil
+            }
+        }
+    }
+}
+
+/// What an app without RouteLog keeps: a path and a presented route.
+@MainActor
+@Observable
+final class PlainNavigationModel {
+    var path: [BenchRoute] = []
+    var presented: BenchRoute?
+}
+
+/// Nanoseconds on the monotonic clock.
+@inline(__always) func monotonicNanoseconds() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+/// Per-call times on the main actor in microseconds, sorted.
+@MainActor
+func timedCalls(_ count: Int, from start: Int = 0, _ body: (Int) -> Void) -> [Double] {
+    var times = [Double](repeating: 0, count: count)
+    for k in 0..<count {
+        let t0 = monotonicNanoseconds()
+        body(start + k)
+        times[k] = Double(monotonicNanoseconds() - t0) / 1_000
+    }
+    return times
+}
+
+/// Per-call wall time (µs) with this thread's voluntary and involuntary context switches during the call.
+@MainActor
+func timedCallsWithSwitches(_ count: Int, from start: Int, _ body: (Int) -> Void) -> [(micros: Double, voluntary: Int, involuntary: Int)] {
+    var out: [(micros: Double, voluntary: Int, involuntary: Int)] = []
+    out.reserveCapacity(count)
+    var before = rusage(), after = rusage()
+    // RUSAGE_THREAD (Linux): not imported into Swift, it needs _GNU_SOURCE.
+    let rusageThread = __rusage_who_t(1)
+    for k in 0..<count {
+        getrusage(rusageThread, &before)
+        let t0 = monotonicNanoseconds()
+        body(start + k)
+        let t1 = monotonicNanoseconds()
+        getrusage(rusageThread, &after)
+        out.append((Double(t1 - t0) / 1_000, after.ru_nvcsw - before.ru_nvcsw, after.ru_nivcsw - before.ru_nivcsw))
+    }
+    return out
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+}
+
+func navigatorFigures(_ o: Options) throws -> [Figure] {
+    try MainActor.assumeIsolated { try navigatorFiguresOnMain(o) }
+}
+
+@MainActor
+func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
+    let n = o.count(100_000)
+    let bigN = o.count(1_000_000)
+    let dir = try TemporaryDirectory(prefix: "routelog-bench-navigator")
+    defer { dir.remove() }
+    let warmUp = 2_000
+
+    // observable-mutation: the baseline.
+    progress("observable-mutation, \(n) calls")
+    let model = PlainNavigationModel()
+    _ = timedCalls(warmUp) { NavigatorMix.call(model, $0) }
+    let plain = timedCalls(n, from: warmUp) { NavigatorMix.call(model, $0) }.sorted()
+
+    // navigator-call: the same mix on a navigator recording to an LMDB store, default options.
+    progress("navigator-call, \(n) calls on an LMDB store")
+    let store = try LMDBEventLog.open(at: try dir.subdirectory("calls"))
+    let nav = try Navigator<BenchRoute>(log: store)
+    _ = timedCalls(warmUp) { NavigatorMix.call(nav, $0) }
+    let calls = timedCalls(n, from: warmUp) { NavigatorMix.call(nav, $0) }.sorted()
+    // The same loop again, each call between two reads of this thread's context switches: a
+    // voluntary switch means the call blocked (a lock, I/O); an involuntary one that the system
+    // ran something else (on this machine other builds share the two cores).
+    progress("navigator-call, \(n) more calls with context-switch counts")
+    let switches = timedCallsWithSwitches(n, from: warmUp + n) { NavigatorMix.call(nav, $0) }
+    try waitForRecorder(nav)
+    try require(try store.session(nav.session).headDigest == nav.state.digest, "the store's head digest differs from the navigator's state")
+    let unpreempted = switches.filter { $0.involuntary == 0 && $0.voluntary == 0 }.map(\.micros).sorted()
+    let blocked = switches.filter { $0.voluntary > 0 }.count
+    let preempted = switches.filter { $0.involuntary > 0 }.count
+
+    let plainP50 = percentile(plain, 0.5)
+    var figures: [Figure] = [
+        Figure(name: "observable-mutation", value: plainP50, unit: "µs", count: n,
+               note: "baseline: the same mutations on a plain @Observable model (path, presented), per call, p50; p99 \(Summary.format(percentile(plain, 0.99))) µs"),
+    ]
+    for (name, p, limit) in [("navigator-call-p50", 0.5, 5.0), ("navigator-call-p99", 0.99, 20.0), ("navigator-call-p999", 0.999, 50.0)] {
+        figures.append(Figure(name: name, value: percentile(calls, p), unit: "µs", baseline: "observable-mutation", baselineValue: plainP50,
+                              target: .valueAtMost(limit), count: n,
+                              note: "Navigator call on the main actor, LMDB store with default durability, realistic mix with payloads"))
+    }
+    figures.append(Figure(name: "navigator-call-p999-unswitched", value: unpreempted.isEmpty ? nil : percentile(unpreempted, 0.999), unit: "µs",
+                          target: .valueAtMost(50), count: unpreempted.count,
+                          note: "the same loop, calls with no context switch; of \(n) calls \(blocked) blocked (voluntary switch), \(preempted) preempted; "
+                              + "p50 \(Summary.format(unpreempted.isEmpty ? .nan : percentile(unpreempted, 0.5))) µs, p99 \(Summary.format(unpreempted.isEmpty ? .nan : percentile(unpreempted, 0.99))) µs"))
+
+    // 1M calls in one session: memory, the slowest call, time travel.
+    progress("navigator-1M: \(bigN) calls on an LMDB store")
+    let bigStore = try LMDBEventLog.open(at: try dir.subdirectory("big"))
+    let big = try Navigator<BenchRoute>(log: bigStore)
+    let early = min(bigN, 10_000)
+    _ = timedCalls(1) { NavigatorMix.call(big, $0) }
+    var slowest = timedCalls(early - 1, from: 1) { NavigatorMix.call(big, $0) }.max() ?? 0
+    try waitForRecorder(big)
+    let anonEarly = Measure.rssAnonBytes()
+    var done = early
+    // Bursts of 10,000 calls, the recorder catching up between them (not timed): an app's million
+    // calls come over hours, so its backlog stays small; a loop that outran the writer for the
+    // whole million would measure the backlog, not what the navigator keeps.
+    var slowestUnswitched = 0.0, bigBlocked = 0, bigPreempted = 0
+    while done < bigN {
+        let chunk = min(10_000, bigN - done)
+        for c in timedCallsWithSwitches(chunk, from: done, { NavigatorMix.call(big, $0) }) {
+            slowest = max(slowest, c.micros)
+            if c.voluntary > 0 { bigBlocked += 1 }
+            if c.involuntary > 0 { bigPreempted += 1 }
+            if c.voluntary == 0 && c.involuntary == 0 { slowestUnswitched = max(slowestUnswitched, c.micros) }
+        }
+        done += chunk
+        try waitForRecorder(big)
+    }
+    try waitForRecorder(big)
+    let anonLate = Measure.rssAnonBytes()
+    let head = big.headSeq
+    try require(try bigStore.session(big.session).eventCount == head, "the store holds fewer events than the navigator made")
+    let footprint = big.memoryFootprint
+
+    var rng = SeededRandom(seed: 0x7A7E1)
+    var travels: [Double] = []
+    var checked = 0
+    for k in 0..<100 {
+        let seq = rng.next() % (head + 1)
+        let t0 = monotonicNanoseconds()
+        try big.travel(to: seq)
+        travels.append(Double(monotonicNanoseconds() - t0) / 1e6)
+        if k % 10 == 0 {
+            try require(big.state == (try bigStore.state(of: big.session, at: seq)), "travel to \(seq) shows another state than the store's")
+            checked += 1
+        }
+    }
+    big.resume()
+
+    // restoringLatest on the 1M-event session: what an app pays at launch.
+    var restores: [Double] = []
+    for _ in 0..<5 {
+        let t0 = monotonicNanoseconds()
+        let restored = try Navigator<BenchRoute>.restoringLatest(log: bigStore)
+        restores.append(Double(monotonicNanoseconds() - t0) / 1e6)
+        try require(restored.state == big.state && restored.headSeq == head, "restoringLatest does not reach the session's state")
+    }
+
+    let scaledNote = bigN == 1_000_000 ? "" : "; \(bigN) calls at this scale"
+    let grown = anonEarly.flatMap { a in anonLate.map { Double($0 - a) / 1_048_576 } }
+    figures += [
+        Figure(name: "navigator-memory-1M", value: grown, unit: "MiB", target: .valueAtMost(8), count: bigN,
+               note: "RssAnon after \(bigN) calls minus after \(early), same process, the recorder caught up; history \(footprint.historyEvents) events, "
+                   + "\(footprint.historyCheckpoints) checkpoints, \(footprint.cachedRoutes) cached routes" + scaledNote),
+        Figure(name: "navigator-call-max-1M", value: slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
+               note: "the slowest single call of the session, the first excluded; bursts of 10,000 calls; slowest without a context switch "
+                   + "\(Summary.format(slowestUnswitched)) µs; \(bigBlocked) calls blocked, \(bigPreempted) preempted (after the first \(early))" + scaledNote),
+        Figure(name: "navigator-restore-1M", value: Measure.median(restores), unit: "ms", count: 5,
+               note: "Navigator.restoringLatest on the \(head)-event session, median of 5" + scaledNote),
+        Figure(name: "navigator-travel-1M", value: Measure.median(travels), unit: "ms", target: .valueAtMost(10), count: 100,
+               note: "travel(to:) a seeded random seq of the \(head)-event session, median of 100 (\(checked) checked against the store); max "
+                   + Summary.format(travels.max() ?? .nan) + " ms" + scaledNote),
+    ]
+    return figures
+}
+
+/// Waits (bounded) until the navigator's recorder has written everything.
+@MainActor
+func waitForRecorder(_ nav: Navigator<BenchRoute>) throws {
+    let deadline = monotonicNanoseconds() + 300_000_000_000
+    while nav.recordingStatus.pendingCount > 0 && monotonicNanoseconds() < deadline { usleep(1_000) }
+    try require(nav.recordingStatus.pendingCount == 0 && nav.recordingStatus.error == nil,
+                "the recorder did not write everything: \(nav.recordingStatus)")
+}
+
+/// SplitMix64: seeded, the same sequence on every run.
+struct SeededRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
