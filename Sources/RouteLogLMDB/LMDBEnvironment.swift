@@ -486,34 +486,43 @@ public class LMDBReadTransaction {
         return try body(UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
     }
 
+    /// Runs `body` with a cursor on `db`, closed when `body` returns.
+    private func withCursor<R>(on db: LMDBDatabase, _ body: (OpaquePointer) throws -> R) throws -> R {
+        checkValid()
+        var cursorp: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(txn, db.handle, &cursorp))
+        defer { mdb_cursor_close(cursorp) }
+        return try body(cursorp!)
+    }
+
+    /// Positions `cursor` at the first key ≥ `start` (`MDB_SET_RANGE`), or by `op` when `start` is
+    /// `nil`; `key` and `data` receive the entry. Returns LMDB's code.
+    private static func seek(_ cursor: OpaquePointer, to start: [UInt8]?, orElse op: MDB_cursor_op,
+                             key: inout MDB_val, data: inout MDB_val) -> Int32 {
+        guard let start else { return mdb_cursor_get(cursor, &key, &data, op) }
+        return start.withUnsafeBytes { s in
+            key = MDB_val(mv_size: s.count, mv_data: UnsafeMutableRawPointer(mutating: s.baseAddress))
+            return mdb_cursor_get(cursor, &key, &data, MDB_SET_RANGE)
+        }
+    }
+
     /// Iterates over the database in key order, starting at the first key ≥ `start` (or the
     /// first key). `body` gets the key and value, valid only during the call; return `false` to
     /// stop.
     public func forEach(in db: LMDBDatabase, from start: [UInt8]? = nil,
                         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
-        checkValid()
-        var cursorp: OpaquePointer?
-        try LMDBError.check(mdb_cursor_open(txn, db.handle, &cursorp))
-        let cursor = cursorp!
-        defer { mdb_cursor_close(cursor) }
-        var key = MDB_val()
-        var data = MDB_val()
-        var rc: Int32
-        if let start {
-            rc = start.withUnsafeBytes { s in
-                key = MDB_val(mv_size: s.count, mv_data: UnsafeMutableRawPointer(mutating: s.baseAddress))
-                return mdb_cursor_get(cursor, &key, &data, MDB_SET_RANGE)
+        try withCursor(on: db) { cursor in
+            var key = MDB_val()
+            var data = MDB_val()
+            var rc = Self.seek(cursor, to: start, orElse: MDB_FIRST, key: &key, data: &data)
+            while rc == 0 {
+                let k = UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size)
+                let v = UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size)
+                guard try body(k, v) else { return }
+                rc = mdb_cursor_get(cursor, &key, &data, MDB_NEXT)
             }
-        } else {
-            rc = mdb_cursor_get(cursor, &key, &data, MDB_FIRST)
+            if rc != MDB_NOTFOUND { throw LMDBError(rawValue: rc) }
         }
-        while rc == 0 {
-            let k = UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size)
-            let v = UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size)
-            guard try body(k, v) else { return }
-            rc = mdb_cursor_get(cursor, &key, &data, MDB_NEXT)
-        }
-        if rc != MDB_NOTFOUND { throw LMDBError(rawValue: rc) }
     }
 
     /// Calls `body` with the last entry whose key sorts before `key` (or the database's last
@@ -521,31 +530,22 @@ public class LMDBReadTransaction {
     /// inside `body`.
     public func withLastEntry<R>(in db: LMDBDatabase, before key: [UInt8]?,
                                  _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R) throws -> R? {
-        checkValid()
-        var cursorp: OpaquePointer?
-        try LMDBError.check(mdb_cursor_open(txn, db.handle, &cursorp))
-        let cursor = cursorp!
-        defer { mdb_cursor_close(cursor) }
-        var k = MDB_val()
-        var data = MDB_val()
-        var rc: Int32
-        if let key {
-            rc = key.withUnsafeBytes { s in
-                k = MDB_val(mv_size: s.count, mv_data: UnsafeMutableRawPointer(mutating: s.baseAddress))
-                return mdb_cursor_get(cursor, &k, &data, MDB_SET_RANGE)
+        try withCursor(on: db) { cursor in
+            var k = MDB_val()
+            var data = MDB_val()
+            var rc = Self.seek(cursor, to: key, orElse: MDB_LAST, key: &k, data: &data)
+            if key != nil {
+                if rc == 0 {
+                    rc = mdb_cursor_get(cursor, &k, &data, MDB_PREV)
+                } else if rc == MDB_NOTFOUND {
+                    rc = mdb_cursor_get(cursor, &k, &data, MDB_LAST)
+                }
             }
-            if rc == 0 {
-                rc = mdb_cursor_get(cursor, &k, &data, MDB_PREV)
-            } else if rc == MDB_NOTFOUND {
-                rc = mdb_cursor_get(cursor, &k, &data, MDB_LAST)
-            }
-        } else {
-            rc = mdb_cursor_get(cursor, &k, &data, MDB_LAST)
+            if rc == MDB_NOTFOUND { return nil }
+            try LMDBError.check(rc)
+            return try body(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+                            UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
         }
-        if rc == MDB_NOTFOUND { return nil }
-        try LMDBError.check(rc)
-        return try body(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
-                        UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
     }
 
     /// A copy of the database's last key, or `nil` when it is empty.

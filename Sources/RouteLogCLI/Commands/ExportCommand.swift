@@ -88,15 +88,7 @@ extension ExportCommand {
     /// `--format events-jsonl`: the rows of ``FleetRows``, streamed session by session.
     func exportEvents() throws {
         let workspace = store.workspace()
-        var targets: [ResolvedSession] = []
-        if all {
-            let log = try workspace.store()
-            for info in try call({ try log.sessions() }) {
-                targets.append(ResolvedSession(log: log, id: info.id, info: info, name: info.id.rawValue, document: nil, seq: nil))
-            }
-        } else {
-            for text in sessions { targets.append(try workspace.resolve(try parseRef(text))) }
-        }
+        let targets = try workspace.resolve(sessions, all: all)
         let sink = try JSONLSink(path: output)
         var rows: Int64 = 0
         for s in targets {

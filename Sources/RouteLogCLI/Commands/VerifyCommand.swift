@@ -32,15 +32,7 @@ struct VerifyCommand: ParsableCommand {
     /// rule changed, to show that `verify` catches a reducer change and names the right seq.
     func run(reducer: Verifier.Reducer) throws {
         let ws = store.workspace()
-        var targets: [ResolvedSession] = []
-        if all {
-            let log = try ws.store()
-            for info in try call({ try log.sessions() }) {
-                targets.append(ResolvedSession(log: log, id: info.id, info: info, name: info.id.rawValue, document: nil, seq: nil))
-            }
-        } else {
-            for text in sessions { targets.append(try ws.resolve(try parseRef(text))) }
-        }
+        let targets = try ws.resolve(sessions, all: all)
         let out = Output.stdout()
         var failed = 0
         for s in targets {

@@ -109,6 +109,15 @@ final class Workspace {
         return log
     }
 
+    /// Every session of the store in its order (`all`), or else the sessions `refs` name.
+    func resolve(_ refs: [String], all: Bool) throws(CLIError) -> [ResolvedSession] {
+        guard all else { return try refs.map { text throws(CLIError) in try resolve(try SessionRef(parsing: text)) } }
+        let log = try store()
+        return try call { try log.sessions() }.map {
+            ResolvedSession(log: log, id: $0.id, info: $0, name: $0.id.rawValue, document: nil, seq: nil)
+        }
+    }
+
     /// Resolves a reference against the store or loads its file.
     func resolve(_ ref: SessionRef) throws(CLIError) -> ResolvedSession {
         let resolved: ResolvedSession
