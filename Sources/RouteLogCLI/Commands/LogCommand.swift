@@ -91,6 +91,7 @@ final class LogPrinter {
     }
 
     func print(from: UInt64, through: UInt64) throws {
+        let pages = MappedPages(session)
         if !json {
             // Size the columns to the widest row of the range (a first pass over the events,
             // without folding), so that long event texts do not push the outcome column right.
@@ -98,6 +99,7 @@ final class LogPrinter {
                 try session.log.read(session.id, from: from, through: through) { e in
                     eventWidth = min(Self.maxEventWidth, max(eventWidth, Render.visibleWidth(Render.event(e.event))))
                     siteWidth = min(Self.maxSiteWidth, max(siteWidth, Render.visibleWidth(Self.site(e))))
+                    pages.tick()
                     return true
                 }
             }
@@ -105,6 +107,7 @@ final class LogPrinter {
         try call {
             try session.log.read(session.id, from: from, through: through) { e in
                 print(e)
+                pages.tick()
                 return true
             }
         }
@@ -133,17 +136,30 @@ final class LogPrinter {
     static func site(_ e: StoredEvent) -> String { e.meta.callSite.map { "\($0.file):\($0.line)" } ?? "-" }
 
     func textLine(_ e: StoredEvent) -> String {
-        func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - Render.visibleWidth(s))) }
+        // One string, the columns appended in place, two spaces apart.
+        var line = ""
+        line.reserveCapacity(192)
+        func pad(_ s: String, _ w: Int) {
+            line += s
+            var n = w - Render.visibleWidth(s)
+            while n > 0 { line += Self.spaces(n); n -= Self.maxSpaces }
+            line += "  "
+        }
         let seq = String(e.seq)
-        let seqCol = String(repeating: " ", count: max(0, 4 - seq.count)) + seq
-        let time = e.meta.timestamp == 0 || origin == nil || origin == 0 ? "-" : Render.relativeTime(e.meta.timestamp, from: origin!)
-        var cols = [
-            out.paint(seqCol, .bold), pad(time, 9), pad(e.meta.origin.rawValue, 6),
-            pad(Render.truncate(Render.event(e.event), eventWidth), eventWidth),
-            pad(Render.outcome(e.outcome, out), 23), pad(Render.truncate(Self.site(e), siteWidth), siteWidth),
-            out.paint(Render.summary(replayer.state), .cyan),
-        ]
-        if let note = e.meta.note { cols.append(out.paint("# " + note, .dim)) }
-        return cols.joined(separator: "  ")
+        line += out.paint(seq.utf8.count < 4 ? Self.spaces(4 - seq.utf8.count) + seq : seq, .bold)
+        line += "  "
+        pad(e.meta.timestamp == 0 || origin == nil || origin == 0 ? "-" : Render.relativeTime(e.meta.timestamp, from: origin!), 9)
+        pad(e.meta.origin.rawValue, 6)
+        pad(Render.truncate(Render.event(e.event), eventWidth), eventWidth)
+        pad(Render.outcome(e.outcome, out), 23)
+        pad(Render.truncate(Self.site(e), siteWidth), siteWidth)
+        line += out.paint(Render.summary(replayer.state), .cyan)
+        if let note = e.meta.note { line += "  " + out.paint("# " + note, .dim) }
+        return line
     }
+
+    private static let maxSpaces = 64
+    private static let spaceRuns: [String] = (0...maxSpaces).map { String(repeating: " ", count: $0) }
+    /// `n` spaces (at most ``maxSpaces``).
+    static func spaces(_ n: Int) -> String { spaceRuns[min(max(n, 0), maxSpaces)] }
 }

@@ -45,16 +45,25 @@ enum Render {
     /// The compact one-line summary: `inbox ▸ thread-42 ┃ sheet composer#12 ▸ attachments`.
     /// With tabs the selected tab leads: `[home] inbox ▸ thread-42`.
     static func summary(_ state: NavigationState) -> String {
-        var parts: [String] = []
+        // Appended into one string: `log` writes one of these per line.
+        var line = ""
+        line.reserveCapacity(96)
+        if let tab = state.selectedTab { line += "["; line += tab; line += "] " }
         let root = state.root
-        parts.append(root.path.isEmpty ? "root" : root.path.map(\.id).joined(separator: " ▸ "))
-        for p in state.presentationChain {
-            var s = "\(p.style.rawValue) \(p.route.id)#\(p.token)"
-            if let c = p.content, !c.path.isEmpty { s += " ▸ " + c.path.map(\.id).joined(separator: " ▸ ") }
-            parts.append(s)
+        if root.path.isEmpty { line += "root" }
+        for (i, r) in root.path.enumerated() {
+            if i > 0 { line += " ▸ " }
+            line += r.id
         }
-        let line = parts.joined(separator: " ┃ ")
-        if let tab = state.selectedTab { return "[\(tab)] \(line)" }
+        for p in state.presentationChain {
+            line += " ┃ "
+            line += p.style.rawValue
+            line += " "
+            line += p.route.id
+            line += "#"
+            line += String(p.token)
+            if let c = p.content { for r in c.path { line += " ▸ "; line += r.id } }
+        }
         return line
     }
 
@@ -129,12 +138,13 @@ enum Render {
 
     /// The width of text on a terminal, ignoring ANSI escapes.
     static func visibleWidth(_ s: String) -> Int {
+        // Unicode scalars, counted on the UTF-8 bytes: every byte but a continuation byte starts one.
         var n = 0
         var inEscape = false
-        for u in s.unicodeScalars {
-            if inEscape { if u == "m" { inEscape = false }; continue }
-            if u == "\u{1B}" { inEscape = true; continue }
-            n += 1
+        for b in s.utf8 {
+            if inEscape { if b == UInt8(ascii: "m") { inEscape = false }; continue }
+            if b == 0x1B { inEscape = true; continue }
+            if b & 0xC0 != 0x80 { n += 1 }
         }
         return n
     }

@@ -157,10 +157,7 @@ extension Fixture {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64, size > UInt64(Fixture.maxFileBytes) {
             throw FixtureError(file: path, problem: .unreadable("the file is larger than \(Fixture.maxFileBytes) bytes, the most a fixture may hold"))
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
+        guard let bytes = Fixture.readBytes(path) else {
             let reason: String
             var isDir: ObjCBool = false
             if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
@@ -172,10 +169,10 @@ extension Fixture {
             }
             throw FixtureError(file: path, problem: .unreadable(reason))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard Fixture.isUTF8(bytes) else {
             throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
         }
-        try self.init(text: text, file: path)
+        try self.init(utf8: bytes, file: path)
     }
 
     /// Parses fixture text.
@@ -185,10 +182,28 @@ extension Fixture {
     ///   - file: the name to put in error messages.
     /// - Throws: ``FixtureError``.
     public init(text: String, file: String) throws(FixtureError) {
-        let value: JSONValue
-        do { value = try JSONValue(parsing: text) } catch { throw FixtureError(file: file, problem: .syntax(error)) }
+        try self.init(utf8: Array(text.utf8), file: file)
+    }
+
+    /// Parses fixture text given as UTF-8 bytes. The events are read one at a time as the parser
+    /// reaches them (no tree of the whole file is built), with the same errors, in the same order
+    /// of precedence, as a parse of the whole tree: any syntax error first, then the shape.
+    init(utf8 bytes: [UInt8], file: String) throws(FixtureError) {
+        var events: [RecordedEvent] = []
+        var eventError: FormatError?
+        var parser = JSONParser(bytes: bytes)
+        let parsed: (value: JSONValue, streamed: Int?)
+        do throws(JSONError) {
+            parsed = try parser.parseDocument(streaming: "events") { i, item in
+                guard eventError == nil, i < Fixture.maxEvents else { return }
+                do throws(FormatError) { events.append(try RecordedEvent(json: item)) } catch { eventError = error.within("events[\(i)]") }
+            }
+        } catch {
+            throw FixtureError(file: file, problem: .syntax(error))
+        }
+        let streamed = parsed.streamed.map { StreamedEvents(count: $0, events: events, error: eventError) }
         do {
-            try self.init(json: value)
+            try self.init(json: parsed.value, streamed: streamed)
         } catch {
             switch error {
             case .shape(let f): throw FixtureError(file: file, problem: .shape(f))
@@ -197,8 +212,58 @@ extension Fixture {
         }
     }
 
+    /// The items of a fixture's `events` array, converted while parsing: how many there were, the
+    /// events converted, and the first item that is not an event.
+    struct StreamedEvents {
+        var count: Int
+        var events: [RecordedEvent]
+        var error: FormatError?
+    }
+
+    /// The whole file, or `nil` when it cannot be read.
+    static func readBytes(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        var bytes: [UInt8] = []
+        // One byte more than the size, so a file that grew is still read to its end.
+        var want = max(Int(st.st_size), 0) + 1
+        while true {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: want))
+            var got = 0
+            var failed = false
+            bytes.withUnsafeMutableBytes { raw in
+                while got < want {
+                    let r = read(fd, raw.baseAddress! + start + got, want - got)
+                    if r > 0 { got += r } else if r < 0 && errno == EINTR { continue } else { failed = r < 0; break }
+                }
+            }
+            if failed { return nil }
+            bytes.removeLast(want - got)
+            if got < want { return bytes }
+            want = 1 << 16
+        }
+    }
+
+    /// Whether `bytes` are valid UTF-8. Checked in slices cut where an ASCII byte starts (never
+    /// inside a multi-byte sequence), so no copy of the whole text is made.
+    static func isUTF8(_ bytes: [UInt8]) -> Bool {
+        let slice = 1 << 20
+        var lo = 0
+        while lo < bytes.count {
+            var hi = min(bytes.count, lo + slice)
+            while hi < bytes.count && bytes[hi] >= 0x80 { hi += 1 }
+            if !bytes[lo..<hi].allSatisfy({ $0 < 0x80 }), String(validating: bytes[lo..<hi], as: UTF8.self) == nil { return false }
+            lo = hi
+        }
+        return true
+    }
+
     /// Reads a fixture from its JSON value (the file name is left to the caller).
-    init(json: JSONValue) throws(FixtureParseFailure) {
+    init(json: JSONValue, streamed: StreamedEvents? = nil) throws(FixtureParseFailure) {
         let r: JSONReader
         do { r = try JSONReader(json, "a fixture") } catch { throw .shape(error) }
         // The format comes first: a newer file may have keys this build does not know.
@@ -215,10 +280,16 @@ extension Fixture {
             let description = try r.optionalString("description") ?? ""
             let session = try r.decodeIfPresent("session", as: SessionHeader.self)
             var events: [RecordedEvent] = []
-            let items = try r.array("events")
-            try Fixture.checkEventCount(items.count)
-            for (i, item) in items.enumerated() {
-                do { events.append(try RecordedEvent(json: item)) } catch { throw error.within("events[\(i)]") }
+            if let streamed {
+                try Fixture.checkEventCount(streamed.count)
+                if let error = streamed.error { throw error }
+                events = streamed.events
+            } else {
+                let items = try r.array("events")
+                try Fixture.checkEventCount(items.count)
+                for (i, item) in items.enumerated() {
+                    do { events.append(try RecordedEvent(json: item)) } catch { throw error.within("events[\(i)]") }
+                }
             }
             let expect = try r.decodeIfPresent("expect", as: Expectation.self)
             self.init(name: name, description: description, session: session, events: events, expect: expect)
