@@ -182,23 +182,25 @@ extension JSONValue {
 
     /// Parses JSON text (RFC 8259). Duplicate object keys are an error.
     public init(parsing text: String) throws(JSONError) {
-        var parser = JSONParser(bytes: Array(text.utf8))
-        self = try parser.parseDocument()
+        try self.init(parsing: Array(text.utf8))
     }
 
     /// Parses UTF-8 JSON bytes.
     public init(parsing bytes: [UInt8]) throws(JSONError) {
-        var parser = JSONParser(bytes: bytes)
-        self = try parser.parseDocument()
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) in
+            var parser = JSONParser(bytes: buffer)
+            return try parser.parseDocument()
+        }
     }
 }
 
+/// The parser, over bytes the caller keeps alive (an array's storage or a mapped file).
 struct JSONParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
     var depth = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     func error(_ message: String, at offset: Int? = nil) -> JSONError {
         let end = min(offset ?? i, bytes.count)
@@ -233,8 +235,9 @@ struct JSONParser {
     /// except that when the top level is an object whose value under `key` is an array, that
     /// array's items are handed to `item` one by one (with their index) instead of being kept: the
     /// returned object holds an empty array under `key`, and `streamed` is the number of items.
-    /// A large file is then read without building its whole tree.
-    mutating func parseDocument(streaming key: String, item: (Int, JSONValue) -> Void) throws(JSONError) -> (value: JSONValue, streamed: Int?) {
+    /// A large file is then read without building its whole tree. `item` also gets the offset just
+    /// past the item: the parser never reads the bytes before it again (but to place an error).
+    mutating func parseDocument(streaming key: String, item: (Int, JSONValue, _ offset: Int) -> Void) throws(JSONError) -> (value: JSONValue, streamed: Int?) {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         skipWhitespace()
         guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
@@ -251,7 +254,8 @@ struct JSONParser {
             if name == key, o[name] == nil, p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: "[") {
                 var n = 0
                 try p.parseItems(close: UInt8(ascii: "]"), in: "array") { (p) throws(JSONError) in
-                    item(n, try p.parseValue())
+                    let value = try p.parseValue()
+                    item(n, value, p.i)
                     n += 1
                 }
                 streamed = n

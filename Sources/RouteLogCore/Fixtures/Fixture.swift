@@ -157,6 +157,17 @@ extension Fixture {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64, size > UInt64(Fixture.maxFileBytes) {
             throw FixtureError(file: path, problem: .unreadable("the file is larger than \(Fixture.maxFileBytes) bytes, the most a fixture may hold"))
         }
+        // A regular file is mapped and its pages are let go as the reader passes them, so a
+        // file of a million events is never resident all at once.
+        if let mapped = MappedFile(path) {
+            defer { mapped.unmap() }
+            guard Fixture.isUTF8(mapped.buffer, passed: mapped.release) else {
+                throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
+            }
+            mapped.rewind()
+            self = try Fixture.parse(utf8: mapped.buffer, file: path, passed: mapped.release)
+            return
+        }
         guard let bytes = Fixture.readBytes(path) else {
             let reason: String
             var isDir: ObjCBool = false
@@ -172,7 +183,7 @@ extension Fixture {
         guard Fixture.isUTF8(bytes) else {
             throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
         }
-        try self.init(utf8: bytes, file: path)
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: path) }
     }
 
     /// Parses fixture text.
@@ -182,19 +193,22 @@ extension Fixture {
     ///   - file: the name to put in error messages.
     /// - Throws: ``FixtureError``.
     public init(text: String, file: String) throws(FixtureError) {
-        try self.init(utf8: Array(text.utf8), file: file)
+        self = try Array(text.utf8).withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: file) }
     }
 
     /// Parses fixture text given as UTF-8 bytes. The events are read one at a time as the parser
     /// reaches them (no tree of the whole file is built), with the same errors, in the same order
     /// of precedence, as a parse of the whole tree: any syntax error first, then the shape.
-    init(utf8 bytes: [UInt8], file: String) throws(FixtureError) {
+    ///
+    /// `passed` is told how far the parser has gone (it never reads the bytes before again).
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, file: String, passed: ((Int) -> Void)? = nil) throws(FixtureError) -> Fixture {
         var events: [RecordedEvent] = []
         var eventError: FormatError?
         var parser = JSONParser(bytes: bytes)
         let parsed: (value: JSONValue, streamed: Int?)
         do throws(JSONError) {
-            parsed = try parser.parseDocument(streaming: "events") { i, item in
+            parsed = try parser.parseDocument(streaming: "events") { i, item, offset in
+                passed?(offset)
                 guard eventError == nil, i < Fixture.maxEvents else { return }
                 do throws(FormatError) { events.append(try RecordedEvent(json: item)) } catch { eventError = error.within("events[\(i)]") }
             }
@@ -203,7 +217,7 @@ extension Fixture {
         }
         let streamed = parsed.streamed.map { StreamedEvents(count: $0, events: events, error: eventError) }
         do {
-            try self.init(json: parsed.value, streamed: streamed)
+            return try Fixture(json: parsed.value, streamed: streamed)
         } catch {
             switch error {
             case .shape(let f): throw FixtureError(file: file, problem: .shape(f))
@@ -249,18 +263,23 @@ extension Fixture {
     }
 
     /// Whether `bytes` are valid UTF-8. Checked in slices cut where an ASCII byte starts (never
-    /// inside a multi-byte sequence), so no copy of the whole text is made.
-    static func isUTF8(_ bytes: [UInt8]) -> Bool {
+    /// inside a multi-byte sequence), so no copy of the whole text is made; `passed` is told how
+    /// far the check has gone.
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>, passed: ((Int) -> Void)? = nil) -> Bool {
         let slice = 1 << 20
         var lo = 0
         while lo < bytes.count {
             var hi = min(bytes.count, lo + slice)
             while hi < bytes.count && bytes[hi] >= 0x80 { hi += 1 }
-            if !bytes[lo..<hi].allSatisfy({ $0 < 0x80 }), String(validating: bytes[lo..<hi], as: UTF8.self) == nil { return false }
+            let part = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
+            if !part.allSatisfy({ $0 < 0x80 }), String(validating: part, as: UTF8.self) == nil { return false }
             lo = hi
+            passed?(lo)
         }
         return true
     }
+
+    static func isUTF8(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { isUTF8($0) } }
 
     /// Reads a fixture from its JSON value (the file name is left to the caller).
     init(json: JSONValue, streamed: StreamedEvents? = nil) throws(FixtureParseFailure) {
@@ -308,6 +327,44 @@ extension Fixture {
     static func checkEventCount(_ n: Int) throws(FormatError) {
         if n > maxEvents { throw FormatError(path: "events", message: "\(n) events, more than the \(maxEvents) a file may hold") }
     }
+}
+
+/// A regular file mapped read-only. ``release(_:)`` lets go of the pages before an offset (they
+/// are read from the file again if touched), so a scan of a large file keeps only a window of it
+/// resident.
+final class MappedFile {
+    let buffer: UnsafeBufferPointer<UInt8>
+    private let base: UnsafeMutableRawPointer
+    private var released = 0
+    /// How far past the last release a scan goes before the next one.
+    private static let window = 16 << 20
+
+    /// `nil` when `path` is not a regular, non-empty file that can be mapped.
+    init?(_ path: String) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return nil }
+        let count = Int(st.st_size)
+        guard let p = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+        base = p
+        buffer = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// Lets go of the whole pages before `offset` once the scan is a window past the last release.
+    func release(_ offset: Int) {
+        guard offset - released >= Self.window else { return }
+        let page = Int(getpagesize())
+        let end = offset / page * page
+        madvise(base + released, end - released, MADV_DONTNEED)
+        released = end
+    }
+
+    /// For a second scan from the start.
+    func rewind() { released = 0 }
+
+    func unmap() { munmap(base, buffer.count) }
 }
 
 /// Why ``Fixture/init(json:)`` failed, before the file name is attached.
