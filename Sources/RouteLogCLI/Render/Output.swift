@@ -33,6 +33,13 @@ final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Appends one line written by `body` straight into the buffer (no intermediate string), and a newline.
+    func line(_ body: (inout [UInt8]) -> Void) {
+        body(&buffer)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         writeAll(fd, buffer)

@@ -45,27 +45,33 @@ enum Render {
     /// The compact one-line summary: `inbox ▸ thread-42 ┃ sheet composer#12 ▸ attachments`.
     /// With tabs the selected tab leads: `[home] inbox ▸ thread-42`.
     static func summary(_ state: NavigationState) -> String {
-        // Appended into one string: `log` writes one of these per line.
-        var line = ""
-        line.reserveCapacity(96)
-        if let tab = state.selectedTab { line += "["; line += tab; line += "] " }
+        var bytes: [UInt8] = []
+        writeSummary(state, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``summary(_:)`` as UTF-8 bytes appended to `b` (`log` writes one per line).
+    static func writeSummary(_ state: NavigationState, into b: inout [UInt8]) {
+        if let tab = state.selectedTab { b.append(UInt8(ascii: "[")); b += tab.utf8; b += "] ".utf8 }
         let root = state.root
-        if root.path.isEmpty { line += "root" }
+        if root.path.isEmpty { b += "root".utf8 }
         for (i, r) in root.path.enumerated() {
-            if i > 0 { line += " ▸ " }
-            line += r.id
+            if i > 0 { b += pathSeparator }
+            b += r.id.utf8
         }
         for p in state.presentationChain {
-            line += " ┃ "
-            line += p.style.rawValue
-            line += " "
-            line += p.route.id
-            line += "#"
-            line += String(p.token)
-            if let c = p.content { for r in c.path { line += " ▸ "; line += r.id } }
+            b += chainSeparator
+            b += p.style.rawValue.utf8
+            b.append(UInt8(ascii: " "))
+            b += p.route.id.utf8
+            b.append(UInt8(ascii: "#"))
+            b += String(p.token).utf8
+            if let c = p.content { for r in c.path { b += pathSeparator; b += r.id.utf8 } }
         }
-        return line
     }
+
+    private static let pathSeparator = Array(" ▸ ".utf8)
+    private static let chainSeparator = Array(" ┃ ".utf8)
 
     /// The state as an indented tree, one line per frame, route and presentation.
     static func tree(_ state: NavigationState) -> [String] {
