@@ -229,6 +229,9 @@ struct EventAlignment {
 
     static func lookUp<T>(_ value: inout T) -> T { value }
 
+    /// An empty seq column: `·` right-aligned in 4.
+    private static let noSeq = Array("   ·".utf8)
+
     /// Whether the event lists differ (a divergence, an outcome divergence, or any edit in the alignment).
     var isDifferent: Bool {
         firstDivergentSeq != nil || firstOutcomeDivergence != nil || a.ids.count != b.ids.count || !alignment.isAllSame
@@ -279,21 +282,26 @@ struct EventAlignment {
             return text
         }
         // A row: the mark and a space, both seq columns (each right-aligned in 4, `·` for none),
-        // two spaces and the event (from the first session unless only the second has it).
-        func row(_ mark: String, _ x: UInt64?, _ y: UInt64?) -> String {
-            func column(_ n: UInt64?, into line: inout String) {
-                let s = n.map(String.init) ?? "·"
-                if s.count < 4 { line += LogPrinter.spaces(4 - s.count) }
-                line += s
+        // two spaces and the event (from the first session unless only the second has it),
+        // written straight into the output.
+        func row(_ mark: String, _ x: UInt64?, _ y: UInt64?, _ style: Output.Style? = nil) {
+            let text = x.map { event(a, $0) } ?? y.map { event(b, $0) } ?? ""
+            out.line { bytes in
+                out.painting(style, into: &bytes) { bytes in
+                    func column(_ n: UInt64?) {
+                        guard let n else { bytes += Self.noSeq; return }
+                        let s = String(n)
+                        if s.utf8.count < 4 { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 4 - s.utf8.count)) }
+                        bytes += s.utf8
+                    }
+                    bytes += mark.utf8
+                    column(x)
+                    bytes.append(UInt8(ascii: " "))
+                    column(y)
+                    bytes += [0x20, 0x20]
+                    bytes += text.utf8
+                }
             }
-            var line = mark
-            line.reserveCapacity(48)
-            column(x, into: &line)
-            line += " "
-            column(y, into: &line)
-            line += "  "
-            line += x.map { event(a, $0) } ?? y.map { event(b, $0) } ?? ""
-            return line
         }
         // The last (at most two) unchanged entries not printed yet, the rows of context still to
         // print after an edit, and how many unchanged rows were left out since the last printed row.
@@ -302,7 +310,7 @@ struct EventAlignment {
         var skipped = 0
         func same(_ x: UInt64, _ y: UInt64) {
             if after > 0 {
-                out.line(row("  ", x, y))
+                row("  ", x, y)
                 after -= 1
                 return
             }
@@ -315,9 +323,9 @@ struct EventAlignment {
         func edit(_ removed: Bool, _ seq: UInt64) {
             if skipped > 0 { out.line(out.paint("  … (\(skipped) identical events)", .dim)) }
             skipped = 0
-            for (x, y) in pending { out.line(row("  ", x, y)) }
+            for (x, y) in pending { row("  ", x, y) }
             pending.removeAll(keepingCapacity: true)
-            out.line(removed ? out.paint(row("- ", seq, nil), .red) : out.paint(row("+ ", nil, seq), .green))
+            if removed { row("- ", seq, nil, .red) } else { row("+ ", nil, seq, .green) }
             after = 2
         }
         alignment.forEach { entry in
