@@ -176,54 +176,41 @@ public struct SessionDiff: Hashable, Sendable {
 
         /// The entries in order, paired as ``SessionDiff/alignment`` pairs them.
         public func forEach(_ body: (Entry) -> Void) {
-            var dels: [Int] = []
-            var ins: [Int] = []
-            func flush() {
-                let pairs = min(dels.count, ins.count)
-                for k in 0..<pairs { body(.changed(UInt64(dels[k] + 1), UInt64(ins[k] + 1))) }
-                for i in dels.dropFirst(pairs) { body(.removed(UInt64(i + 1))) }
-                for j in ins.dropFirst(pairs) { body(.inserted(UInt64(j + 1))) }
-                dels.removeAll(keepingCapacity: true)
-                ins.removeAll(keepingCapacity: true)
-            }
-            for op in script.ops {
-                switch op {
-                case .same(let i, let j):
-                    flush()
-                    body(.same(UInt64(i + 1), UInt64(j + 1)))
-                case .delete(let i): dels.append(i)
-                case .insert(let j): ins.append(j)
-                }
-            }
-            flush()
+            SessionDiff.pair(script.ops, { UInt64($0 + 1) }, { UInt64($0 + 1) }, body)
         }
     }
 
-    /// Turns an edit script into entries; inside each run of edits, the k-th removal and the
-    /// k-th insertion pair up as `changed`, and what is left over stays removed or inserted.
+    /// Turns an edit script into entries (see ``pair(_:_:_:_:)``).
     static func align(_ ops: [SequenceDiff.Op], _ a: [Step], _ b: [Step]) -> [Entry] {
         var out: [Entry] = []
+        pair(ops, { a[$0].seq }, { b[$0].seq }) { out.append($0) }
+        return out
+    }
+
+    /// The entries of an edit script, in order, with seqs from the indices; inside each run of
+    /// edits, the k-th removal and the k-th insertion pair up as `changed`, and what is left over
+    /// stays removed or inserted.
+    static func pair(_ ops: [SequenceDiff.Op], _ seqA: (Int) -> UInt64, _ seqB: (Int) -> UInt64, _ body: (Entry) -> Void) {
         var dels: [Int] = []
         var ins: [Int] = []
         func flush() {
             let pairs = min(dels.count, ins.count)
-            for k in 0..<pairs { out.append(.changed(a[dels[k]].seq, b[ins[k]].seq)) }
-            for i in dels.dropFirst(pairs) { out.append(.removed(a[i].seq)) }
-            for j in ins.dropFirst(pairs) { out.append(.inserted(b[j].seq)) }
-            dels.removeAll()
-            ins.removeAll()
+            for k in 0..<pairs { body(.changed(seqA(dels[k]), seqB(ins[k]))) }
+            for i in dels.dropFirst(pairs) { body(.removed(seqA(i))) }
+            for j in ins.dropFirst(pairs) { body(.inserted(seqB(j))) }
+            dels.removeAll(keepingCapacity: true)
+            ins.removeAll(keepingCapacity: true)
         }
         for op in ops {
             switch op {
             case .same(let i, let j):
                 flush()
-                out.append(.same(a[i].seq, b[j].seq))
+                body(.same(seqA(i), seqB(j)))
             case .delete(let i): dels.append(i)
             case .insert(let j): ins.append(j)
             }
         }
         flush()
-        return out
     }
 
     /// The diff as JSON: `{"firstDivergence": N | null, "digestA"?: …, "digestB"?: …,
