@@ -99,6 +99,8 @@ enum CLIBench {
         var seconds: Double
         var maxRSS: Int
         var status: Int32
+        /// User and system CPU seconds (several threads can make more than the wall time).
+        var cpu: Double
     }
 
     /// Runs `binary arguments` with stdout and stderr to /dev/null and waits for it with `wait4`.
@@ -126,7 +128,8 @@ enum CLIBench {
         let seconds = (clock.now - start).seconds
         // ru_maxrss is in KiB on Linux.
         let exit: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Run(seconds: seconds, maxRSS: Int(usage.ru_maxrss) * 1024, status: exit)
+        func secs(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return Run(seconds: seconds, maxRSS: Int(usage.ru_maxrss) * 1024, status: exit, cpu: secs(usage.ru_utime) + secs(usage.ru_stime))
     }
 
     /// Best-of-`runs` time and the peak RSS of that run; fails when an exit status is not expected.
@@ -142,6 +145,9 @@ enum CLIBench {
         let best = all.min { $0.seconds < $1.seconds }!
         return (best, Measure.median(all.map(\.seconds)))
     }
+
+    /// `CPU 2.1 s` of a run, for a reader of a busy machine's figures.
+    static func cpu(_ r: Run) -> String { "CPU \(Summary.format(r.cpu)) s" }
 
     static func figures(_ o: Options) throws -> [Figure] {
         let n = o.count(1_000_000)
@@ -170,7 +176,7 @@ enum CLIBench {
         let diff = try measure(bin, ["diff", data.sessionA, data.sessionB, "--events"] + store, runs: runs, expect: [1])
         figures.append(Figure(name: "cli-diff-events-\(size)", value: diff.best.seconds, unit: "s", target: .valueAtMost(3 * Double(n) / 1e6),
                               count: n, median: diff.median, runs: runs,
-                              note: "routelog diff A B --events, two unrelated sessions, stdout to /dev/null; target 3 s per 1M events" + scaled))
+                              note: "routelog diff A B --events, two unrelated sessions, stdout to /dev/null; \(cpu(diff.best)); target 3 s per 1M events" + scaled))
         figures.append(Figure(name: "cli-diff-events-\(size)-rss", value: Double(diff.best.maxRSS) / 1_048_576, unit: "MiB", target: .valueAtMost(256),
                               count: n, note: "peak RSS (ru_maxrss) of that run" + scaled))
 
@@ -179,7 +185,7 @@ enum CLIBench {
         let read = try measure(bin, ["state", "\(data.file)@\(at)"] + store, runs: runs, expect: [0])
         figures.append(Figure(name: "cli-read-json-\(size)", value: read.best.seconds, unit: "s", target: .valueAtMost(2 * Double(n) / 1e6),
                               count: n, median: read.median, runs: runs,
-                              note: "routelog state FILE@\(at) on an exported \(n)-event fixture file; target 2 s per 1M events" + scaled))
+                              note: "routelog state FILE@\(at) on an exported \(n)-event fixture file; \(cpu(read.best)); target 2 s per 1M events" + scaled))
         figures.append(Figure(name: "cli-read-json-\(size)-rss", value: Double(read.best.maxRSS) / 1_048_576, unit: "MiB", target: .valueAtMost(300),
                               count: n, note: "peak RSS (ru_maxrss) of that run" + scaled))
 
@@ -187,7 +193,7 @@ enum CLIBench {
         let logRun = try measure(bin, ["log", data.sessionA] + store, runs: runs, expect: [0])
         figures.append(Figure(name: "cli-log-\(size)", value: Double(n) / logRun.best.seconds, unit: "lines/s", target: .valueAtLeast(1_000_000),
                               count: n, median: Double(n) / logRun.median, runs: runs,
-                              note: "routelog log SESSION > /dev/null; peak RSS \(Summary.format(Double(logRun.best.maxRSS) / 1_048_576)) MiB" + scaled))
+                              note: "routelog log SESSION > /dev/null; \(cpu(logRun.best)); peak RSS \(Summary.format(Double(logRun.best.maxRSS) / 1_048_576)) MiB" + scaled))
         return figures
     }
 }
