@@ -1,6 +1,7 @@
 import Foundation
 @testable import RouteLogCLI
 import RouteLogCore
+import RouteLogLMDB
 import Testing
 
 /// The paths built for sessions of millions of events (the streamed event alignment of `diff
@@ -119,6 +120,29 @@ struct LargeSessionTests {
             #expect(try fileLog.events(fileLog.info.id, from: from, through: through) == memory.events(info.id, from: from, through: through))
         }
         #expect(throws: EventLogError.self) { try fileLog.session(SessionID("0000")) }
+    }
+
+    /// Letting go of a store's mapped pages in the middle of a read loses nothing: the events
+    /// read after it are the stored ones.
+    @Test func releasingMappedPagesKeepsTheData() throws {
+        let events = Self.session(seed: 13, count: 3_000)
+        let path = dir.path("store")
+        let id: SessionID
+        do {
+            let log = try LMDBEventLog.open(at: path)
+            id = try log.createSession(NewSession(label: "pages")).id
+            try log.append(events, to: id, expectedSeq: 0)
+        }
+        let s = try Workspace(storePath: path).resolve(SessionRef(parsing: id.rawValue))
+        let pages = MappedPages(s)
+        var read: [RecordedEvent] = []
+        try s.log.read(s.id, from: 1, through: .max) { e in
+            if e.seq % 500 == 0 { pages.release() }
+            read.append(e.recorded)
+            return true
+        }
+        #expect(read == events)
+        #expect(try s.log.state(of: s.id, at: 3_000).digest == s.info.headDigest)
     }
 
     @Test func stateOfAFileAtASeq() async throws {
