@@ -219,4 +219,47 @@ private func r(_ id: String) -> RouteRef { RouteRef(id: id) }
         #expect(SessionDiff.againstReplay(tampered).firstDivergence == 201)
         #expect(SessionDiff.steps(replaying: stored.map(\.event)).map(\.digest) == stored.map(\.digest))
     }
+
+    /// The search's step budget: a script found within it is the one found without a budget; past
+    /// it, the script stays valid, says so, and ends in removals and insertions; the id entry
+    /// point gives the generic one's script.
+    @Test func stepBudgetBoundsTheSearch() {
+        var rng = SplitMix64(seed: 99)
+        let a = (0..<3_000).map { _ in Int(rng.next() % 40) }
+        let b = (0..<2_000).map { _ in Int(rng.next() % 40) }
+        let free = SequenceDiff.script(a, b, stepBudget: .max)
+        let bounded = SequenceDiff.script(a, b)
+        #expect(!bounded.budgetExhausted && bounded.ops == free.ops)
+        #expect(SequenceDiff.script(ids: a, b).ops == bounded.ops)
+        for budget in [1, 100, 10_000] {
+            let s = SequenceDiff.script(a, b, stepBudget: budget)
+            #expect(s.budgetExhausted, "budget \(budget)")
+            var ia = 0, ib = 0
+            for op in SequenceDiff.normalized(s.ops) {
+                switch op {
+                case .same(let i, let j): #expect(i == ia && j == ib && a[i] == b[j], "budget \(budget)"); ia += 1; ib += 1
+                case .delete(let i): #expect(i == ia, "budget \(budget)"); ia += 1
+                case .insert(let j): #expect(j == ib, "budget \(budget)"); ib += 1
+                }
+            }
+            #expect(ia == a.count && ib == b.count, "budget \(budget)")
+            #expect(s.ops.count >= free.ops.count, "budget \(budget)")
+        }
+        // The id alignment pairs entries as SessionDiff does.
+        var g = SessionGenerator(seed: 4)
+        let ea = g.events(400)
+        var eb = ea
+        eb.removeSubrange(100..<130)
+        eb.insert(contentsOf: g.events(25), at: 200)
+        let diff = SessionDiff.between(events: ea, eb)
+        var ids: [Event: Int] = [:]
+        func id(_ e: Event) -> Int { if let i = ids[e] { return i }; ids[e] = ids.count; return ids.count - 1 }
+        let ida = ea.map(id), idb = eb.map(id)
+        var entries: [SessionDiff.Entry] = []
+        let idAlignment = SessionDiff.IDAlignment(ida, idb)
+        idAlignment.forEach { entries.append($0) }
+        #expect(entries == diff.alignment)
+        #expect(!idAlignment.searchStopped && !diff.searchStopped && !idAlignment.isAllSame)
+        #expect(SessionDiff.IDAlignment(ida, ida).isAllSame)
+    }
 }

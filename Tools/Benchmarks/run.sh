@@ -4,7 +4,7 @@
 # .build/bench-summary.json). `make bench` calls this from Tools/Benchmarks.
 #
 #   BENCH_OUT=path  BENCH_SCALE=0.1 (scale every event count)  BENCH_RUNS=5 (runs per figure)
-#   BENCH_ONLY=core|store|append-multiprocess|report|navigator (measure one group of figures)
+#   BENCH_ONLY=core|store|append-multiprocess|report|lifecycle|navigator|cli (measure one group of figures)
 #   BENCH_PACKAGE=1 also runs the package-benchmark suite (`swift package benchmark`).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -13,6 +13,8 @@ out="${BENCH_OUT:-../../.build/bench-summary.json}"
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 
 "$SWIFT" build -c release --product routelog-bench-summary
+# The cli figures run the release `routelog` binary of the main package as a child process.
+case "${BENCH_ONLY:-cli}" in cli) (cd ../.. && "$SWIFT" build -c release --product routelog) ;; esac
 "$("$SWIFT" build -c release --show-bin-path)/routelog-bench-summary" --out "$out" ${BENCH_ONLY:+--only "$BENCH_ONLY"}
 
 if [ -n "${BENCH_PACKAGE:-}" ]; then

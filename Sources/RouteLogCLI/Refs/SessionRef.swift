@@ -124,7 +124,7 @@ final class Workspace {
         switch ref.base {
         case .file(let path):
             let doc = try Fixture.load(path)
-            let (log, info) = try Self.memoryLog(doc)
+            let (log, info) = Self.memoryLog(doc)
             resolved = ResolvedSession(log: log, id: info.id, info: info, name: path, document: doc, seq: ref.seq)
         case .latest(let back):
             let log = try store()
@@ -156,14 +156,10 @@ final class Workspace {
         return resolved
     }
 
-    /// A file's events loaded into an in-memory log with a fixed clock, so output is deterministic.
-    static func memoryLog(_ doc: Fixture) throws(CLIError) -> (InMemoryEventLog, SessionInfo) {
-        let log = InMemoryEventLog(snapshotInterval: 256, clock: { 0 })
-        return try call {
-            let info = try log.createSession(NewSession(label: doc.name))
-            if !doc.events.isEmpty { try log.append(doc.events, to: info.id, expectedSeq: 0) }
-            return (log, try log.session(info.id))
-        }
+    /// A file's events as a read-only log (see ``FileEventLog``), so output is deterministic.
+    static func memoryLog(_ doc: Fixture) -> (FileEventLog, SessionInfo) {
+        let log = FileEventLog(doc)
+        return (log, log.info)
     }
 }
 

@@ -33,6 +33,24 @@ final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Appends one line written by `body` straight into the buffer (no intermediate string), and a newline.
+    func line(_ body: (inout [UInt8]) -> Void) {
+        body(&buffer)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Appends what `body` writes to `b`, painted in `style` when colors are on, as
+    /// ``paint(_:_:)`` paints it (for text that is never empty).
+    func painting(_ style: Style?, into b: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        guard colors, let style else { return body(&b) }
+        b += [0x1B, UInt8(ascii: "[")]
+        b += style.rawValue.utf8
+        b.append(UInt8(ascii: "m"))
+        body(&b)
+        b += [0x1B, UInt8(ascii: "["), UInt8(ascii: "0"), UInt8(ascii: "m")]
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         writeAll(fd, buffer)

@@ -45,18 +45,33 @@ enum Render {
     /// The compact one-line summary: `inbox ▸ thread-42 ┃ sheet composer#12 ▸ attachments`.
     /// With tabs the selected tab leads: `[home] inbox ▸ thread-42`.
     static func summary(_ state: NavigationState) -> String {
-        var parts: [String] = []
-        let root = state.root
-        parts.append(root.path.isEmpty ? "root" : root.path.map(\.id).joined(separator: " ▸ "))
-        for p in state.presentationChain {
-            var s = "\(p.style.rawValue) \(p.route.id)#\(p.token)"
-            if let c = p.content, !c.path.isEmpty { s += " ▸ " + c.path.map(\.id).joined(separator: " ▸ ") }
-            parts.append(s)
-        }
-        let line = parts.joined(separator: " ┃ ")
-        if let tab = state.selectedTab { return "[\(tab)] \(line)" }
-        return line
+        var bytes: [UInt8] = []
+        writeSummary(state, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// ``summary(_:)`` as UTF-8 bytes appended to `b` (`log` writes one per line).
+    static func writeSummary(_ state: NavigationState, into b: inout [UInt8]) {
+        if let tab = state.selectedTab { b.append(UInt8(ascii: "[")); b += tab.utf8; b += "] ".utf8 }
+        let root = state.root
+        if root.path.isEmpty { b += "root".utf8 }
+        for (i, r) in root.path.enumerated() {
+            if i > 0 { b += pathSeparator }
+            b += r.id.utf8
+        }
+        for p in state.presentationChain {
+            b += chainSeparator
+            b += p.style.rawValue.utf8
+            b.append(UInt8(ascii: " "))
+            b += p.route.id.utf8
+            b.append(UInt8(ascii: "#"))
+            b += String(p.token).utf8
+            if let c = p.content { for r in c.path { b += pathSeparator; b += r.id.utf8 } }
+        }
+    }
+
+    private static let pathSeparator = Array(" ▸ ".utf8)
+    private static let chainSeparator = Array(" ┃ ".utf8)
 
     /// The state as an indented tree, one line per frame, route and presentation.
     static func tree(_ state: NavigationState) -> [String] {
@@ -129,12 +144,13 @@ enum Render {
 
     /// The width of text on a terminal, ignoring ANSI escapes.
     static func visibleWidth(_ s: String) -> Int {
+        // Unicode scalars, counted on the UTF-8 bytes: every byte but a continuation byte starts one.
         var n = 0
         var inEscape = false
-        for u in s.unicodeScalars {
-            if inEscape { if u == "m" { inEscape = false }; continue }
-            if u == "\u{1B}" { inEscape = true; continue }
-            n += 1
+        for b in s.utf8 {
+            if inEscape { if b == UInt8(ascii: "m") { inEscape = false }; continue }
+            if b == 0x1B { inEscape = true; continue }
+            if b & 0xC0 != 0x80 { n += 1 }
         }
         return n
     }

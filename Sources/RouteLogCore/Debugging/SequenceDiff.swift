@@ -39,6 +39,28 @@ enum SequenceDiff {
     }
 
     static func ops<T: Hashable>(_ a: [T], _ b: [T], costLimit: Int = defaultCostLimit) -> [Op] {
+        normalized(script(a, b, costLimit: costLimit).ops)
+    }
+
+    /// The most diagonals the search of one script visits (2^26, a few tenths of a second). Past
+    /// it, every part of the inputs still to be searched is aligned without a search: its common
+    /// head and tail match, and the rest is removed and inserted. Two inputs that differ by up to a
+    /// few thousand elements stay far below it.
+    static let defaultStepBudget = 1 << 26
+
+    /// An edit script and whether the search ran out of its step budget (the script is then
+    /// valid but far from shortest in the parts left unsearched).
+    struct Script {
+        /// The edits in order; within a run of edits, deletions and insertions may interleave
+        /// (``normalized(_:)`` puts deletions first).
+        var ops: [Op]
+        /// Whether the step budget ran out.
+        var budgetExhausted: Bool
+    }
+
+    /// An edit script turning `a` into `b` (see ``ops(_:_:costLimit:)``), its search bounded by
+    /// `stepBudget` diagonals in all.
+    static func script<T: Hashable>(_ a: [T], _ b: [T], costLimit: Int = defaultCostLimit, stepBudget: Int = defaultStepBudget) -> Script {
         // Common prefix and suffix first: cheap, and usually almost everything.
         var lo = 0
         while lo < a.count && lo < b.count && a[lo] == b[lo] { lo += 1 }
@@ -54,20 +76,30 @@ enum SequenceDiff {
         }
         let ia = a[lo..<(a.count - tail)].map(intern)
         let ib = b[lo..<(b.count - tail)].map(intern)
+        return assemble(ia, ib, prefix: lo, suffix: tail, costLimit: costLimit, stepBudget: stepBudget)
+    }
+
+    /// The same for inputs already given as integers that are equal exactly when the elements are.
+    static func script(ids a: [Int], _ b: [Int], costLimit: Int = defaultCostLimit, stepBudget: Int = defaultStepBudget) -> Script {
+        var lo = 0
+        while lo < a.count && lo < b.count && a[lo] == b[lo] { lo += 1 }
+        var tail = 0
+        while tail < a.count - lo && tail < b.count - lo && a[a.count - 1 - tail] == b[b.count - 1 - tail] { tail += 1 }
+        if lo == 0 && tail == 0 { return assemble(a, b, prefix: 0, suffix: 0, costLimit: costLimit, stepBudget: stepBudget) }
+        return assemble(Array(a[lo..<(a.count - tail)]), Array(b[lo..<(b.count - tail)]), prefix: lo, suffix: tail,
+                        costLimit: costLimit, stepBudget: stepBudget)
+    }
+
+    /// The script of `prefix` equal elements, the middles `ia` and `ib`, and `suffix` equal elements.
+    private static func assemble(_ ia: [Int], _ ib: [Int], prefix lo: Int, suffix tail: Int, costLimit: Int, stepBudget: Int) -> Script {
         var raw: [Op] = []
-        raw.reserveCapacity(max(a.count, b.count))
+        raw.reserveCapacity(lo + tail + max(ia.count, ib.count))
         for i in 0..<lo { raw.append(.same(i, i)) }
-        var middle: [Op] = []
-        diff(ia, 0, ia.count, ib, 0, ib.count, limit: max(1, costLimit), into: &middle)
-        for op in middle {
-            switch op {
-            case .same(let i, let j): raw.append(.same(i + lo, j + lo))
-            case .delete(let i): raw.append(.delete(i + lo))
-            case .insert(let j): raw.append(.insert(j + lo))
-            }
-        }
-        for k in 0..<tail { raw.append(.same(a.count - tail + k, b.count - tail + k)) }
-        return normalized(raw)
+        var search = Search(a: ia, b: ib, offset: lo, limit: max(1, costLimit), budget: stepBudget)
+        search.diff(0, ia.count, 0, ib.count, into: &raw)
+        let aCount = lo + ia.count + tail, bCount = lo + ib.count + tail
+        for k in 0..<tail { raw.append(.same(aCount - tail + k, bCount - tail + k)) }
+        return Script(ops: raw, budgetExhausted: search.budget <= 0)
     }
 
     /// Reorders each run of edits so that deletions come first (both keep their order).
@@ -93,11 +125,20 @@ enum SequenceDiff {
         return out
     }
 
-    private static func diff(_ a: [Int], _ aLo: Int, _ aHi: Int, _ b: [Int], _ bLo: Int, _ bHi: Int, limit: Int, into out: inout [Op]) {
+    /// The divide-and-conquer search on two interned inputs; ops carry indices shifted by `offset`.
+    private struct Search {
+        let a: [Int]
+        let b: [Int]
+        let offset: Int
+        let limit: Int
+        /// Diagonals the search may still visit.
+        var budget: Int
+
+    mutating func diff(_ aLo: Int, _ aHi: Int, _ bLo: Int, _ bHi: Int, into out: inout [Op]) {
         var aLo = aLo, bLo = bLo, aHi = aHi, bHi = bHi
         // Common prefix.
         while aLo < aHi && bLo < bHi && a[aLo] == b[bLo] {
-            out.append(.same(aLo, bLo))
+            out.append(.same(aLo + offset, bLo + offset))
             aLo += 1
             bLo += 1
         }
@@ -108,31 +149,35 @@ enum SequenceDiff {
             bHi -= 1
             suffixCount += 1
         }
-        defer { for k in 0..<suffixCount { out.append(.same(aHi + k, bHi + k)) } }
+        defer { for k in 0..<suffixCount { out.append(.same(aHi + k + offset, bHi + k + offset)) } }
 
         if aLo == aHi {
-            for j in bLo..<bHi { out.append(.insert(j)) }
+            for j in bLo..<bHi { out.append(.insert(j + offset)) }
             return
         }
         if bLo == bHi {
-            for i in aLo..<aHi { out.append(.delete(i)) }
+            for i in aLo..<aHi { out.append(.delete(i + offset)) }
             return
         }
-        if let (x, y) = middle(a, aLo, aHi, b, bLo, bHi, limit: limit) {
-            diff(a, aLo, x, b, bLo, y, limit: limit, into: &out)
-            diff(a, x, aHi, b, y, bHi, limit: limit, into: &out)
+        if budget > 0, let (x, y) = middle(aLo, aHi, bLo, bHi) {
+            diff(aLo, x, bLo, y, into: &out)
+            diff(x, aHi, y, bHi, into: &out)
         } else {
-            for i in aLo..<aHi { out.append(.delete(i)) }
-            for j in bLo..<bHi { out.append(.insert(j)) }
+            for i in aLo..<aHi { out.append(.delete(i + offset)) }
+            for j in bLo..<bHi { out.append(.insert(j + offset)) }
         }
     }
 
     /// Finds the middle snake of a shortest edit path and returns a split point strictly
     /// inside the box, so both halves are smaller than the whole.
-    private static func middle(_ a: [Int], _ aLo: Int, _ aHi: Int, _ b: [Int], _ bLo: Int, _ bHi: Int, limit: Int) -> (Int, Int)? {
+    mutating func middle(_ aLo: Int, _ aHi: Int, _ bLo: Int, _ bHi: Int) -> (Int, Int)? {
         let n = aHi - aLo, m = bHi - bLo
         let exactD = (n + m + 1) / 2
-        let maxD = min(exactD, limit)
+        // Each step d visits up to 2(d + 1) diagonals: stop where the budget would run out.
+        var maxD = min(exactD, limit)
+        if maxD * (maxD + 1) > budget { maxD = max(1, Int(Double(budget).squareRoot())) }
+        var visited = 0
+        defer { budget -= visited }
         let vOffset = maxD
         let vLength = 2 * maxD + 2
         var v1 = [Int](repeating: -1, count: vLength)
@@ -143,6 +188,7 @@ enum SequenceDiff {
         let front = delta % 2 != 0
         var k1start = 0, k1end = 0, k2start = 0, k2end = 0
         for d in 0..<maxD {
+            visited += 2 * (d + 1)
             var k1 = -d + k1start
             while k1 <= d - k1end {
                 let k1o = vOffset + k1
@@ -161,7 +207,7 @@ enum SequenceDiff {
                     let k2o = vOffset + delta - k1
                     if k2o >= 0 && k2o < vLength && v2[k2o] != -1 {
                         let x2 = n - v2[k2o]
-                        if x1 >= x2 { return split(x1, y1, n, m, aLo, bLo) }
+                        if x1 >= x2 { return Self.split(x1, y1, n, m, aLo, bLo) }
                     }
                 }
                 k1 += 2
@@ -185,7 +231,7 @@ enum SequenceDiff {
                     if k1o >= 0 && k1o < vLength && v1[k1o] != -1 {
                         let x1 = v1[k1o]
                         let y1 = vOffset + x1 - k1o
-                        if x1 >= n - x2 { return split(x1, y1, n, m, aLo, bLo) }
+                        if x1 >= n - x2 { return Self.split(x1, y1, n, m, aLo, bLo) }
                     }
                 }
                 k2 += 2
@@ -208,13 +254,14 @@ enum SequenceDiff {
             if x >= 0, x <= n, y >= 0, y <= m, best == nil || x + y > best!.score { best = (x + y, n - x, m - y) }
             k += 2
         }
-        if let best, let point = split(best.x, best.y, n, m, aLo, bLo) { return point }
-        return split(n / 2, m / 2, n, m, aLo, bLo) ?? (aLo + n / 2, bLo + (m + 1) / 2)
+        if let best, let point = Self.split(best.x, best.y, n, m, aLo, bLo) { return point }
+        return Self.split(n / 2, m / 2, n, m, aLo, bLo) ?? (aLo + n / 2, bLo + (m + 1) / 2)
     }
 
-    private static func split(_ x: Int, _ y: Int, _ n: Int, _ m: Int, _ aLo: Int, _ bLo: Int) -> (Int, Int)? {
+    static func split(_ x: Int, _ y: Int, _ n: Int, _ m: Int, _ aLo: Int, _ bLo: Int) -> (Int, Int)? {
         // A split on the box's corner would not make progress; fall back (never expected).
         if (x == 0 && y == 0) || (x == n && y == m) { return nil }
         return (aLo + x, bLo + y)
+    }
     }
 }

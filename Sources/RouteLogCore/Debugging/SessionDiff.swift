@@ -15,7 +15,12 @@
 ///   It comes from Myers' algorithm and is a shortest script whenever the sessions differ by up
 ///   to about a thousand events; beyond that, each step of the search splits heuristically (as
 ///   GNU diff does), so the script stays valid but may not be shortest, and two unrelated
-///   sessions of N events are aligned in about O(N · 512) steps rather than O(N²).
+///   sessions of N events are aligned in about O(N · 512) steps rather than O(N²). The whole
+///   search visits at most 2^26 diagonals (``SequenceDiff/defaultStepBudget``, a few tenths of a
+///   second): sessions that differ by more than a few thousand events can reach that bound, and
+///   then every part not yet searched is aligned by its common head and tail only, the rest
+///   removed and inserted (paired as `changed`). ``searchStopped`` says so; the text and JSON
+///   renderings name it.
 public struct SessionDiff: Hashable, Sendable {
     /// One event of a session, as the diff sees it.
     public struct Step: Hashable, Sendable {
@@ -90,6 +95,9 @@ public struct SessionDiff: Hashable, Sendable {
     /// differ (a rejection reason can change while the state, and so the digest, does not);
     /// `nil` when they agree. Not part of ``json``.
     public let firstOutcomeDivergence: UInt64?
+    /// Whether the alignment's search reached its step budget (see the type's discussion): the
+    /// alignment is then valid but not a shortest one.
+    public let searchStopped: Bool
 
     /// Whether the sessions have the same events, the same digests and the same known outcomes.
     public var isEmpty: Bool {
@@ -111,7 +119,8 @@ public struct SessionDiff: Hashable, Sendable {
             }
         }
         // Events are equal exactly when their canonical JSON is; comparing values is cheaper.
-        let ops = SequenceDiff.ops(a.map(\.event), b.map(\.event))
+        let script = SequenceDiff.script(a.map(\.event), b.map(\.event))
+        let ops = SequenceDiff.normalized(script.ops)
         var firstOutcome: UInt64?
         for i in 0..<min(a.count, b.count) {
             if let oa = a[i].outcome, let ob = b[i].outcome, oa != ob {
@@ -119,7 +128,8 @@ public struct SessionDiff: Hashable, Sendable {
                 break
             }
         }
-        return SessionDiff(a: a, b: b, firstDivergence: first, alignment: align(ops, a, b), firstOutcomeDivergence: firstOutcome)
+        return SessionDiff(a: a, b: b, firstDivergence: first, alignment: align(ops, a, b), firstOutcomeDivergence: firstOutcome,
+                           searchStopped: script.budgetExhausted)
     }
 
     /// The steps of a fresh replay of `events` from the empty state (seqs from 1), with outcomes.
@@ -147,36 +157,66 @@ public struct SessionDiff: Hashable, Sendable {
         between(steps(replaying: a), steps(replaying: b))
     }
 
-    /// Turns an edit script into entries; inside each run of edits, the k-th removal and the
-    /// k-th insertion pair up as `changed`, and what is left over stays removed or inserted.
+    /// An alignment of two event lists given as ids, for sessions too long to hold as steps: the
+    /// caller interns each event (equal ids exactly for equal events) and keeps what it needs.
+    public struct IDAlignment: Sendable {
+        let script: SequenceDiff.Script
+
+        /// Aligns `a` and `b` as ``SessionDiff/between(_:_:)`` aligns events (same search, same
+        /// step budget); seqs are positions from 1.
+        public init(_ a: [Int], _ b: [Int]) {
+            script = SequenceDiff.script(ids: a, b)
+        }
+
+        /// Whether the search reached its step budget (see ``SessionDiff/searchStopped``).
+        public var searchStopped: Bool { script.budgetExhausted }
+
+        /// Whether every entry is `same`.
+        public var isAllSame: Bool { !script.ops.contains { if case .same = $0 { false } else { true } } }
+
+        /// The entries in order, paired as ``SessionDiff/alignment`` pairs them.
+        public func forEach(_ body: (Entry) -> Void) {
+            SessionDiff.pair(script.ops, { UInt64($0 + 1) }, { UInt64($0 + 1) }, body)
+        }
+    }
+
+    /// Turns an edit script into entries (see ``pair(_:_:_:_:)``).
     static func align(_ ops: [SequenceDiff.Op], _ a: [Step], _ b: [Step]) -> [Entry] {
         var out: [Entry] = []
+        pair(ops, { a[$0].seq }, { b[$0].seq }) { out.append($0) }
+        return out
+    }
+
+    /// The entries of an edit script, in order, with seqs from the indices; inside each run of
+    /// edits, the k-th removal and the k-th insertion pair up as `changed`, and what is left over
+    /// stays removed or inserted.
+    static func pair(_ ops: [SequenceDiff.Op], _ seqA: (Int) -> UInt64, _ seqB: (Int) -> UInt64, _ body: (Entry) -> Void) {
         var dels: [Int] = []
         var ins: [Int] = []
         func flush() {
             let pairs = min(dels.count, ins.count)
-            for k in 0..<pairs { out.append(.changed(a[dels[k]].seq, b[ins[k]].seq)) }
-            for i in dels.dropFirst(pairs) { out.append(.removed(a[i].seq)) }
-            for j in ins.dropFirst(pairs) { out.append(.inserted(b[j].seq)) }
-            dels.removeAll()
-            ins.removeAll()
+            for k in 0..<pairs { body(.changed(seqA(dels[k]), seqB(ins[k]))) }
+            for i in dels.dropFirst(pairs) { body(.removed(seqA(i))) }
+            for j in ins.dropFirst(pairs) { body(.inserted(seqB(j))) }
+            dels.removeAll(keepingCapacity: true)
+            ins.removeAll(keepingCapacity: true)
         }
         for op in ops {
             switch op {
             case .same(let i, let j):
                 flush()
-                out.append(.same(a[i].seq, b[j].seq))
+                body(.same(seqA(i), seqB(j)))
             case .delete(let i): dels.append(i)
             case .insert(let j): ins.append(j)
             }
         }
         flush()
-        return out
     }
 
     /// The diff as JSON: `{"firstDivergence": N | null, "digestA"?: …, "digestB"?: …,
-    /// "alignment": [Entry]}` where `digestA`/`digestB` are the digests at the first divergence
-    /// (left out for a session that has no event there).
+    /// "alignment": [Entry], "searchStopped"?: true}` where `digestA`/`digestB` are the digests
+    /// at the first divergence (left out for a session that has no event there); `searchStopped`
+    /// is there only when ``searchStopped``.
     public var json: JSONValue {
         var o: [String: JSONValue] = [
             "firstDivergence": firstDivergence.map(Entry.int) ?? .null,
@@ -186,8 +226,12 @@ public struct SessionDiff: Hashable, Sendable {
             if let s = step(a, d) { o["digestA"] = .string(s.digest.hex) }
             if let s = step(b, d) { o["digestB"] = .string(s.digest.hex) }
         }
+        if searchStopped { o["searchStopped"] = .bool(true) }
         return .object(o)
     }
+
+    /// The line the text rendering adds when ``searchStopped``.
+    public static let searchStoppedNote = "alignment not minimal: the sessions differ too much for a full search (2^26 steps); past that, only common runs at the ends of each part are matched"
 
     func step(_ steps: [Step], _ seq: UInt64) -> Step? {
         // Steps are usually numbered 1...n; fall back to a search otherwise.
@@ -216,6 +260,7 @@ public struct SessionDiff: Hashable, Sendable {
         if let o = firstOutcomeDivergence, let sa = step(a, o)?.outcome, let sb = step(b, o)?.outcome {
             out.append("first outcome divergence at seq \(o): \(sa) vs \(sb)")
         }
+        if searchStopped { out.append(SessionDiff.searchStoppedNote) }
         let width = String(max(a.last?.seq ?? 0, b.last?.seq ?? 0)).count + 1
         func col(_ prefix: String, _ seq: UInt64?) -> String {
             let s = seq.map { prefix + String($0) } ?? ""

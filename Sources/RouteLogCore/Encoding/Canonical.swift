@@ -46,7 +46,11 @@ struct JSONReader {
         object = o
     }
 
-    func only(_ keys: Set<String>) throws(FormatError) {
+    /// Fails on the first key (in canonical order) not in `keys`. An array, not a set: the lists
+    /// are short, and a set literal would be built anew on every call.
+    func only(_ keys: [String]) throws(FormatError) {
+        // Usually every key is known: check that first, without sorting.
+        guard object.keys.contains(where: { !keys.contains($0) }) else { return }
         for key in JSONValue.sortedKeys(object.keys) where !keys.contains(key) {
             let expected = JSONValue.sortedKeys(keys).map { "\"\($0)\"" }.joined(separator: ", ")
             throw FormatError(path: key, message: "unknown key \"\(key)\" (expected one of \(expected))")

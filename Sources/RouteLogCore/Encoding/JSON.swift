@@ -182,23 +182,25 @@ extension JSONValue {
 
     /// Parses JSON text (RFC 8259). Duplicate object keys are an error.
     public init(parsing text: String) throws(JSONError) {
-        var parser = JSONParser(bytes: Array(text.utf8))
-        self = try parser.parseDocument()
+        try self.init(parsing: Array(text.utf8))
     }
 
     /// Parses UTF-8 JSON bytes.
     public init(parsing bytes: [UInt8]) throws(JSONError) {
-        var parser = JSONParser(bytes: bytes)
-        self = try parser.parseDocument()
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) in
+            var parser = JSONParser(bytes: buffer)
+            return try parser.parseDocument()
+        }
     }
 }
 
+/// The parser, over bytes the caller keeps alive (an array's storage or a mapped file).
 struct JSONParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
     var depth = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     func error(_ message: String, at offset: Int? = nil) -> JSONError {
         let end = min(offset ?? i, bytes.count)
@@ -227,6 +229,57 @@ struct JSONParser {
         skipWhitespace()
         if i != bytes.count { throw error("unexpected text after the JSON value") }
         return v
+    }
+
+    /// Parses a document as ``parseDocument()`` does, with the same errors at the same places,
+    /// except that when the top level is an object whose value under `key` is an array, that
+    /// array's items are handed to `item` one by one (with their index) instead of being kept: the
+    /// returned object holds an empty array under `key`, and `streamed` is the number of items.
+    /// A large file is then read without building its whole tree. `item` also gets the offset just
+    /// past the item: the parser never reads the bytes before it again (but to place an error).
+    mutating func parseDocument(streaming key: String, item: (Int, JSONValue, _ offset: Int) -> Void) throws(JSONError) -> (value: JSONValue, streamed: Int?) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        skipWhitespace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
+            let v = try parseValue()
+            skipWhitespace()
+            if i != bytes.count { throw error("unexpected text after the JSON value") }
+            return (v, nil)
+        }
+        var o: [String: JSONValue] = [:]
+        var streamed: Int?
+        try parseItems(close: UInt8(ascii: "}"), in: "object") { (p) throws(JSONError) in
+            let (keyStart, name) = try p.parseKey()
+            let v: JSONValue
+            if name == key, o[name] == nil, p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: "[") {
+                var n = 0
+                try p.parseItems(close: UInt8(ascii: "]"), in: "array") { (p) throws(JSONError) in
+                    let value = try p.parseValue()
+                    item(n, value, p.i)
+                    n += 1
+                }
+                streamed = n
+                v = .array([])
+            } else {
+                v = try p.parseValue()
+            }
+            if o.updateValue(v, forKey: name) != nil { throw p.error("duplicate key \"\(JSONValue.escapingControlCharacters(name))\"", at: keyStart) }
+        }
+        skipWhitespace()
+        if i != bytes.count { throw error("unexpected text after the JSON value") }
+        return (.object(o), streamed)
+    }
+
+    /// An object's key and the `:` after it; returns where the key started. Leaves `i` on the value.
+    mutating func parseKey() throws(JSONError) -> (start: Int, key: String) {
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key in object") }
+        let keyStart = i
+        let key = try parseString()
+        skipWhitespace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after object key") }
+        i += 1
+        skipWhitespace()
+        return (keyStart, key)
     }
 
     mutating func parseValue() throws(JSONError) -> JSONValue {
@@ -279,13 +332,7 @@ struct JSONParser {
     mutating func parseObject() throws(JSONError) -> JSONValue {
         var o: [String: JSONValue] = [:]
         try parseItems(close: UInt8(ascii: "}"), in: "object") { (p) throws(JSONError) in
-            guard p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: "\"") else { throw p.error("expected a string key in object") }
-            let keyStart = p.i
-            let key = try p.parseString()
-            p.skipWhitespace()
-            guard p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: ":") else { throw p.error("expected ':' after object key") }
-            p.i += 1
-            p.skipWhitespace()
+            let (keyStart, key) = try p.parseKey()
             let v = try p.parseValue()
             if o.updateValue(v, forKey: key) != nil { throw p.error("duplicate key \"\(JSONValue.escapingControlCharacters(key))\"", at: keyStart) }
         }
@@ -301,10 +348,13 @@ struct JSONParser {
     mutating func parseString() throws(JSONError) -> String {
         let start = i
         i += 1
-        var scalars = String.UnicodeScalarView()
+        // The decoded bytes, once an escape has been met; until then the string is the run of
+        // (validated) input bytes from `runStart`, copied once at the end.
+        var decoded: [UInt8] = []
+        var escaped = false
         var runStart = i
-        func flush(_ p: inout JSONParser, _ scalars: inout String.UnicodeScalarView, to end: Int) {
-            if runStart < end { scalars.append(contentsOf: String(decoding: p.bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
+        func flush(_ p: inout JSONParser, _ scalars: inout [UInt8], to end: Int) {
+            if runStart < end { scalars.append(contentsOf: p.bytes[runStart..<end]) }
         }
         while true {
             guard i < bytes.count else { throw error("unterminated string", at: start) }
@@ -313,26 +363,28 @@ struct JSONParser {
                 throw error("string longer than \(JSONValue.maxStringBytes) bytes", at: start)
             }
             if b == UInt8(ascii: "\"") {
-                flush(&self, &scalars, to: i)
-                i += 1
-                return String(scalars)
+                defer { i += 1 }
+                if !escaped { return String(decoding: bytes[runStart..<i], as: UTF8.self) }
+                flush(&self, &decoded, to: i)
+                return String(decoding: decoded, as: UTF8.self)
             }
             if b < 0x20 { throw error("control character in string") }
             if b == UInt8(ascii: "\\") {
-                flush(&self, &scalars, to: i)
+                escaped = true
+                flush(&self, &decoded, to: i)
                 i += 1
                 guard i < bytes.count else { throw error("unterminated escape") }
                 let e = bytes[i]
                 i += 1
                 switch e {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "\""): decoded.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): decoded.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): decoded.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
                 case UInt8(ascii: "u"):
                     var code = try hex4()
                     if (0xD800..<0xDC00).contains(code) {
@@ -347,7 +399,7 @@ struct JSONParser {
                         throw error("unpaired surrogate in \\u escape")
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
-                    scalars.append(scalar)
+                    decoded.append(contentsOf: UTF8.encode(scalar)!)
                 default: throw error(e > 0x20 && e < 0x7F ? "invalid escape '\\\(Character(Unicode.Scalar(e)))'" : "invalid escape: '\\' followed by \(JSONParser.describe(byte: e))")
                 }
                 runStart = i

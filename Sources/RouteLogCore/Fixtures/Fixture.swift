@@ -157,10 +157,18 @@ extension Fixture {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64, size > UInt64(Fixture.maxFileBytes) {
             throw FixtureError(file: path, problem: .unreadable("the file is larger than \(Fixture.maxFileBytes) bytes, the most a fixture may hold"))
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
+        // A regular file is mapped and its pages are let go as the reader passes them, so a
+        // file of a million events is never resident all at once.
+        if let mapped = MappedFile(path) {
+            defer { mapped.unmap() }
+            guard Fixture.isUTF8(mapped.buffer, passed: mapped.release) else {
+                throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
+            }
+            mapped.rewind()
+            self = try Fixture.parse(utf8: mapped.buffer, file: path, passed: mapped.release)
+            return
+        }
+        guard let bytes = Fixture.readBytes(path) else {
             let reason: String
             var isDir: ObjCBool = false
             if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
@@ -172,10 +180,10 @@ extension Fixture {
             }
             throw FixtureError(file: path, problem: .unreadable(reason))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard Fixture.isUTF8(bytes) else {
             throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
         }
-        try self.init(text: text, file: path)
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: path) }
     }
 
     /// Parses fixture text.
@@ -185,10 +193,31 @@ extension Fixture {
     ///   - file: the name to put in error messages.
     /// - Throws: ``FixtureError``.
     public init(text: String, file: String) throws(FixtureError) {
-        let value: JSONValue
-        do { value = try JSONValue(parsing: text) } catch { throw FixtureError(file: file, problem: .syntax(error)) }
+        self = try Array(text.utf8).withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: file) }
+    }
+
+    /// Parses fixture text given as UTF-8 bytes. The events are read one at a time as the parser
+    /// reaches them (no tree of the whole file is built), with the same errors, in the same order
+    /// of precedence, as a parse of the whole tree: any syntax error first, then the shape.
+    ///
+    /// `passed` is told how far the parser has gone (it never reads the bytes before again).
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, file: String, passed: ((Int) -> Void)? = nil) throws(FixtureError) -> Fixture {
+        var events: [RecordedEvent] = []
+        var eventError: FormatError?
+        var parser = JSONParser(bytes: bytes)
+        let parsed: (value: JSONValue, streamed: Int?)
+        do throws(JSONError) {
+            parsed = try parser.parseDocument(streaming: "events") { i, item, offset in
+                passed?(offset)
+                guard eventError == nil, i < Fixture.maxEvents else { return }
+                do throws(FormatError) { events.append(try RecordedEvent(json: item)) } catch { eventError = error.within("events[\(i)]") }
+            }
+        } catch {
+            throw FixtureError(file: file, problem: .syntax(error))
+        }
+        let streamed = parsed.streamed.map { StreamedEvents(count: $0, events: events, error: eventError) }
         do {
-            try self.init(json: value)
+            return try Fixture(json: parsed.value, streamed: streamed)
         } catch {
             switch error {
             case .shape(let f): throw FixtureError(file: file, problem: .shape(f))
@@ -197,8 +226,63 @@ extension Fixture {
         }
     }
 
+    /// The items of a fixture's `events` array, converted while parsing: how many there were, the
+    /// events converted, and the first item that is not an event.
+    struct StreamedEvents {
+        var count: Int
+        var events: [RecordedEvent]
+        var error: FormatError?
+    }
+
+    /// The whole file, or `nil` when it cannot be read.
+    static func readBytes(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        var bytes: [UInt8] = []
+        // One byte more than the size, so a file that grew is still read to its end.
+        var want = max(Int(st.st_size), 0) + 1
+        while true {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: want))
+            var got = 0
+            var failed = false
+            bytes.withUnsafeMutableBytes { raw in
+                while got < want {
+                    let r = read(fd, raw.baseAddress! + start + got, want - got)
+                    if r > 0 { got += r } else if r < 0 && errno == EINTR { continue } else { failed = r < 0; break }
+                }
+            }
+            if failed { return nil }
+            bytes.removeLast(want - got)
+            if got < want { return bytes }
+            want = 1 << 16
+        }
+    }
+
+    /// Whether `bytes` are valid UTF-8. Checked in slices cut where an ASCII byte starts (never
+    /// inside a multi-byte sequence), so no copy of the whole text is made; `passed` is told how
+    /// far the check has gone.
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>, passed: ((Int) -> Void)? = nil) -> Bool {
+        let slice = 1 << 20
+        var lo = 0
+        while lo < bytes.count {
+            var hi = min(bytes.count, lo + slice)
+            while hi < bytes.count && bytes[hi] >= 0x80 { hi += 1 }
+            let part = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
+            if !part.allSatisfy({ $0 < 0x80 }), String(validating: part, as: UTF8.self) == nil { return false }
+            lo = hi
+            passed?(lo)
+        }
+        return true
+    }
+
+    static func isUTF8(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { isUTF8($0) } }
+
     /// Reads a fixture from its JSON value (the file name is left to the caller).
-    init(json: JSONValue) throws(FixtureParseFailure) {
+    init(json: JSONValue, streamed: StreamedEvents? = nil) throws(FixtureParseFailure) {
         let r: JSONReader
         do { r = try JSONReader(json, "a fixture") } catch { throw .shape(error) }
         // The format comes first: a newer file may have keys this build does not know.
@@ -215,10 +299,16 @@ extension Fixture {
             let description = try r.optionalString("description") ?? ""
             let session = try r.decodeIfPresent("session", as: SessionHeader.self)
             var events: [RecordedEvent] = []
-            let items = try r.array("events")
-            try Fixture.checkEventCount(items.count)
-            for (i, item) in items.enumerated() {
-                do { events.append(try RecordedEvent(json: item)) } catch { throw error.within("events[\(i)]") }
+            if let streamed {
+                try Fixture.checkEventCount(streamed.count)
+                if let error = streamed.error { throw error }
+                events = streamed.events
+            } else {
+                let items = try r.array("events")
+                try Fixture.checkEventCount(items.count)
+                for (i, item) in items.enumerated() {
+                    do { events.append(try RecordedEvent(json: item)) } catch { throw error.within("events[\(i)]") }
+                }
             }
             let expect = try r.decodeIfPresent("expect", as: Expectation.self)
             self.init(name: name, description: description, session: session, events: events, expect: expect)
@@ -237,6 +327,44 @@ extension Fixture {
     static func checkEventCount(_ n: Int) throws(FormatError) {
         if n > maxEvents { throw FormatError(path: "events", message: "\(n) events, more than the \(maxEvents) a file may hold") }
     }
+}
+
+/// A regular file mapped read-only. ``release(_:)`` lets go of the pages before an offset (they
+/// are read from the file again if touched), so a scan of a large file keeps only a window of it
+/// resident.
+final class MappedFile {
+    let buffer: UnsafeBufferPointer<UInt8>
+    private let base: UnsafeMutableRawPointer
+    private var released = 0
+    /// How far past the last release a scan goes before the next one.
+    private static let window = 16 << 20
+
+    /// `nil` when `path` is not a regular, non-empty file that can be mapped.
+    init?(_ path: String) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return nil }
+        let count = Int(st.st_size)
+        guard let p = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+        base = p
+        buffer = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// Lets go of the whole pages before `offset` once the scan is a window past the last release.
+    func release(_ offset: Int) {
+        guard offset - released >= Self.window else { return }
+        let page = Int(getpagesize())
+        let end = offset / page * page
+        madvise(base + released, end - released, MADV_DONTNEED)
+        released = end
+    }
+
+    /// For a second scan from the start.
+    func rewind() { released = 0 }
+
+    func unmap() { munmap(base, buffer.count) }
 }
 
 /// Why ``Fixture/init(json:)`` failed, before the file name is attached.

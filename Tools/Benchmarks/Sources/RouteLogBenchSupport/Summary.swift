@@ -8,12 +8,15 @@ public enum Target: Sendable {
     case ratioAtMost(Double)
     /// `value <= v`, in the figure's unit.
     case valueAtMost(Double)
+    /// `value >= v`, in the figure's unit.
+    case valueAtLeast(Double)
 
     public var text: String {
         switch self {
         case .ratioAtLeast(let r): ">= \(Summary.format(r))x"
         case .ratioAtMost(let r): "<= \(Summary.format(r))x"
         case .valueAtMost(let v): "<= \(Summary.format(v))"
+        case .valueAtLeast(let v): ">= \(Summary.format(v))"
         }
     }
 }
@@ -60,6 +63,7 @@ public struct Figure: Sendable {
         case .ratioAtLeast(let r): return ratio.map { $0 >= r }
         case .ratioAtMost(let r): return ratio.map { $0 <= r }
         case .valueAtMost(let v): return value <= v
+        case .valueAtLeast(let v): return value >= v
         }
     }
 }
