@@ -70,6 +70,10 @@ final class FileEventLog: EventLog, @unchecked Sendable {
         throw CLIError.data("\(info.label): a file's session is read-only")
     }
 
+    func deleteSession(_ session: SessionID) throws {
+        throw CLIError.data("\(info.label): a file's session is read-only")
+    }
+
     func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
         guard id == info.id else { throw EventLogError.sessionNotFound(id) }
         let first = max(from, 1), last = min(through, info.eventCount)
