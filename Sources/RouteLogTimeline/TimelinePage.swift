@@ -45,15 +45,21 @@ public enum TimelinePage {
         var s = ""
         s.reserveCapacity(text.utf8.count)
         for c in text.unicodeScalars {
-            switch c {
-            case "&": s += "&amp;"
-            case "<": s += "&lt;"
-            case ">": s += "&gt;"
-            case "\"": s += "&quot;"
-            case "'": s += "&#39;"
-            default: s.unicodeScalars.append(c)
-            }
+            if let entity = entity(c) { s += entity } else { s.unicodeScalars.append(c) }
         }
         return s
+    }
+
+    /// The character reference that stands for `c` in element content and attribute values, if
+    /// `c` needs one.
+    private static func entity(_ c: Unicode.Scalar) -> String? {
+        switch c {
+        case "&": "&amp;"
+        case "<": "&lt;"
+        case ">": "&gt;"
+        case "\"": "&quot;"
+        case "'": "&#39;"
+        default: nil
+        }
     }
 }
