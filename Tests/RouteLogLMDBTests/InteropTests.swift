@@ -1,47 +1,30 @@
 import Foundation
 import RouteLogCore
+import RouteLogTestSupport
 import Testing
 @testable import RouteLogLMDB
 
 /// The first of `names` found on the PATH or in /usr/bin.
-private func tool(_ name: String) -> String? {
-    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"]
-    return dirs.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-}
-
-private func run(_ path: String, _ args: [String]) throws -> (Int32, String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = args
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
 @Suite("LMDBEventLog interoperability and export")
 struct InteropTests {
-    @Test(.enabled(if: tool("mdb_stat") != nil, "lmdb-utils is not installed (make setup installs it)"))
-    func mdbStatListsTheNamedDatabases() throws {
+    @Test func mdbStatListsTheNamedDatabases() throws {
+        // lmdb-utils is installed by `make setup`: a missing tool fails the test, it never skips it.
+        let mdbStat = try #require(findTool("mdb_stat"), "mdb_stat is missing: run make setup (lmdb-utils)")
+        let mdbDump = try #require(findTool("mdb_dump"), "mdb_dump is missing: run make setup (lmdb-utils)")
         let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 10))
         let s = try log.createSession(NewSession(label: "stat"))
         try log.append(generatedEvents(25, seed: 8), to: s.id, expectedSeq: 0)
-        let (status, output) = try run(tool("mdb_stat")!, ["-a", dir.path])
+        let (status, output) = try runTool(mdbStat, ["-a", dir.path])
         #expect(status == 0, "\(output)")
         // Each named database is listed with its entry count.
         for (name, entries) in [("meta", 1), ("sessions", 1), ("events", 25), ("snapshots", 2)] {
             let section = output.components(separatedBy: "Status of \(name)\n").dropFirst().first ?? ""
             #expect(section.contains("Entries: \(entries)\n"), "mdb_stat -a output for \(name):\n\(output)")
         }
-        if let dump = tool("mdb_dump") {
-            let (dumpStatus, dumped) = try run(dump, ["-s", "meta", "-p", dir.path])
-            #expect(dumpStatus == 0 && dumped.contains("format"), "\(dumped)")
-        }
+        let (dumpStatus, dumped) = try runTool(mdbDump, ["-s", "meta", "-p", dir.path])
+        #expect(dumpStatus == 0 && dumped.contains("format"), "\(dumped)")
     }
 
     @Test func exportAndImportKeepEventsAndMetadata() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import RouteLogCore
+import RouteLogTestSupport
 import Testing
 @testable import RouteLogLMDB
 
@@ -49,7 +50,7 @@ struct MultiProcessTests {
     @Test(.timeLimit(.minutes(2))) func writersAndFollowersWithKilledWriters() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let mdbStat = try #require(tool("mdb_stat"), "mdb_stat is missing: run make setup (lmdb-utils)")
+        let mdbStat = try #require(findTool("mdb_stat"), "mdb_stat is missing: run make setup (lmdb-utils)")
         let count: UInt64 = 200
         // (seed, killed after this many acknowledgements, or nil: runs to `count`)
         let plan: [(seed: UInt64, killAfter: Int?)] = [(11, nil), (12, nil), (13, nil), (14, nil), (21, 8), (22, 16)]
@@ -149,16 +150,7 @@ private func writerEvents(seed: UInt64, count: Int) -> [RecordedEvent] {
 /// The pids in the store's reader table, as `mdb_stat -r` prints them (it does not clear stale
 /// slots itself).
 private func readerPIDs(_ mdbStat: String, _ path: String) throws -> [Int32] {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: mdbStat)
-    p.arguments = ["-r", path]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
+    let text = try runTool(mdbStat, ["-r", path]).output
     // It exits with a failure status when it lists stale readers; the table is what counts.
     guard text.contains("Reader Table Status") else { throw MDBStatFailed(output: text) }
     return text.split(separator: "\n").compactMap { line in
@@ -168,8 +160,3 @@ private func readerPIDs(_ mdbStat: String, _ path: String) throws -> [Int32] {
 
 private struct MDBStatFailed: Error { var output: String }
 
-/// The first executable called `name` on the PATH or in /usr/bin.
-private func tool(_ name: String) -> String? {
-    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"]
-    return dirs.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-}

@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func seededRandomNumbersAndStringsEncodeAlike() throws {
-        var rng = SplitMix(seed: 0x5EED_2026)
+        var rng = SplitMix64(seed: 0x5EED_2026)
         for _ in 0..<2_000 {
             let bits = rng.next()
             let d = Double(bitPattern: bits)
@@ -121,17 +121,5 @@ import Testing
         }
         #expect(throws: RouteEncodingError.self) { try RouteRef(Probe(value: [Float.nan])) }
         #expect(throws: RouteEncodingError.self) { try RouteRef(Probe(value: ["x": Double.infinity])) }
-    }
-
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

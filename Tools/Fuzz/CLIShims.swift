@@ -1,26 +1,11 @@
 // What the CLI's SessionRef.swift needs from the rest of the CLI, reduced to the parts its parser
-// uses: the error type, exit codes and the store opener (which the harness never reaches).
+// uses: the mapping of errors and the store opener (which the harness never reaches). The error
+// type and exit codes are the CLI's own (Support/CLIError.swift).
 
 import Foundation
 
-enum Exit {
-    static let ok: Int32 = 0
-    static let different: Int32 = 1
-    static let usage: Int32 = 2
-    static let data: Int32 = 3
-}
-
-struct CLIError: Error, CustomStringConvertible {
-    var message: String
-    var code: Int32
-    init(_ message: String, code: Int32) {
-        self.message = message
-        self.code = code
-    }
-    static func usage(_ message: String) -> CLIError { CLIError(message, code: Exit.usage) }
-    static func data(_ message: String) -> CLIError { CLIError(message, code: Exit.data) }
+extension CLIError {
     static func from(_ error: any Error) -> CLIError { error as? CLIError ?? .data(String(describing: error)) }
-    var description: String { message }
 }
 
 enum StoreAccess {

@@ -210,7 +210,7 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     try require(try bigStore.session(big.session).eventCount == head, "the store holds fewer events than the navigator made")
     let footprint = big.memoryFootprint
 
-    var rng = SeededRandom(seed: 0x7A7E1)
+    var rng = SplitMix64(seed: 0x7A7E1)
     var travels: [Double] = []
     var checked = 0
     for k in 0..<100 {
@@ -261,15 +261,3 @@ func waitForRecorder(_ nav: Navigator<BenchRoute>) throws {
                 "the recorder did not write everything: \(nav.recordingStatus)")
 }
 
-/// SplitMix64: seeded, the same sequence on every run.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
