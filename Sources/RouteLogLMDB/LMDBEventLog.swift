@@ -15,9 +15,10 @@ import RouteLogCore
 /// ```
 ///
 /// **Records.** Each event record holds a format version, the event's kind, its outcome, the
-/// event with its metadata (encoded by the core's codec), the digest of the state after it, the
-/// hash of the previous record (a chain) and a checksum (`StableHasher`, 128 bits, over the
-/// record's bytes; the checksum is also the record's hash). ``verify(session:reducer:)`` checks all three.
+/// event with its metadata (encoded by the core's codec), the digest of the state after it and a
+/// checksum (`StableHasher`, 128 bits, over the previous record's checksum and the record's
+/// bytes, so the records form a chain). Reads check each checksum; ``verify(session:reducer:)``
+/// also replays the events against the stored outcomes and digests.
 ///
 /// **Appends** run on one writer thread per log, in short write transactions: concurrent appends
 /// are committed together (group commit), a batch is one transaction, records are written with
@@ -409,10 +410,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         }
     }
 
-    /// Decodes a stored event record, checking its structure and checksum.
-    func decodeRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64) throws -> (StoredEvent, RawRecord) {
+    /// Decodes a stored event record, checking its structure and its checksum chained to
+    /// `previous` (the checksum stored by the record before it, zero for seq 1).
+    func decodeRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64, previous: Digest) throws -> (StoredEvent, RawRecord) {
         let raw: RawRecord
-        do { raw = try RecordCodec.parse(bytes) } catch {
+        do { raw = try RecordCodec.parse(bytes, previous: previous) } catch {
             throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "\(error)")
         }
         guard raw.computedChecksum == raw.storedChecksum else {
@@ -520,7 +522,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         var expected = replayer.seq + 1
         if replayer.seq > 0 {
             guard let hash = try txn.withValue(forKey: StoreKey.event(key, replayer.seq), in: eventsDB, { bytes throws(LMDBError) in
-                (try? RecordCodec.parse(bytes))?.computedChecksum
+                RecordCodec.storedChecksum(bytes)
             }) ?? nil else {
                 throw LMDBEventLogError.corruptRecord(session: id, seq: replayer.seq, reason: "missing or unreadable record")
             }
@@ -532,7 +534,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 guard seq == expected else {
                     throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
                 }
-                let (event, raw) = try decodeRecord(v, session: id, seq: seq)
+                let (event, raw) = try decodeRecord(v, session: id, seq: seq, previous: lastHash)
                 replayer.apply(event.event)
                 lastHash = raw.computedChecksum
                 expected += 1
@@ -593,7 +595,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                     let payload = payloads[i]
                     try cursor.put(count: RecordCodec.size(payload: payload.count), forKey: eventKey, options: putOptions) { out in
                         sum = RecordCodec.write(into: out, kind: event.kind, outcome: step.outcome,
-                                                previousHash: hash, digest: step.digest, payload: payload)
+                                                previous: hash, digest: step.digest, payload: payload)
                     }
                     hash = sum
                     if step.seq % interval == 0 {
@@ -631,6 +633,8 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         var next = max(from, 1)
         var last: UInt64?
+        // The checksum stored by the record before `next`: each record's checksum is chained to it.
+        var previous: Digest? = next == 1 ? .zero : nil
         while next <= through {
             let chunk: [StoredEvent] = try withRead("reading session \(id)") { txn in
                 // Checked in every chunk: a session deleted meanwhile is gone, not corrupt.
@@ -641,12 +645,24 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 guard next <= end else { return [] }
                 var out: [StoredEvent] = []
                 var expected = next
+                if previous == nil {
+                    let before = next - 1
+                    guard let sum = try txn.withValue(forKey: StoreKey.event(prefix, before), in: eventsDB, { RecordCodec.storedChecksum($0) }) else {
+                        throw LMDBEventLogError.corruptRecord(session: id, seq: before, reason: "record is missing")
+                    }
+                    guard let sum else {
+                        throw LMDBEventLogError.corruptRecord(session: id, seq: before, reason: "truncated: shorter than a record")
+                    }
+                    previous = sum
+                }
                 try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, next)) { k, v in
                     guard let seq = StoreKey.seq(k, session: prefix), seq <= end else { return false }
                     guard seq == expected else {
                         throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
                     }
-                    out.append(try decodeRecord(v, session: id, seq: seq).0)
+                    let (event, raw) = try decodeRecord(v, session: id, seq: seq, previous: previous!)
+                    out.append(event)
+                    previous = raw.storedChecksum
                     expected += 1
                     return true
                 }

@@ -16,13 +16,13 @@ import RouteLogCore
 // and never reused, 4 bytes where the id takes 16.
 //
 // Event record:
-//   u8 format (3) | u8 event kind | u8 outcome
-//   | 16 hash of the previous record (zero for seq 1) | 16 digest of the state after the event
+//   u8 format (3) | u8 event kind | u8 outcome | 16 digest of the state after the event
 //   | payload | 16 checksum
-// The payload (its length is the record's less the 51 fixed bytes) is the event with its
-// metadata (the core's binary codec). The checksum is the
-// `StableHasher` hash of every byte before it; it is also the record's hash, which the next
-// record stores, so the records of a session form a hash chain.
+// The payload (its length is the record's less the 35 fixed bytes) is the event with its
+// metadata (the core's binary codec). The checksum is the `StableHasher` hash of the previous
+// record's checksum (zero for seq 1) followed by every byte of the record before it, so the
+// records of a session form a hash chain without storing the previous hash: a record altered,
+// moved or missing fails the checksum of the first record after the damage.
 //
 // Session row:
 //   u8 format (3) | i64 createdAt | u64 event count | u8 has last time | i64 last time
@@ -88,7 +88,17 @@ extension BinaryReader {
     }
 }
 
-/// The `StableHasher` hash of `bytes`: record checksums, record hashes and seals.
+/// The checksum of an event record: the `StableHasher` hash of the previous record's checksum
+/// (``Digest/zero`` before seq 1) and the record's bytes before its checksum.
+func chainedChecksum(previous: Digest, _ bytes: UnsafeRawBufferPointer) -> Digest {
+    var h = StableHasher()
+    h.combine(previous.hi)
+    h.combine(previous.lo)
+    h.combine(bytes: bytes.bindMemory(to: UInt8.self))
+    return h.finalize()
+}
+
+/// The `StableHasher` hash of `bytes`: the seals of session rows and snapshots.
 func checksum(_ bytes: UnsafeRawBufferPointer) -> Digest {
     var h = StableHasher()
     h.combine(bytes: bytes.bindMemory(to: UInt8.self))
@@ -179,36 +189,34 @@ enum StoreKey {
 struct RawRecord {
     var kind: Event.Kind
     var outcome: Outcome
-    var previousHash: Digest
     var digest: Digest
     var payload: UnsafeRawBufferPointer
     var storedChecksum: Digest
-    /// The checksum recomputed from the bytes.
+    /// The checksum recomputed from the bytes and the previous record's checksum.
     var computedChecksum: Digest
 }
 
 enum RecordCodec {
-    static let headerSize = 3 + 16 + 16
+    static let headerSize = 3 + 16
     static let checksumSize = 16
 
     static func size(payload: Int) -> Int { headerSize + payload + checksumSize }
 
     /// Writes a record into `out` (exactly ``size(payload:)`` bytes, LMDB's reserved space for the
-    /// value) and returns its checksum. The fixed fields are stored in place rather than through a
+    /// value) and returns its checksum, chained to `previous` (the previous record's checksum). The fixed fields are stored in place rather than through a
     /// `BinaryWriter`: appending goes through here once per event, and the copy a writer's array
     /// needs cost a quarter of the append rate.
     static func write(into out: UnsafeMutableRawBufferPointer, kind: Event.Kind, outcome: Outcome,
-                      previousHash: Digest, digest: Digest, payload: [UInt8]) -> Digest {
+                      previous: Digest, digest: Digest, payload: [UInt8]) -> Digest {
         out[0] = recordFormat
         out[1] = kind.wireCode
         out[2] = outcome.wireCode
-        store(previousHash, at: 3, in: out)
-        store(digest, at: 19, in: out)
+        store(digest, at: 3, in: out)
         let end = headerSize + payload.count
         payload.withUnsafeBytes { p in
             UnsafeMutableRawBufferPointer(rebasing: out[headerSize..<end]).copyMemory(from: p)
         }
-        let sum = checksum(UnsafeRawBufferPointer(rebasing: out[0..<end]))
+        let sum = chainedChecksum(previous: previous, UnsafeRawBufferPointer(rebasing: out[0..<end]))
         store(sum, at: end, in: out)
         return sum
     }
@@ -220,19 +228,20 @@ enum RecordCodec {
     }
 
     /// A record as one array, and its checksum.
-    static func encode(kind: Event.Kind, outcome: Outcome, previousHash: Digest, digest: Digest, payload: [UInt8]) -> (bytes: [UInt8], checksum: Digest) {
+    static func encode(kind: Event.Kind, outcome: Outcome, previous: Digest, digest: Digest, payload: [UInt8]) -> (bytes: [UInt8], checksum: Digest) {
         var sum = Digest.zero
         let bytes = [UInt8](unsafeUninitializedCapacity: size(payload: payload.count)) { buf, count in
-            sum = write(into: UnsafeMutableRawBufferPointer(buf), kind: kind, outcome: outcome, previousHash: previousHash, digest: digest, payload: payload)
+            sum = write(into: UnsafeMutableRawBufferPointer(buf), kind: kind, outcome: outcome, previous: previous, digest: digest, payload: payload)
             count = buf.count
         }
         return (bytes, sum)
     }
 
-    /// Parses the structure of a record (not its checksum: see ``RawRecord/computedChecksum``).
+    /// Parses the structure of a record (not its checksum: see ``RawRecord/computedChecksum``,
+    /// computed with `previous`, the checksum stored by the record before it).
     /// Every replay reads each record through here, so the fixed part is read in place once its
     /// size is checked, with the codec's `BinaryReader` only for the variable fields.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> RawRecord {
+    static func parse(_ bytes: UnsafeRawBufferPointer, previous: Digest) throws(BinaryDecodingError) -> RawRecord {
         guard bytes.count >= headerSize + checksumSize, let base = bytes.baseAddress else {
             throw BinaryDecodingError(offset: 0, message: "truncated: \(bytes.count) bytes, shorter than the \(headerSize + checksumSize) bytes of a record without payload")
         }
@@ -245,10 +254,19 @@ enum RecordCodec {
         // The payload is what lies between the fixed header and the checksum.
         let n = bytes.count - headerSize - checksumSize
         let end = headerSize + n
-        return RawRecord(kind: kind, outcome: outcome, previousHash: Digest(hi: u64(3), lo: u64(11)), digest: Digest(hi: u64(19), lo: u64(27)),
+        return RawRecord(kind: kind, outcome: outcome, digest: Digest(hi: u64(3), lo: u64(11)),
                          payload: UnsafeRawBufferPointer(start: base + headerSize, count: n),
                          storedChecksum: Digest(hi: u64(end), lo: u64(end + 8)),
-                         computedChecksum: checksum(UnsafeRawBufferPointer(start: base, count: end)))
+                         computedChecksum: chainedChecksum(previous: previous, UnsafeRawBufferPointer(start: base, count: end)))
+    }
+
+    /// The checksum a record stores (its last 16 bytes), or `nil` if it is too short to be a
+    /// record: the `previous` of the record after it.
+    static func storedChecksum(_ bytes: UnsafeRawBufferPointer) -> Digest? {
+        guard bytes.count >= headerSize + checksumSize else { return nil }
+        let end = bytes.count - checksumSize
+        return Digest(hi: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)),
+                      lo: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: end + 8, as: UInt64.self)))
     }
 }
 

@@ -8,7 +8,7 @@ func fuzzRecord(_ buffer: UnsafeRawBufferPointer) {
     guard let selector = buffer.first else { return }
     let body = UnsafeRawBufferPointer(rebasing: buffer.dropFirst())
     switch selector % 3 {
-    case 0: fuzzEventRecord(body)
+    case 0: fuzzEventRecord(body, chained: selector & 0x80 != 0)
     case 1:
         let sealed = sealed(body)
         sealed.withUnsafeBytes { bytes in
@@ -33,17 +33,26 @@ func sealed(_ body: UnsafeRawBufferPointer) -> [UInt8] {
     return w.bytes
 }
 
-/// An event record: a parsed record's checksum is computed over what precedes it, a record that
-/// parses re-encodes to the same bytes, a decodable payload re-encodes exactly, and a refusal is
-/// one line.
-func fuzzEventRecord(_ bytes: UnsafeRawBufferPointer) {
+/// An event record: a parsed record's checksum is computed over the previous record's checksum
+/// and what precedes it, a record that parses re-encodes to the same bytes, a decodable payload
+/// re-encodes exactly, and a refusal is one line. The previous checksum is zero (a session's first
+/// record) or, when `chained`, the input's first 16 bytes.
+func fuzzEventRecord(_ bytes: UnsafeRawBufferPointer, chained: Bool) {
+    var previous = Digest.zero
+    var bytes = bytes
+    if chained, bytes.count >= 16 {
+        previous = Digest(hi: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                          lo: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        bytes = UnsafeRawBufferPointer(rebasing: bytes[16...])
+    }
     do throws(BinaryDecodingError) {
-        let r = try RecordCodec.parse(bytes)
+        let r = try RecordCodec.parse(bytes, previous: previous)
         let checksumStart = bytes.count - RecordCodec.checksumSize
-        check(r.computedChecksum == checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<checksumStart])),
-              "a record's checksum is not computed over the bytes before it")
+        check(r.computedChecksum == chainedChecksum(previous: previous, UnsafeRawBufferPointer(rebasing: bytes[0..<checksumStart])),
+              "a record's checksum is not computed over the previous checksum and the bytes before it")
+        check(RecordCodec.storedChecksum(bytes) == r.storedChecksum, "a record's stored checksum is not its last 16 bytes")
         if r.storedChecksum == r.computedChecksum {
-            let again = RecordCodec.encode(kind: r.kind, outcome: r.outcome, previousHash: r.previousHash,
+            let again = RecordCodec.encode(kind: r.kind, outcome: r.outcome, previous: previous,
                                            digest: r.digest, payload: Array(r.payload))
             check(again.bytes.elementsEqual(bytes), "a sealed record re-encodes to different bytes")
         }
