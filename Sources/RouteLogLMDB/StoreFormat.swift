@@ -12,14 +12,28 @@ import RouteLogCore
 // - `sessions`:  session id (16 UUID bytes) → session row.
 // - `events`:    session number (u32) ‖ seq (UInt64) → event record.
 // - `snapshots`: session number (u32) ‖ seq (UInt64) → snapshot.
+// - `sites`:     session number (u32) ‖ index (u32) → a call site of the session's events.
 // The session number is the session's entry order (its row's `entry order`): unique in the store
 // and never reused, 4 bytes where the id takes 16.
 //
 // Event record:
 //   u8 format (3) | u8 event kind | u8 outcome | 16 digest of the state after the event
 //   | payload | 16 checksum
-// The payload (its length is the record's less the 35 fixed bytes) is the event with its
-// metadata (the core's binary codec). The checksum is the `StableHasher` hash of the previous
+// The payload (its length is the record's less the 35 fixed bytes) is the event's metadata,
+// relative to the session, then the event (the core's binary codec, without its version byte):
+//   u8 flags (origin in bits 0-1, 1<<2 time, 1<<3 call site, 1<<4 note)
+//   | zigzag time − time base (if flagged) | varint call-site index (if flagged)
+//   | string note (if flagged) | event
+// The time base of seq s is the session's creation time when s − 1 is a multiple of 64 (an
+// anchor, so a read from any seq decodes at most 63 records before it), else the base of s − 1,
+// replaced by the time of s − 1 when it has one: mostly the delta from the previous event. The
+// call-site index names an entry of `sites`, numbered from 0 in the order the session first used
+// them, written in the transaction of the event that first uses it.
+//
+// Call site: u8 format (3) | string file | zigzag line | 16 checksum of its key and the bytes
+// before it (so an entry moved to another key fails too).
+//
+// The checksum is the `StableHasher` hash of the previous
 // record's checksum (zero for seq 1) followed by every byte of the record before it, so the
 // records of a session form a hash chain without storing the previous hash: a record altered,
 // moved or missing fails the checksum of the first record after the damage.
@@ -267,6 +281,145 @@ enum RecordCodec {
         let end = bytes.count - checksumSize
         return Digest(hi: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)),
                       lo: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: end + 8, as: UInt64.self)))
+    }
+}
+
+// MARK: Payloads
+
+/// The payload of an event record: the metadata relative to the session (time from the time base,
+/// call site as an index of the session's `sites`), then the event.
+enum StoredPayload {
+    /// Every record whose seq − 1 is a multiple of this takes the session's creation time as its
+    /// time base.
+    static let timeAnchorInterval: UInt64 = 64
+
+    /// The time base of the record `seq`: the creation time at an anchor, else `running` (the
+    /// base after the record before it: see ``advance(_:time:)``).
+    @inline(__always)
+    static func timeBase(seq: UInt64, running: Int64, createdAt: Int64) -> Int64 {
+        (seq &- 1) % timeAnchorInterval == 0 ? createdAt : running
+    }
+
+    /// The running base after a record with base `base` and time `time` (0: none).
+    @inline(__always)
+    static func advance(_ base: Int64, time: Int64) -> Int64 { time != 0 ? time : base }
+
+    /// The first seq whose time base does not depend on earlier records, for reading from `seq`.
+    static func anchor(before seq: UInt64) -> UInt64 { seq - (seq &- 1) % timeAnchorInterval }
+
+    /// Writes a payload: `meta` against `base`, the call site as `site` (its index), and the
+    /// event's codec body (``BinaryWriter/write(_:)-event``, encoded beforehand).
+    static func write(_ meta: EventMetadata, base: Int64, site: UInt32?, event: [UInt8], into w: inout BinaryWriter) {
+        var flags = meta.origin.wireCode
+        if meta.timestamp != 0 { flags |= 1 << 2 }
+        if site != nil { flags |= 1 << 3 }
+        if meta.note != nil { flags |= 1 << 4 }
+        w.writeByte(flags)
+        if meta.timestamp != 0 { w.writeZigZag(meta.timestamp &- base) }
+        if let site { w.writeVarint(UInt64(site)) }
+        if let note = meta.note { w.writeString(note) }
+        w.bytes.append(contentsOf: event)
+    }
+
+    /// The codec body of an event, as ``write(_:base:site:event:into:)`` takes it.
+    static func eventBody(_ e: Event) -> [UInt8] {
+        var w = BinaryWriter()
+        w.write(e)
+        return w.bytes
+    }
+
+    /// Reads the metadata part: the metadata without its call site, and the call site's index.
+    static func readMeta(_ r: inout BinaryReader, base: Int64) throws(BinaryDecodingError) -> (EventMetadata, site: UInt32?) {
+        let at = r.offset
+        let flags = try r.readByte()
+        guard flags & ~0b1_1111 == 0 else { throw r.error("invalid metadata flags 0x\(String(flags, radix: 16))", at: at) }
+        guard let origin = Origin(wireCode: flags & 3) else { throw r.error("unknown origin \(flags & 3)", at: at) }
+        var m = EventMetadata(origin: origin)
+        if flags & (1 << 2) != 0 {
+            let t = r.offset
+            m.timestamp = base &+ (try r.readZigZag())
+            if m.timestamp == 0 { throw r.error("time flagged as present but 0", at: t) }
+        }
+        var site: UInt32?
+        if flags & (1 << 3) != 0 {
+            let s = r.offset
+            guard let index = UInt32(exactly: try r.readVarint()) else { throw r.error("call-site index out of range", at: s) }
+            site = index
+        }
+        if flags & (1 << 4) != 0 { m.note = try r.readString() }
+        return (m, site)
+    }
+
+    /// Decodes a payload; `site` gives the call site of an index.
+    static func decode(_ bytes: UnsafeRawBufferPointer, base: Int64,
+                       site: (UInt32) throws(BinaryDecodingError) -> CallSite) throws(BinaryDecodingError) -> RecordedEvent {
+        var r = BinaryReader(bytes)
+        var (meta, index) = try readMeta(&r, base: base)
+        if let index { meta.callSite = try site(index) }
+        let event = try r.readEvent()
+        try r.expectEnd()
+        return RecordedEvent(event, meta: meta)
+    }
+
+    /// The time of a payload (0: none), reading only its metadata.
+    static func time(_ bytes: UnsafeRawBufferPointer, base: Int64) throws(BinaryDecodingError) -> Int64 {
+        var r = BinaryReader(bytes)
+        return try readMeta(&r, base: base).0.timestamp
+    }
+}
+
+/// What decoding a session's records in order carries from one record to the next.
+struct RecordChain {
+    /// The session's key prefix.
+    let prefix: [UInt8]
+    let createdAt: Int64
+    /// The checksum stored by the last record read (zero before seq 1).
+    var previous: Digest
+    /// The running time base after the last record read.
+    var timeBase: Int64
+    /// The call sites looked up so far, by index.
+    var sites: [UInt32: CallSite] = [:]
+}
+
+// MARK: Call sites
+
+/// The entries of the `sites` database: the call sites of a session's events, by index.
+enum SiteCodec {
+    /// The key of a session's call site: the session's prefix and the big-endian index.
+    static func key(_ prefix: [UInt8], _ index: UInt32) -> [UInt8] { prefix + StoreKey.number(index) }
+
+    /// The index of a call-site key, if it belongs to the session with `prefix`.
+    static func index(_ key: UnsafeRawBufferPointer, session prefix: [UInt8]) -> UInt32? {
+        guard key.count == prefix.count + 4, key.prefix(prefix.count).elementsEqual(prefix) else { return nil }
+        return UInt32(bigEndian: key.loadUnaligned(fromByteOffset: prefix.count, as: UInt32.self))
+    }
+
+    static func encode(_ site: CallSite, key: [UInt8]) -> [UInt8] {
+        var w = BinaryWriter()
+        w.writeByte(recordFormat)
+        w.writeString(site.file)
+        w.writeZigZag(Int64(site.line))
+        w.write(checksum(key + w.bytes))
+        return w.bytes
+    }
+
+    /// Decodes an entry stored under `key`, checking its checksum.
+    static func decode(_ bytes: UnsafeRawBufferPointer, key: [UInt8]) throws(BinaryDecodingError) -> CallSite {
+        guard bytes.count >= 17 else {
+            throw BinaryDecodingError(offset: 0, message: "\(bytes.count) bytes, too short for a call site")
+        }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 16])
+        var seal = BinaryReader(bytes, offset: body.count)
+        guard checksum(key + Array(body)) == (try seal.readDigest()) else {
+            throw BinaryDecodingError(offset: body.count, message: "checksum mismatch")
+        }
+        var r = BinaryReader(body)
+        try r.readRecordFormat("call site")
+        let file = try r.readString()
+        let l = r.offset
+        guard let line = Int(exactly: try r.readZigZag()) else { throw r.error("call-site line out of range", at: l) }
+        try r.expectEnd()
+        return CallSite(file: file, line: line)
     }
 }
 

@@ -92,7 +92,8 @@ extension LMDBEventLog {
         var report = VerificationReport(session: id, eventsChecked: 0, snapshotsChecked: 0, failure: nil)
         var state = NavigationState()
         var folded: UInt64 = 0
-        var previousHash = Digest.zero
+        // The previous checksum, the time base and the call sites, from record to record.
+        var chain = RecordChain(prefix: key, createdAt: row.info.createdAt, previous: .zero, timeBase: row.info.createdAt)
         var snapshotDigests: [UInt64: Digest] = [:]
         var snapshotFailure: VerificationFailure?
 
@@ -129,7 +130,7 @@ extension LMDBEventLog {
                         return false
                     }
                     let raw: RawRecord
-                    do { raw = try RecordCodec.parse(v, previous: previousHash) } catch {
+                    do { raw = try RecordCodec.parse(v, previous: chain.previous) } catch {
                         fail(seq, .checksum, "record unreadable: \(error)")
                         return false
                     }
@@ -144,7 +145,7 @@ extension LMDBEventLog {
                         return false
                     }
                     let recorded: RecordedEvent
-                    do { recorded = try BinaryCodec.decodeRecordedEvent(raw.payload) } catch {
+                    do { recorded = try decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
                         fail(seq, .checksum, "payload unreadable: \(error)")
                         return false
                     }
@@ -171,7 +172,6 @@ extension LMDBEventLog {
                         }
                         report.snapshotsChecked += 1
                     }
-                    previousHash = raw.storedChecksum
                     report.eventsChecked = seq
                     expected += 1
                     return true
@@ -200,7 +200,7 @@ extension LMDBEventLog {
             }
             if let beyond, head < .max { fail(beyond, .chain, "record beyond the session's head (seq \(head))") }
         }
-        if report.failure == nil, previousHash != row.headHash {
+        if report.failure == nil, chain.previous != row.headHash {
             fail(count, .chain, "the session's head hash does not match its last record")
         }
         if report.failure == nil, let snapshotFailure { report.failure = snapshotFailure }
