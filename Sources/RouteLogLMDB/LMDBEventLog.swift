@@ -4,7 +4,8 @@ import RouteLogCore
 /// A durable, append-only, verifiable ``EventLog`` in an LMDB store.
 ///
 /// A store is a directory (created with mode 0700, files 0600) holding one LMDB environment with
-/// four named databases: `meta` (the store format), `sessions`, `events` and `snapshots`. Keys
+/// five named databases: `meta` (the store format), `sessions`, `events`, `snapshots` and `sites`
+/// (the call sites of each session's events, which records name by index). Keys
 /// are big-endian, so LMDB's order is session then seq; `mdb_stat -a` and `mdb_dump` read it.
 ///
 /// ```swift
@@ -303,7 +304,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     }
 
     /// Creates the store or opens the existing one, in one write transaction: it opens (creating
-    /// when missing) the four databases, refuses an environment that holds other databases,
+    /// when missing) the five databases, refuses an environment that holds other databases,
     /// checks the format version and, in a new store, writes it. LMDB runs one write transaction
     /// at a time across processes, so of several processes creating a store at once exactly one
     /// creates it and the others find it complete; a failed check writes nothing.
@@ -662,6 +663,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             let actual = head.row.info.eventCount
             guard actual == expectedSeq else {
                 throw EventLogError.conflict(session: id, expected: expectedSeq, actual: actual)
+            }
+            // A key holds a seq of 40 bits.
+            guard UInt64(events.count) <= StoreKey.maxSeq - min(actual, StoreKey.maxSeq) else {
+                throw LMDBEventLogError.corruptValue(database: "events", key: id.rawValue,
+                                                    reason: "the session has \(actual) events; a session holds at most \(StoreKey.maxSeq)")
             }
             // Nothing above wrote; from here on only LMDB errors can throw (and abort the group).
             var stored: [StoredEvent] = []

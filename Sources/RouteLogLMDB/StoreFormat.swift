@@ -10,11 +10,12 @@ import RouteLogCore
 // Databases (named, in one LMDB environment):
 // - `meta`:      "format" → UInt32 format version.
 // - `sessions`:  session id (16 UUID bytes) → session row.
-// - `events`:    session number (u32) ‖ seq (UInt64) → event record.
-// - `snapshots`: session number (u32) ‖ seq (UInt64) → snapshot.
+// - `events`:    session number (u32) ‖ seq (40 bits, big-endian) → event record.
+// - `snapshots`: session number (u32) ‖ seq (40 bits) → snapshot.
 // - `sites`:     session number (u32) ‖ index (u32) → a call site of the session's events.
 // The session number is the session's entry order (its row's `entry order`): unique in the store
-// and never reused, 4 bytes where the id takes 16.
+// and never reused, 4 bytes where the id takes 16. A seq takes 5 bytes: a session holds at most
+// 2⁴⁰ − 1 events.
 //
 // Event record:
 //   u8 format (3) | u8 event kind | u8 outcome | 16 digest of the state after the event
@@ -33,7 +34,7 @@ import RouteLogCore
 // Call site: u8 format (3) | string file | zigzag line | 16 checksum of its key and the bytes
 // before it (so an entry moved to another key fails too).
 //
-// The checksum is the `StableHasher` hash of the previous
+// An event record's checksum is the `StableHasher` hash of the previous
 // record's checksum (zero for seq 1) followed by every byte of the record before it, so the
 // records of a session form a hash chain without storing the previous hash: a record altered,
 // moved or missing fails the checksum of the first record after the damage.
@@ -163,29 +164,42 @@ enum StoreKey {
         withUnsafeBytes(of: n.bigEndian) { Array($0) }
     }
 
-    /// The length of an event or snapshot key: session number (4) and seq (8).
-    static let eventKeySize = 12
+    /// The bytes of the seq in an event or snapshot key.
+    static let seqSize = 5
+    /// The length of an event or snapshot key: session number (4) and seq (5).
+    static let eventKeySize = 4 + seqSize
+    /// The largest seq a key holds (2⁴⁰ − 1): the most events a session can have.
+    static let maxSeq: UInt64 = 1 << (8 * UInt64(seqSize)) - 1
 
-    /// An event or snapshot key: the session's prefix (``number(_:)``) and the big-endian seq.
+    /// An event or snapshot key: the session's prefix (``number(_:)``) and the big-endian seq in
+    /// ``seqSize`` bytes. A seq above ``maxSeq`` gives a key that sorts after every key of the
+    /// session and before the next session's (one byte longer, so ``seq(_:session:)`` reads
+    /// none from it): a bound for searches.
     static func event(_ prefix: [UInt8], _ seq: UInt64) -> [UInt8] {
         var k = prefix
-        k.reserveCapacity(prefix.count + 8)
-        withUnsafeBytes(of: seq.bigEndian) { k.append(contentsOf: $0) }
+        k.reserveCapacity(prefix.count + seqSize + 1)
+        let s = min(seq, maxSeq)
+        for i in (0..<seqSize).reversed() { k.append(UInt8(truncatingIfNeeded: s >> (8 * UInt64(i)))) }
+        if seq > maxSeq { k.append(0) }
         return k
     }
 
     /// Overwrites the seq of an event key made by ``event(_:_:)``, in place.
     static func setSeq(_ seq: UInt64, in key: inout [UInt8]) {
-        precondition(key.count == eventKeySize, "an event key has \(eventKeySize) bytes")
-        key.withUnsafeMutableBytes { $0.storeBytes(of: seq.bigEndian, toByteOffset: eventKeySize - 8, as: UInt64.self) }
+        precondition(key.count == eventKeySize && seq <= maxSeq, "an event key has \(eventKeySize) bytes and a seq up to \(maxSeq)")
+        key.withUnsafeMutableBufferPointer { k in
+            for i in 0..<seqSize { k[eventKeySize - 1 - i] = UInt8(truncatingIfNeeded: seq >> (8 * UInt64(i))) }
+        }
     }
 
     /// The seq of an event or snapshot key, if it belongs to the session with `prefix`.
     static func seq(_ key: UnsafeRawBufferPointer, session prefix: [UInt8]) -> UInt64? {
-        guard key.count == prefix.count + 8, let base = key.baseAddress else { return nil }
+        guard key.count == prefix.count + seqSize, let base = key.baseAddress else { return nil }
         let same = prefix.withUnsafeBytes { s in memcmp(base, s.baseAddress!, s.count) == 0 }
         guard same else { return nil }
-        return UInt64(bigEndian: key.loadUnaligned(fromByteOffset: prefix.count, as: UInt64.self))
+        var seq: UInt64 = 0
+        for i in prefix.count..<key.count { seq = seq << 8 | UInt64(key[i]) }
+        return seq
     }
 
     /// The key prefix of a session's events and snapshots (its entry order, which format 3 keeps

@@ -167,3 +167,28 @@ struct StoredMetadataTests {
         }
     }
 }
+
+@Suite("LMDBEventLog keys")
+struct EventKeyTests {
+    @Test func keysSortBySessionThenSeqAndTheBoundPastTheLastSeq() {
+        let a = StoreKey.number(7), b = StoreKey.number(8)
+        let seqs: [UInt64] = [0, 1, 255, 256, 65_536, 1 << 32, StoreKey.maxSeq - 1, StoreKey.maxSeq]
+        let keys = seqs.map { StoreKey.event(a, $0) }
+        #expect(keys.allSatisfy { $0.count == StoreKey.eventKeySize })
+        #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
+        for (seq, key) in zip(seqs, keys) {
+            #expect(key.withUnsafeBytes { StoreKey.seq($0, session: a) } == seq)
+            #expect(key.withUnsafeBytes { StoreKey.seq($0, session: b) } == nil)
+            var reused = StoreKey.event(a, 1)
+            StoreKey.setSeq(seq, in: &reused)
+            #expect(reused == key)
+        }
+        // A seq past the largest: after every key of the session, before the next session's.
+        for past in [StoreKey.maxSeq + 1, UInt64.max] {
+            let bound = StoreKey.event(a, past)
+            #expect(keys.last!.lexicographicallyPrecedes(bound))
+            #expect(bound.lexicographicallyPrecedes(StoreKey.event(b, 0)))
+            #expect(bound.withUnsafeBytes { StoreKey.seq($0, session: a) } == nil)
+        }
+    }
+}

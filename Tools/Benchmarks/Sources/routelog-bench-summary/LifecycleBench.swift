@@ -63,8 +63,8 @@ enum LifecycleBench {
             return (try txn.statistics(of: try env.database(named: "events")), try txn.statistics(of: try env.database(named: "snapshots")),
                     try txn.statistics(of: try env.database(named: "sites")), bytes)
         }
-        // Store format 3: session number 4 ‖ seq 8; format, kind, outcome, digest, checksum.
-        let key = 12.0, fixed = 35.0, node = 10.0
+        // Store format 3: session number 4 ‖ seq 5; format, kind, outcome, digest, checksum.
+        let key = 9.0, fixed = 35.0, node = 10.0
         // The payload as stored: metadata relative to the session (time delta, call-site index), then the event.
         let payload = Double(recordBytes) / Double(n) - fixed
         let pageSize = Double(eventsStats.pageSize)
