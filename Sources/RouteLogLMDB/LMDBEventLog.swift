@@ -624,13 +624,21 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         guard chain.previous == row.headHash else {
             throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "the head hash does not match the last record")
         }
-        // The session's call sites, to give the next events' call sites their indexes.
+        // The session's call sites, to give the next events' call sites their indexes: numbered
+        // from 0 without a gap, each once (the next one takes the next number).
         var sites: [CallSite: UInt32] = [:]
         try txn.forEach(in: sitesDB, from: SiteCodec.key(key, 0)) { k, v in
             guard let index = SiteCodec.index(k, session: key) else { return false }
             let keyBytes = Array(k)
-            do { sites[try SiteCodec.decode(v, key: keyBytes)] = index } catch {
+            let site: CallSite
+            do { site = try SiteCodec.decode(v, key: keyBytes) } catch {
                 throw LMDBEventLogError.corruptValue(database: "sites", key: "\(id) call site \(index)", reason: "\(error)")
+            }
+            guard index == UInt32(sites.count) else {
+                throw LMDBEventLogError.corruptValue(database: "sites", key: "\(id) call site \(sites.count)", reason: "missing (the next entry is \(index))")
+            }
+            guard sites.updateValue(index, forKey: site) == nil else {
+                throw LMDBEventLogError.corruptValue(database: "sites", key: "\(id) call site \(index)", reason: "the same call site as an earlier entry")
             }
             return true
         }

@@ -164,6 +164,12 @@ struct StoredMetadataTests {
             }
             // Events before it still read.
             #expect(try log.events(info.id, through: 4).count == 4)
+            // A log without the session's head in memory rebuilds it, and refuses to append.
+            let other = try LMDBEventLog.open(at: dir.path, options: testOptions())
+            #expect(throws: LMDBEventLogError.self, "\(mode)") {
+                try other.append(generatedEvents(1, seed: 1), to: info.id, expectedSeq: 20)
+            }
+            #expect(try other.session(info.id).eventCount == 20)
         }
     }
 }
