@@ -4,7 +4,8 @@ import RouteLogCore
 /// A durable, append-only, verifiable ``EventLog`` in an LMDB store.
 ///
 /// A store is a directory (created with mode 0700, files 0600) holding one LMDB environment with
-/// four named databases: `meta` (the store format), `sessions`, `events` and `snapshots`. Keys
+/// five named databases: `meta` (the store format), `sessions`, `events`, `snapshots` and `sites`
+/// (the call sites of each session's events, which records name by index). Keys
 /// are big-endian, so LMDB's order is session then seq; `mdb_stat -a` and `mdb_dump` read it.
 ///
 /// ```swift
@@ -15,9 +16,10 @@ import RouteLogCore
 /// ```
 ///
 /// **Records.** Each event record holds a format version, the event's kind, its outcome, the
-/// event with its metadata (encoded by the core's codec), the digest of the state after it, the
-/// hash of the previous record (a chain) and a checksum (`StableHasher`, 128 bits, over the
-/// record's bytes; the checksum is also the record's hash). ``verify(session:reducer:)`` checks all three.
+/// event with its metadata (encoded by the core's codec), the digest of the state after it and a
+/// checksum (`StableHasher`, 128 bits, over the previous record's checksum and the record's
+/// bytes, so the records form a chain). Reads check each checksum; ``verify(session:reducer:)``
+/// also replays the events against the stored outcomes and digests.
 ///
 /// **Appends** run on one writer thread per log, in short write transactions: concurrent appends
 /// are committed together (group commit), a batch is one transaction, records are written with
@@ -125,6 +127,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     let sessionsDB: LMDBDatabase
     let eventsDB: LMDBDatabase
     let snapshotsDB: LMDBDatabase
+    let sitesDB: LMDBDatabase
     private let writer: Writer?
     /// The writer locks of the sessions this log writes (`nil` when read-only).
     let locks: SessionLocks?
@@ -133,6 +136,10 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     struct Head {
         var replayer: Replayer
         var row: SessionRow
+        /// The running time base after the last event (see ``StoredPayload``).
+        var timeBase: Int64
+        /// The session's call sites and their indexes in `sites`.
+        var sites: [CallSite: UInt32]
     }
 
     /// Heads of the sessions this log has written; touched only on the writer thread.
@@ -146,6 +153,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         sessionsDB = databases[1]
         eventsDB = databases[2]
         snapshotsDB = databases[3]
+        sitesDB = databases[4]
         writer = options.readOnly ? nil : Writer(environment: environment, durability: options.durability)
         locks = options.readOnly ? nil : SessionLocks(storePath: path)
     }
@@ -165,7 +173,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
 
     // MARK: Opening
 
-    static let databaseNames = ["meta", "sessions", "events", "snapshots"]
+    static let databaseNames = ["meta", "sessions", "events", "snapshots", "sites"]
 
     /// How long a read-only open waits for a store that another process is creating (its
     /// `lock.mdb` exists but not yet its `data.mdb`, or its environment has no commit yet) before
@@ -296,7 +304,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     }
 
     /// Creates the store or opens the existing one, in one write transaction: it opens (creating
-    /// when missing) the four databases, refuses an environment that holds other databases,
+    /// when missing) the five databases, refuses an environment that holds other databases,
     /// checks the format version and, in a new store, writes it. LMDB runs one write transaction
     /// at a time across processes, so of several processes creating a store at once exactly one
     /// creates it and the others find it complete; a failed check writes nothing.
@@ -409,20 +417,100 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         }
     }
 
-    /// Decodes a stored event record, checking its structure and checksum.
-    func decodeRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64) throws -> (StoredEvent, RawRecord) {
+    /// Parses a stored event record and checks its checksum, chained to `chain.previous`.
+    func checkedRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64, previous: Digest) throws -> RawRecord {
         let raw: RawRecord
-        do { raw = try RecordCodec.parse(bytes) } catch {
+        do { raw = try RecordCodec.parse(bytes, previous: previous) } catch {
             throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "\(error)")
         }
         guard raw.computedChecksum == raw.storedChecksum else {
             throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "checksum mismatch")
         }
+        return raw
+    }
+
+    /// Decodes a stored event record, the next of `chain`, checking its structure and its
+    /// checksum, and moves `chain` past it.
+    func decodeRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64, chain: inout RecordChain,
+                      _ txn: LMDBReadTransaction) throws -> (StoredEvent, RawRecord) {
+        let raw = try checkedRecord(bytes, session: session, seq: seq, previous: chain.previous)
         let recorded: RecordedEvent
-        do { recorded = try BinaryCodec.decodeRecordedEvent(raw.payload) } catch {
+        do { recorded = try decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
             throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "undecodable event payload: \(error)")
         }
         return (StoredEvent(seq: seq, recorded: recorded, outcome: raw.outcome, digest: raw.digest), raw)
+    }
+
+    /// Decodes the payload of a record whose checksum was checked, and moves `chain` past it.
+    func decodePayload(_ raw: RawRecord, seq: UInt64, chain: inout RecordChain, _ txn: LMDBReadTransaction) throws(BinaryDecodingError) -> RecordedEvent {
+        let base = StoredPayload.timeBase(seq: seq, running: chain.timeBase, createdAt: chain.createdAt)
+        let recorded = try StoredPayload.decode(raw.payload, base: base) { index throws(BinaryDecodingError) in
+            try callSite(index, chain: &chain, txn)
+        }
+        chain.timeBase = StoredPayload.advance(base, time: recorded.meta.timestamp)
+        chain.previous = raw.storedChecksum
+        return recorded
+    }
+
+    /// The call site `index` of the chain's session, from its cache or the `sites` database.
+    func callSite(_ index: UInt32, chain: inout RecordChain, _ txn: LMDBReadTransaction) throws(BinaryDecodingError) -> CallSite {
+        if let site = chain.sites[index] { return site }
+        let key = SiteCodec.key(chain.prefix, index)
+        let found: Result<CallSite, BinaryDecodingError>?
+        do {
+            found = try txn.withValue(forKey: key, in: sitesDB) { bytes in
+                do throws(BinaryDecodingError) { return .success(try SiteCodec.decode(bytes, key: key)) } catch { return .failure(error) }
+            }
+        } catch {
+            throw BinaryDecodingError(offset: 0, message: "call site \(index) cannot be read: \(error)")
+        }
+        guard let found else { throw BinaryDecodingError(offset: 0, message: "call site \(index) is missing") }
+        switch found {
+        case .success(let site):
+            chain.sites[index] = site
+            return site
+        case .failure(let error):
+            throw BinaryDecodingError(offset: 0, message: "call site \(index): \(error)")
+        }
+    }
+
+    /// A chain positioned before record `seq` of the session with `row`: it reads the records
+    /// from the time anchor before `seq` (checking their checksums, chained to the checksum of the
+    /// record before the anchor) for the time base and the previous checksum.
+    func chain(_ txn: LMDBReadTransaction, session id: SessionID, row: SessionRow, before seq: UInt64) throws -> RecordChain {
+        let prefix = row.eventPrefix
+        var chain = RecordChain(prefix: prefix, createdAt: row.info.createdAt, previous: .zero, timeBase: row.info.createdAt)
+        guard seq > 1 else { return chain }
+        let anchor = StoredPayload.anchor(before: seq)
+        if anchor > 1 {
+            let before = anchor - 1
+            guard let sum = try txn.withValue(forKey: StoreKey.event(prefix, before), in: eventsDB, { RecordCodec.storedChecksum($0) }) else {
+                throw LMDBEventLogError.corruptRecord(session: id, seq: before, reason: "record is missing")
+            }
+            guard let sum else {
+                throw LMDBEventLogError.corruptRecord(session: id, seq: before, reason: "truncated: shorter than a record")
+            }
+            chain.previous = sum
+        }
+        var expected = anchor
+        if anchor < seq {
+            try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, anchor)) { k, v in
+                guard let s = StoreKey.seq(k, session: prefix), s < seq else { return false }
+                guard s == expected else { throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing") }
+                let raw = try checkedRecord(v, session: id, seq: s, previous: chain.previous)
+                let base = StoredPayload.timeBase(seq: s, running: chain.timeBase, createdAt: chain.createdAt)
+                do {
+                    chain.timeBase = StoredPayload.advance(base, time: try StoredPayload.time(raw.payload, base: base))
+                } catch {
+                    throw LMDBEventLogError.corruptRecord(session: id, seq: s, reason: "undecodable event payload: \(error)")
+                }
+                chain.previous = raw.storedChecksum
+                expected += 1
+                return true
+            }
+        }
+        guard expected == seq else { throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing") }
+        return chain
     }
 
     func requireWriter() throws -> Writer {
@@ -468,7 +556,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             row.info.entryOrder = last + 1
             let encoded = row.encode()
             try txn.put(encoded, forKey: key, in: sessionsDB, options: .noOverwrite)
-            let head = Head(replayer: Replayer(), row: row)
+            let head = Head(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
             scratch[id] = head
             return { [self] in heads[id] = head }
         }
@@ -516,25 +604,16 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             }
         } ?? nil
         if let snapshot { replayer = Replayer(state: snapshot.state, seq: snapshot.seq) }
-        var lastHash = Digest.zero
+        var chain = try chain(txn, session: id, row: row, before: replayer.seq + 1)
         var expected = replayer.seq + 1
-        if replayer.seq > 0 {
-            guard let hash = try txn.withValue(forKey: StoreKey.event(key, replayer.seq), in: eventsDB, { bytes throws(LMDBError) in
-                (try? RecordCodec.parse(bytes))?.computedChecksum
-            }) ?? nil else {
-                throw LMDBEventLogError.corruptRecord(session: id, seq: replayer.seq, reason: "missing or unreadable record")
-            }
-            lastHash = hash
-        }
         if expected <= count {
             try txn.forEach(in: eventsDB, from: StoreKey.event(key, expected)) { k, v in
                 guard let seq = StoreKey.seq(k, session: key), seq <= count else { return false }
                 guard seq == expected else {
                     throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
                 }
-                let (event, raw) = try decodeRecord(v, session: id, seq: seq)
+                let (event, _) = try decodeRecord(v, session: id, seq: seq, chain: &chain, txn)
                 replayer.apply(event.event)
-                lastHash = raw.computedChecksum
                 expected += 1
                 return true
             }
@@ -542,10 +621,28 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         guard replayer.seq == count else {
             throw LMDBEventLogError.corruptRecord(session: id, seq: replayer.seq + 1, reason: "record is missing")
         }
-        guard lastHash == row.headHash else {
+        guard chain.previous == row.headHash else {
             throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "the head hash does not match the last record")
         }
-        return Head(replayer: replayer, row: row)
+        // The session's call sites, to give the next events' call sites their indexes: numbered
+        // from 0 without a gap, each once (the next one takes the next number).
+        var sites: [CallSite: UInt32] = [:]
+        try txn.forEach(in: sitesDB, from: SiteCodec.key(key, 0)) { k, v in
+            guard let index = SiteCodec.index(k, session: key) else { return false }
+            let keyBytes = Array(k)
+            let site: CallSite
+            do { site = try SiteCodec.decode(v, key: keyBytes) } catch {
+                throw LMDBEventLogError.corruptValue(database: "sites", key: "\(id) call site \(index)", reason: "\(error)")
+            }
+            guard index == UInt32(sites.count) else {
+                throw LMDBEventLogError.corruptValue(database: "sites", key: "\(id) call site \(sites.count)", reason: "missing (the next entry is \(index))")
+            }
+            guard sites.updateValue(index, forKey: site) == nil else {
+                throw LMDBEventLogError.corruptValue(database: "sites", key: "\(id) call site \(index)", reason: "the same call site as an earlier entry")
+            }
+            return true
+        }
+        return Head(replayer: replayer, row: row, timeBase: chain.timeBase, sites: sites)
     }
 
     /// Appends a batch in one transaction (see ``EventLog/append(_:to:expectedSeq:)``).
@@ -560,8 +657,9 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         let writer = try requireWriter()
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         try locks?.hold(id)
-        // Encode on the caller's thread, so concurrent appenders share the work.
-        let payloads = events.map { BinaryCodec.encode($0) }
+        // Encode the events on the caller's thread, so concurrent appenders share the work (their
+        // metadata depends on the session's head, so it is encoded in the transaction).
+        let bodies = events.map { StoredPayload.eventBody($0.event) }
         let interval = options.snapshotInterval
         var result: [StoredEvent] = []
         defer {
@@ -574,6 +672,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             guard actual == expectedSeq else {
                 throw EventLogError.conflict(session: id, expected: expectedSeq, actual: actual)
             }
+            // A key holds a seq of 40 bits.
+            guard UInt64(events.count) <= StoreKey.maxSeq - min(actual, StoreKey.maxSeq) else {
+                throw LMDBEventLogError.corruptValue(database: "events", key: id.rawValue,
+                                                    reason: "the session has \(actual) events; a session holds at most \(StoreKey.maxSeq)")
+            }
             // Nothing above wrote; from here on only LMDB errors can throw (and abort the group).
             var stored: [StoredEvent] = []
             stored.reserveCapacity(events.count)
@@ -583,6 +686,9 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             let putOptions: LMDBPutOptions = inOrder ? .append : .noOverwrite
             // One key buffer for the whole batch: only its seq bytes change from event to event.
             var eventKey = firstKey
+            let prefix = head.row.eventPrefix
+            let createdAt = head.row.info.createdAt
+            var payload = BinaryWriter()
             // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
             try txn.withCursor(in: eventsDB) { cursor in
                 for i in events.indices {
@@ -590,10 +696,27 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                     let step = head.replayer.apply(event)
                     StoreKey.setSeq(step.seq, in: &eventKey)
                     var sum = Digest.zero
-                    let payload = payloads[i]
-                    try cursor.put(count: RecordCodec.size(payload: payload.count), forKey: eventKey, options: putOptions) { out in
+                    let meta = events[i].meta
+                    var site: UInt32?
+                    if let callSite = meta.callSite {
+                        if let known = head.sites[callSite] {
+                            site = known
+                        } else {
+                            // First used here: its entry is written in this transaction.
+                            let index = UInt32(truncatingIfNeeded: head.sites.count)
+                            let siteKey = SiteCodec.key(prefix, index)
+                            try txn.put(SiteCodec.encode(callSite, key: siteKey), forKey: siteKey, in: sitesDB, options: .noOverwrite)
+                            head.sites[callSite] = index
+                            site = index
+                        }
+                    }
+                    let base = StoredPayload.timeBase(seq: step.seq, running: head.timeBase, createdAt: createdAt)
+                    payload.bytes.removeAll(keepingCapacity: true)
+                    StoredPayload.write(meta, base: base, site: site, event: bodies[i], into: &payload)
+                    head.timeBase = StoredPayload.advance(base, time: meta.timestamp)
+                    try cursor.put(count: RecordCodec.size(payload: payload.bytes.count), forKey: eventKey, options: putOptions) { out in
                         sum = RecordCodec.write(into: out, kind: event.kind, outcome: step.outcome,
-                                                previousHash: hash, digest: step.digest, payload: payload)
+                                                previous: hash, digest: step.digest, payload: payload.bytes)
                     }
                     hash = sum
                     if step.seq % interval == 0 {
@@ -631,6 +754,9 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         var next = max(from, 1)
         var last: UInt64?
+        // The checksum stored by the record before `next` (each record's checksum is chained to
+        // it), the time base and the call sites read so far.
+        var chain: RecordChain?
         while next <= through {
             let chunk: [StoredEvent] = try withRead("reading session \(id)") { txn in
                 // Checked in every chunk: a session deleted meanwhile is gone, not corrupt.
@@ -641,12 +767,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 guard next <= end else { return [] }
                 var out: [StoredEvent] = []
                 var expected = next
+                if chain == nil { chain = try self.chain(txn, session: id, row: row, before: next) }
                 try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, next)) { k, v in
                     guard let seq = StoreKey.seq(k, session: prefix), seq <= end else { return false }
                     guard seq == expected else {
                         throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
                     }
-                    out.append(try decodeRecord(v, session: id, seq: seq).0)
+                    out.append(try decodeRecord(v, session: id, seq: seq, chain: &chain!, txn).0)
                     expected += 1
                     return true
                 }

@@ -83,6 +83,7 @@ extension LMDBEventLog {
         let prefix = StoreKey.eventPrefix(info)
         try txn.deleteAll(withPrefix: prefix, in: eventsDB)
         try txn.deleteAll(withPrefix: prefix, in: snapshotsDB)
+        try txn.deleteAll(withPrefix: prefix, in: sitesDB)
         try txn.delete(forKey: key, in: sessionsDB)
     }
 
@@ -96,11 +97,11 @@ extension LMDBEventLog {
     // MARK: Retention
 
     /// The bytes of the pages the store's databases use (branch, leaf and overflow pages of the
-    /// four databases and of LMDB's main database), as seen by `txn`.
+    /// five databases and of LMDB's main database), as seen by `txn`.
     func liveBytes(_ txn: LMDBReadTransaction) throws -> Int {
         var pages = 0
         var pageSize = 4096
-        for db in [metaDB, sessionsDB, eventsDB, snapshotsDB] {
+        for db in [metaDB, sessionsDB, eventsDB, snapshotsDB, sitesDB] {
             let st = try txn.statistics(of: db)
             pages += st.branchPages + st.leafPages + st.overflowPages
             pageSize = st.pageSize

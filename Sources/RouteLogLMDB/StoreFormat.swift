@@ -10,19 +10,34 @@ import RouteLogCore
 // Databases (named, in one LMDB environment):
 // - `meta`:      "format" → UInt32 format version.
 // - `sessions`:  session id (16 UUID bytes) → session row.
-// - `events`:    session number (u32) ‖ seq (UInt64) → event record.
-// - `snapshots`: session number (u32) ‖ seq (UInt64) → snapshot.
+// - `events`:    session number (u32) ‖ seq (40 bits, big-endian) → event record.
+// - `snapshots`: session number (u32) ‖ seq (40 bits) → snapshot.
+// - `sites`:     session number (u32) ‖ index (u32) → a call site of the session's events.
 // The session number is the session's entry order (its row's `entry order`): unique in the store
-// and never reused, 4 bytes where the id takes 16.
+// and never reused, 4 bytes where the id takes 16. A seq takes 5 bytes: a session holds at most
+// 2⁴⁰ − 1 events.
 //
 // Event record:
-//   u8 format (3) | u8 event kind | u8 outcome
-//   | 16 hash of the previous record (zero for seq 1) | 16 digest of the state after the event
+//   u8 format (3) | u8 event kind | u8 outcome | 16 digest of the state after the event
 //   | payload | 16 checksum
-// The payload (its length is the record's less the 51 fixed bytes) is the event with its
-// metadata (the core's binary codec). The checksum is the
-// `StableHasher` hash of every byte before it; it is also the record's hash, which the next
-// record stores, so the records of a session form a hash chain.
+// The payload (its length is the record's less the 35 fixed bytes) is the event's metadata,
+// relative to the session, then the event (the core's binary codec, without its version byte):
+//   u8 flags (origin in bits 0-1, 1<<2 time, 1<<3 call site, 1<<4 note)
+//   | zigzag time − time base (if flagged) | varint call-site index (if flagged)
+//   | string note (if flagged) | event
+// The time base of seq s is the session's creation time when s − 1 is a multiple of 64 (an
+// anchor, so a read from any seq decodes at most 63 records before it), else the base of s − 1,
+// replaced by the time of s − 1 when it has one: mostly the delta from the previous event. The
+// call-site index names an entry of `sites`, numbered from 0 in the order the session first used
+// them, written in the transaction of the event that first uses it.
+//
+// Call site: u8 format (3) | string file | zigzag line | 16 checksum of its key and the bytes
+// before it (so an entry moved to another key fails too).
+//
+// An event record's checksum is the `StableHasher` hash of the previous
+// record's checksum (zero for seq 1) followed by every byte of the record before it, so the
+// records of a session form a hash chain without storing the previous hash: a record altered,
+// moved or missing fails the checksum of the first record after the damage.
 //
 // Session row:
 //   u8 format (3) | i64 createdAt | u64 event count | u8 has last time | i64 last time
@@ -88,7 +103,17 @@ extension BinaryReader {
     }
 }
 
-/// The `StableHasher` hash of `bytes`: record checksums, record hashes and seals.
+/// The checksum of an event record: the `StableHasher` hash of the previous record's checksum
+/// (``Digest/zero`` before seq 1) and the record's bytes before its checksum.
+func chainedChecksum(previous: Digest, _ bytes: UnsafeRawBufferPointer) -> Digest {
+    var h = StableHasher()
+    h.combine(previous.hi)
+    h.combine(previous.lo)
+    h.combine(bytes: bytes.bindMemory(to: UInt8.self))
+    return h.finalize()
+}
+
+/// The `StableHasher` hash of `bytes`: the seals of session rows and snapshots.
 func checksum(_ bytes: UnsafeRawBufferPointer) -> Digest {
     var h = StableHasher()
     h.combine(bytes: bytes.bindMemory(to: UInt8.self))
@@ -139,29 +164,42 @@ enum StoreKey {
         withUnsafeBytes(of: n.bigEndian) { Array($0) }
     }
 
-    /// The length of an event or snapshot key: session number (4) and seq (8).
-    static let eventKeySize = 12
+    /// The bytes of the seq in an event or snapshot key.
+    static let seqSize = 5
+    /// The length of an event or snapshot key: session number (4) and seq (5).
+    static let eventKeySize = 4 + seqSize
+    /// The largest seq a key holds (2⁴⁰ − 1): the most events a session can have.
+    static let maxSeq: UInt64 = 1 << (8 * UInt64(seqSize)) - 1
 
-    /// An event or snapshot key: the session's prefix (``number(_:)``) and the big-endian seq.
+    /// An event or snapshot key: the session's prefix (``number(_:)``) and the big-endian seq in
+    /// ``seqSize`` bytes. A seq above ``maxSeq`` gives a key that sorts after every key of the
+    /// session and before the next session's (one byte longer, so ``seq(_:session:)`` reads
+    /// none from it): a bound for searches.
     static func event(_ prefix: [UInt8], _ seq: UInt64) -> [UInt8] {
         var k = prefix
-        k.reserveCapacity(prefix.count + 8)
-        withUnsafeBytes(of: seq.bigEndian) { k.append(contentsOf: $0) }
+        k.reserveCapacity(prefix.count + seqSize + 1)
+        let s = min(seq, maxSeq)
+        for i in (0..<seqSize).reversed() { k.append(UInt8(truncatingIfNeeded: s >> (8 * UInt64(i)))) }
+        if seq > maxSeq { k.append(0) }
         return k
     }
 
     /// Overwrites the seq of an event key made by ``event(_:_:)``, in place.
     static func setSeq(_ seq: UInt64, in key: inout [UInt8]) {
-        precondition(key.count == eventKeySize, "an event key has \(eventKeySize) bytes")
-        key.withUnsafeMutableBytes { $0.storeBytes(of: seq.bigEndian, toByteOffset: eventKeySize - 8, as: UInt64.self) }
+        precondition(key.count == eventKeySize && seq <= maxSeq, "an event key has \(eventKeySize) bytes and a seq up to \(maxSeq)")
+        key.withUnsafeMutableBufferPointer { k in
+            for i in 0..<seqSize { k[eventKeySize - 1 - i] = UInt8(truncatingIfNeeded: seq >> (8 * UInt64(i))) }
+        }
     }
 
     /// The seq of an event or snapshot key, if it belongs to the session with `prefix`.
     static func seq(_ key: UnsafeRawBufferPointer, session prefix: [UInt8]) -> UInt64? {
-        guard key.count == prefix.count + 8, let base = key.baseAddress else { return nil }
+        guard key.count == prefix.count + seqSize, let base = key.baseAddress else { return nil }
         let same = prefix.withUnsafeBytes { s in memcmp(base, s.baseAddress!, s.count) == 0 }
         guard same else { return nil }
-        return UInt64(bigEndian: key.loadUnaligned(fromByteOffset: prefix.count, as: UInt64.self))
+        var seq: UInt64 = 0
+        for i in prefix.count..<key.count { seq = seq << 8 | UInt64(key[i]) }
+        return seq
     }
 
     /// The key prefix of a session's events and snapshots (its entry order, which format 3 keeps
@@ -179,36 +217,34 @@ enum StoreKey {
 struct RawRecord {
     var kind: Event.Kind
     var outcome: Outcome
-    var previousHash: Digest
     var digest: Digest
     var payload: UnsafeRawBufferPointer
     var storedChecksum: Digest
-    /// The checksum recomputed from the bytes.
+    /// The checksum recomputed from the bytes and the previous record's checksum.
     var computedChecksum: Digest
 }
 
 enum RecordCodec {
-    static let headerSize = 3 + 16 + 16
+    static let headerSize = 3 + 16
     static let checksumSize = 16
 
     static func size(payload: Int) -> Int { headerSize + payload + checksumSize }
 
     /// Writes a record into `out` (exactly ``size(payload:)`` bytes, LMDB's reserved space for the
-    /// value) and returns its checksum. The fixed fields are stored in place rather than through a
+    /// value) and returns its checksum, chained to `previous` (the previous record's checksum). The fixed fields are stored in place rather than through a
     /// `BinaryWriter`: appending goes through here once per event, and the copy a writer's array
     /// needs cost a quarter of the append rate.
     static func write(into out: UnsafeMutableRawBufferPointer, kind: Event.Kind, outcome: Outcome,
-                      previousHash: Digest, digest: Digest, payload: [UInt8]) -> Digest {
+                      previous: Digest, digest: Digest, payload: [UInt8]) -> Digest {
         out[0] = recordFormat
         out[1] = kind.wireCode
         out[2] = outcome.wireCode
-        store(previousHash, at: 3, in: out)
-        store(digest, at: 19, in: out)
+        store(digest, at: 3, in: out)
         let end = headerSize + payload.count
         payload.withUnsafeBytes { p in
             UnsafeMutableRawBufferPointer(rebasing: out[headerSize..<end]).copyMemory(from: p)
         }
-        let sum = checksum(UnsafeRawBufferPointer(rebasing: out[0..<end]))
+        let sum = chainedChecksum(previous: previous, UnsafeRawBufferPointer(rebasing: out[0..<end]))
         store(sum, at: end, in: out)
         return sum
     }
@@ -220,19 +256,20 @@ enum RecordCodec {
     }
 
     /// A record as one array, and its checksum.
-    static func encode(kind: Event.Kind, outcome: Outcome, previousHash: Digest, digest: Digest, payload: [UInt8]) -> (bytes: [UInt8], checksum: Digest) {
+    static func encode(kind: Event.Kind, outcome: Outcome, previous: Digest, digest: Digest, payload: [UInt8]) -> (bytes: [UInt8], checksum: Digest) {
         var sum = Digest.zero
         let bytes = [UInt8](unsafeUninitializedCapacity: size(payload: payload.count)) { buf, count in
-            sum = write(into: UnsafeMutableRawBufferPointer(buf), kind: kind, outcome: outcome, previousHash: previousHash, digest: digest, payload: payload)
+            sum = write(into: UnsafeMutableRawBufferPointer(buf), kind: kind, outcome: outcome, previous: previous, digest: digest, payload: payload)
             count = buf.count
         }
         return (bytes, sum)
     }
 
-    /// Parses the structure of a record (not its checksum: see ``RawRecord/computedChecksum``).
+    /// Parses the structure of a record (not its checksum: see ``RawRecord/computedChecksum``,
+    /// computed with `previous`, the checksum stored by the record before it).
     /// Every replay reads each record through here, so the fixed part is read in place once its
     /// size is checked, with the codec's `BinaryReader` only for the variable fields.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(BinaryDecodingError) -> RawRecord {
+    static func parse(_ bytes: UnsafeRawBufferPointer, previous: Digest) throws(BinaryDecodingError) -> RawRecord {
         guard bytes.count >= headerSize + checksumSize, let base = bytes.baseAddress else {
             throw BinaryDecodingError(offset: 0, message: "truncated: \(bytes.count) bytes, shorter than the \(headerSize + checksumSize) bytes of a record without payload")
         }
@@ -245,10 +282,158 @@ enum RecordCodec {
         // The payload is what lies between the fixed header and the checksum.
         let n = bytes.count - headerSize - checksumSize
         let end = headerSize + n
-        return RawRecord(kind: kind, outcome: outcome, previousHash: Digest(hi: u64(3), lo: u64(11)), digest: Digest(hi: u64(19), lo: u64(27)),
+        return RawRecord(kind: kind, outcome: outcome, digest: Digest(hi: u64(3), lo: u64(11)),
                          payload: UnsafeRawBufferPointer(start: base + headerSize, count: n),
                          storedChecksum: Digest(hi: u64(end), lo: u64(end + 8)),
-                         computedChecksum: checksum(UnsafeRawBufferPointer(start: base, count: end)))
+                         computedChecksum: chainedChecksum(previous: previous, UnsafeRawBufferPointer(start: base, count: end)))
+    }
+
+    /// The checksum a record stores (its last 16 bytes), or `nil` if it is too short to be a
+    /// record: the `previous` of the record after it.
+    static func storedChecksum(_ bytes: UnsafeRawBufferPointer) -> Digest? {
+        guard bytes.count >= headerSize + checksumSize else { return nil }
+        let end = bytes.count - checksumSize
+        return Digest(hi: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)),
+                      lo: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: end + 8, as: UInt64.self)))
+    }
+}
+
+// MARK: Payloads
+
+/// The payload of an event record: the metadata relative to the session (time from the time base,
+/// call site as an index of the session's `sites`), then the event.
+enum StoredPayload {
+    /// Every record whose seq − 1 is a multiple of this takes the session's creation time as its
+    /// time base.
+    static let timeAnchorInterval: UInt64 = 64
+
+    /// The time base of the record `seq`: the creation time at an anchor, else `running` (the
+    /// base after the record before it: see ``advance(_:time:)``).
+    @inline(__always)
+    static func timeBase(seq: UInt64, running: Int64, createdAt: Int64) -> Int64 {
+        (seq &- 1) % timeAnchorInterval == 0 ? createdAt : running
+    }
+
+    /// The running base after a record with base `base` and time `time` (0: none).
+    @inline(__always)
+    static func advance(_ base: Int64, time: Int64) -> Int64 { time != 0 ? time : base }
+
+    /// The first seq whose time base does not depend on earlier records, for reading from `seq`.
+    static func anchor(before seq: UInt64) -> UInt64 { seq - (seq &- 1) % timeAnchorInterval }
+
+    /// Writes a payload: `meta` against `base`, the call site as `site` (its index), and the
+    /// event's codec body (``BinaryWriter/write(_:)-event``, encoded beforehand).
+    static func write(_ meta: EventMetadata, base: Int64, site: UInt32?, event: [UInt8], into w: inout BinaryWriter) {
+        var flags = meta.origin.wireCode
+        if meta.timestamp != 0 { flags |= 1 << 2 }
+        if site != nil { flags |= 1 << 3 }
+        if meta.note != nil { flags |= 1 << 4 }
+        w.writeByte(flags)
+        if meta.timestamp != 0 { w.writeZigZag(meta.timestamp &- base) }
+        if let site { w.writeVarint(UInt64(site)) }
+        if let note = meta.note { w.writeString(note) }
+        w.bytes.append(contentsOf: event)
+    }
+
+    /// The codec body of an event, as ``write(_:base:site:event:into:)`` takes it.
+    static func eventBody(_ e: Event) -> [UInt8] {
+        var w = BinaryWriter()
+        w.write(e)
+        return w.bytes
+    }
+
+    /// Reads the metadata part: the metadata without its call site, and the call site's index.
+    static func readMeta(_ r: inout BinaryReader, base: Int64) throws(BinaryDecodingError) -> (EventMetadata, site: UInt32?) {
+        let at = r.offset
+        let flags = try r.readByte()
+        guard flags & ~0b1_1111 == 0 else { throw r.error("invalid metadata flags 0x\(String(flags, radix: 16))", at: at) }
+        guard let origin = Origin(wireCode: flags & 3) else { throw r.error("unknown origin \(flags & 3)", at: at) }
+        var m = EventMetadata(origin: origin)
+        if flags & (1 << 2) != 0 {
+            let t = r.offset
+            m.timestamp = base &+ (try r.readZigZag())
+            if m.timestamp == 0 { throw r.error("time flagged as present but 0", at: t) }
+        }
+        var site: UInt32?
+        if flags & (1 << 3) != 0 {
+            let s = r.offset
+            guard let index = UInt32(exactly: try r.readVarint()) else { throw r.error("call-site index out of range", at: s) }
+            site = index
+        }
+        if flags & (1 << 4) != 0 { m.note = try r.readString() }
+        return (m, site)
+    }
+
+    /// Decodes a payload; `site` gives the call site of an index.
+    static func decode(_ bytes: UnsafeRawBufferPointer, base: Int64,
+                       site: (UInt32) throws(BinaryDecodingError) -> CallSite) throws(BinaryDecodingError) -> RecordedEvent {
+        var r = BinaryReader(bytes)
+        var (meta, index) = try readMeta(&r, base: base)
+        if let index { meta.callSite = try site(index) }
+        let event = try r.readEvent()
+        try r.expectEnd()
+        return RecordedEvent(event, meta: meta)
+    }
+
+    /// The time of a payload (0: none), reading only its metadata.
+    static func time(_ bytes: UnsafeRawBufferPointer, base: Int64) throws(BinaryDecodingError) -> Int64 {
+        var r = BinaryReader(bytes)
+        return try readMeta(&r, base: base).0.timestamp
+    }
+}
+
+/// What decoding a session's records in order carries from one record to the next.
+struct RecordChain {
+    /// The session's key prefix.
+    let prefix: [UInt8]
+    let createdAt: Int64
+    /// The checksum stored by the last record read (zero before seq 1).
+    var previous: Digest
+    /// The running time base after the last record read.
+    var timeBase: Int64
+    /// The call sites looked up so far, by index.
+    var sites: [UInt32: CallSite] = [:]
+}
+
+// MARK: Call sites
+
+/// The entries of the `sites` database: the call sites of a session's events, by index.
+enum SiteCodec {
+    /// The key of a session's call site: the session's prefix and the big-endian index.
+    static func key(_ prefix: [UInt8], _ index: UInt32) -> [UInt8] { prefix + StoreKey.number(index) }
+
+    /// The index of a call-site key, if it belongs to the session with `prefix`.
+    static func index(_ key: UnsafeRawBufferPointer, session prefix: [UInt8]) -> UInt32? {
+        guard key.count == prefix.count + 4, key.prefix(prefix.count).elementsEqual(prefix) else { return nil }
+        return UInt32(bigEndian: key.loadUnaligned(fromByteOffset: prefix.count, as: UInt32.self))
+    }
+
+    static func encode(_ site: CallSite, key: [UInt8]) -> [UInt8] {
+        var w = BinaryWriter()
+        w.writeByte(recordFormat)
+        w.writeString(site.file)
+        w.writeZigZag(Int64(site.line))
+        w.write(checksum(key + w.bytes))
+        return w.bytes
+    }
+
+    /// Decodes an entry stored under `key`, checking its checksum.
+    static func decode(_ bytes: UnsafeRawBufferPointer, key: [UInt8]) throws(BinaryDecodingError) -> CallSite {
+        guard bytes.count >= 17 else {
+            throw BinaryDecodingError(offset: 0, message: "\(bytes.count) bytes, too short for a call site")
+        }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - 16])
+        var seal = BinaryReader(bytes, offset: body.count)
+        guard checksum(key + Array(body)) == (try seal.readDigest()) else {
+            throw BinaryDecodingError(offset: body.count, message: "checksum mismatch")
+        }
+        var r = BinaryReader(body)
+        try r.readRecordFormat("call site")
+        let file = try r.readString()
+        let l = r.offset
+        guard let line = Int(exactly: try r.readZigZag()) else { throw r.error("call-site line out of range", at: l) }
+        try r.expectEnd()
+        return CallSite(file: file, line: line)
     }
 }
 

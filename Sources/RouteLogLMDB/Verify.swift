@@ -92,7 +92,8 @@ extension LMDBEventLog {
         var report = VerificationReport(session: id, eventsChecked: 0, snapshotsChecked: 0, failure: nil)
         var state = NavigationState()
         var folded: UInt64 = 0
-        var previousHash = Digest.zero
+        // The previous checksum, the time base and the call sites, from record to record.
+        var chain = RecordChain(prefix: key, createdAt: row.info.createdAt, previous: .zero, timeBase: row.info.createdAt)
         var snapshotDigests: [UInt64: Digest] = [:]
         var snapshotFailure: VerificationFailure?
 
@@ -129,20 +130,22 @@ extension LMDBEventLog {
                         return false
                     }
                     let raw: RawRecord
-                    do { raw = try RecordCodec.parse(v) } catch {
+                    do { raw = try RecordCodec.parse(v, previous: chain.previous) } catch {
                         fail(seq, .checksum, "record unreadable: \(error)")
                         return false
                     }
                     guard raw.computedChecksum == raw.storedChecksum else {
-                        fail(seq, .checksum, "the record's bytes do not match its checksum")
-                        return false
-                    }
-                    guard raw.previousHash == previousHash else {
-                        fail(seq, .chain, "the previous-record hash \(raw.previousHash.short) is not the hash of seq \(seq - 1) (\(previousHash.short))")
+                        // The checksum covers the previous record's too: an intact record out of
+                        // its place still matches when chained to the record it followed.
+                        if let other = try chainedAfter(v, txn: txn, prefix: key, count: count, excluding: seq) {
+                            fail(seq, .chain, "the record is out of place: its checksum chains it after \(other == 0 ? "the start of a session" : "the record stored as seq \(other)"), not after seq \(seq - 1)")
+                        } else {
+                            fail(seq, .checksum, "the record's bytes do not match its checksum")
+                        }
                         return false
                     }
                     let recorded: RecordedEvent
-                    do { recorded = try BinaryCodec.decodeRecordedEvent(raw.payload) } catch {
+                    do { recorded = try decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
                         fail(seq, .checksum, "payload unreadable: \(error)")
                         return false
                     }
@@ -169,7 +172,6 @@ extension LMDBEventLog {
                         }
                         report.snapshotsChecked += 1
                     }
-                    previousHash = raw.computedChecksum
                     report.eventsChecked = seq
                     expected += 1
                     return true
@@ -198,7 +200,7 @@ extension LMDBEventLog {
             }
             if let beyond, head < .max { fail(beyond, .chain, "record beyond the session's head (seq \(head))") }
         }
-        if report.failure == nil, previousHash != row.headHash {
+        if report.failure == nil, chain.previous != row.headHash {
             fail(count, .chain, "the session's head hash does not match its last record")
         }
         if report.failure == nil, let snapshotFailure { report.failure = snapshotFailure }
@@ -206,5 +208,23 @@ extension LMDBEventLog {
             fail(beyond, .snapshot, "snapshot beyond the session's head (seq \(head))")
         }
         return report
+    }
+
+    /// The seq of the stored record of the session whose checksum `record` chains to (0 for the
+    /// start of a session), if any: tells a record out of place from one whose bytes changed.
+    /// Only called once a checksum failed.
+    private func chainedAfter(_ record: UnsafeRawBufferPointer, txn: LMDBReadTransaction, prefix: [UInt8], count: UInt64, excluding: UInt64) throws -> UInt64? {
+        func matches(_ previous: Digest) -> Bool {
+            guard let raw = try? RecordCodec.parse(record, previous: previous) else { return false }
+            return raw.computedChecksum == raw.storedChecksum
+        }
+        if matches(.zero) { return 0 }
+        var found: UInt64?
+        try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, 1)) { k, v in
+            guard let seq = StoreKey.seq(k, session: prefix) else { return false }
+            if seq + 1 != excluding, let sum = RecordCodec.storedChecksum(v), matches(sum) { found = seq }
+            return found == nil
+        }
+        return found
     }
 }

@@ -70,7 +70,11 @@ case "append":
         var rng = SplitMix64(seed: seed ^ 0x5EED)
         while true {
             let n = Int(rng.next() % 8) + 1
-            let batch = generator.events(n).map { RecordedEvent($0, meta: EventMetadata(timestamp: Int64(seq) + 1)) }
+            // Call sites come and go, so kills also land in batches that add a site to the session's table.
+            let batch = generator.events(n).enumerated().map { i, e in
+                let k = Int(seq) + i
+                return RecordedEvent(e, meta: EventMetadata(timestamp: Int64(seq) + 1, callSite: CallSite(file: "Screen\(k % 23).swift", line: k % 5)))
+            }
             let stored = try log.append(batch, to: session, expectedSeq: seq)
             seq = stored.last!.seq
             say("acked \(seq)")

@@ -152,9 +152,9 @@ struct BadInputTests {
         let sessions = try log.environment.database(named: "sessions")
         try log.environment.withWriteTransaction { txn in
             let record = try #require(try txn.value(forKey: StoreKey.event(prefix, 7), in: events))
-            try txn.put(Array(record.prefix(30)), forKey: StoreKey.event(prefix, 7), in: events)
+            try txn.put(Array(record.prefix(20)), forKey: StoreKey.event(prefix, 7), in: events)
         }
-        #expect(throws: LMDBEventLogError.corruptRecord(session: s, seq: 7, reason: "at byte 0: truncated: 30 bytes, shorter than the 51 bytes of a record without payload")) {
+        #expect(throws: LMDBEventLogError.corruptRecord(session: s, seq: 7, reason: "at byte 0: truncated: 20 bytes, shorter than the 35 bytes of a record without payload")) {
             try log.read(s, from: 7, through: 7) { _ in true }
         }
         let report = try log.verify(session: s)

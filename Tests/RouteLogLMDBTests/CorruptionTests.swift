@@ -61,6 +61,34 @@ struct CorruptionTests {
         let report = try f.log.verify(session: f.session)
         #expect(report.failure?.seq == 40)
         #expect(report.failure?.check == .chain)
+        #expect(report.failure?.message == "the record is out of place: its checksum chains it after the record stored as seq 41, not after seq 39")
+        #expect(report.eventsChecked == 39)
+        // Reads check the chain too, from the start or from a seq inside the session (a read
+        // checks the records from the time anchor before it, every 64 seqs).
+        for from: UInt64 in [1, 40, 41, 42] {
+            #expect(throws: LMDBEventLogError.corruptRecord(session: f.session, seq: 40, reason: "checksum mismatch")) {
+                try f.log.read(f.session, from: from, through: 100) { _ in true }
+            }
+        }
+    }
+
+    @Test func aFirstRecordCopiedFromAnotherSessionBreaksTheChain() throws {
+        let f = try Fixture(count: 10)
+        defer { f.dir.cleanup() }
+        let other = try f.log.createSession(NewSession(label: "other"))
+        try f.log.append(generatedEvents(3, seed: 5), to: other.id, expectedSeq: 0)
+        try f.tamper { txn, db in
+            // The other session's seq 1 replaces this session's seq 5: intact, but out of place.
+            let copied = try #require(try txn.value(forKey: StoreKey.event(StoreKey.eventPrefix(other), 1), in: db))
+            try txn.put(copied, forKey: f.recordKey(5), in: db)
+        }
+        let report = try f.log.verify(session: f.session)
+        #expect(report.failure?.seq == 5)
+        #expect(report.failure?.check == .chain)
+        #expect(report.failure?.message == "the record is out of place: its checksum chains it after the start of a session, not after seq 4")
+        #expect(throws: LMDBEventLogError.corruptRecord(session: f.session, seq: 5, reason: "checksum mismatch")) {
+            _ = try f.log.events(f.session)
+        }
     }
 
     @Test func deletedRecordsBreakTheChain() throws {
@@ -94,11 +122,13 @@ struct CorruptionTests {
         var stored = Digest.zero
         try f.tamper { txn, db in
             let old = try #require(try txn.value(forKey: f.recordKey(12), in: db))
-            let raw = try old.withUnsafeBytes { try RecordCodec.parse($0) }
+            let before = try #require(try txn.value(forKey: f.recordKey(11), in: db))
+            let previous = try #require(before.withUnsafeBytes { RecordCodec.storedChecksum($0) })
+            let raw = try old.withUnsafeBytes { try RecordCodec.parse($0, previous: previous) }
+            #expect(raw.computedChecksum == raw.storedChecksum)
             let payload = [UInt8](raw.payload)
             stored = Digest(hi: raw.digest.hi ^ 1, lo: raw.digest.lo)
-            let kind = try BinaryCodec.decodeRecordedEvent(payload).event.kind
-            let rewritten = RecordCodec.encode(kind: kind, outcome: raw.outcome, previousHash: raw.previousHash, digest: stored, payload: payload)
+            let rewritten = RecordCodec.encode(kind: raw.kind, outcome: raw.outcome, previous: previous, digest: stored, payload: payload)
             try txn.put(rewritten.bytes, forKey: f.recordKey(12), in: db)
         }
         let report = try f.log.verify(session: f.session)

@@ -15,11 +15,13 @@ struct InteropTests {
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 10))
         let s = try log.createSession(NewSession(label: "stat"))
-        try log.append(generatedEvents(25, seed: 8), to: s.id, expectedSeq: 0)
+        let events = generatedEvents(25, seed: 8)
+        try log.append(events, to: s.id, expectedSeq: 0)
         let (status, output) = try runTool(mdbStat, ["-a", dir.path])
         #expect(status == 0, "\(output)")
         // Each named database is listed with its entry count.
-        for (name, entries) in [("meta", 1), ("sessions", 1), ("events", 25), ("snapshots", 2)] {
+        let sites = Set(events.compactMap(\.meta.callSite)).count
+        for (name, entries) in [("meta", 1), ("sessions", 1), ("events", 25), ("snapshots", 2), ("sites", sites)] {
             let section = output.components(separatedBy: "Status of \(name)\n").dropFirst().first ?? ""
             #expect(section.contains("Entries: \(entries)\n"), "mdb_stat -a output for \(name):\n\(output)")
         }

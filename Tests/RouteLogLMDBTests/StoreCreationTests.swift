@@ -30,7 +30,7 @@ struct StoreCreationTests {
             #expect(id == 1)
             #expect(format == [0, 0, 0, UInt8(storeFormatVersion)])
         }
-        #expect(try databaseNames(dir.path) == ["events", "meta", "sessions", "snapshots"])
+        #expect(try databaseNames(dir.path) == ["events", "meta", "sessions", "sites", "snapshots"])
     }
 
     /// An environment of another program is refused, and the refusal writes nothing: the store's

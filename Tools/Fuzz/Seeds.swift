@@ -48,9 +48,25 @@ func writeSeeds(to out: String, fixtures dir: String) {
         if let first = events.first {
             var state = NavigationState()
             let outcome = state.apply(first.event, seq: 1)
-            let record = RecordCodec.encode(kind: first.event.kind, outcome: outcome, previousHash: .zero,
-                                            digest: state.digest, payload: BinaryCodec.encode(first)).bytes
-            write("record", "\(name)-event", [0] + record)
+            // Payloads as the harness reads them: time base 0 (the low half of the previous
+            // checksum when chained), call site 0 for any call site.
+            func payload(_ e: RecordedEvent, base: Int64) -> [UInt8] {
+                var w = BinaryWriter()
+                StoredPayload.write(e.meta, base: base, site: e.meta.callSite == nil ? nil : 0, event: StoredPayload.eventBody(e.event), into: &w)
+                return w.bytes
+            }
+            let record = RecordCodec.encode(kind: first.event.kind, outcome: outcome, previous: .zero,
+                                            digest: state.digest, payload: payload(first, base: 0))
+            write("record", "\(name)-event", [0] + record.bytes)
+            // The second record, chained to the first (selector 0x80: the previous checksum first).
+            if events.count > 1 {
+                let outcome2 = state.apply(events[1].event, seq: 2)
+                let second = RecordCodec.encode(kind: events[1].event.kind, outcome: outcome2, previous: record.checksum,
+                                                digest: state.digest, payload: payload(events[1], base: Int64(bitPattern: record.checksum.lo))).bytes
+                var w = BinaryWriter()
+                w.write(record.checksum)
+                write("record", "\(name)-event2", [0x80] + w.bytes + second)
+            }
         }
         if snapshotCount < 6 {
             snapshotCount += 1
