@@ -18,7 +18,11 @@ private func deletionJSON(_ sessions: [SessionInfo], dryRun: Bool) -> String {
 
 /// Opens the store for a command that deletes: it must exist (nothing is created).
 private func openForDeleting(_ path: String) throws(CLIError) -> LMDBEventLog {
-    let log = try StoreAccess.open(path: path, writable: true, create: false)
+    try asLMDB(StoreAccess.open(path: path, writable: true, create: false), path: path)
+}
+
+/// The store as the LMDB log it is: the commands that manage the store use its own API.
+private func asLMDB(_ log: any EventLog, path: String) throws(CLIError) -> LMDBEventLog {
     guard let lmdb = log as? LMDBEventLog else { throw .data("not a store: \(path)") }
     return lmdb
 }
@@ -165,8 +169,7 @@ struct CompactCommand: ParsableCommand {
                 throw CLIError.usage("bad -o \(printable(output)): the directory is not empty")
             }
         }
-        let log = try store.workspace().store()
-        guard let lmdb = log as? LMDBEventLog else { throw CLIError.data("not a store: \(store.path)") }
+        let lmdb = try asLMDB(store.workspace().store(), path: store.path)
         try call { try lmdb.compactCopy(to: output) }
         let before = Self.fileSize(store.path), after = Self.fileSize(output)
         let out = Output.stdout()
@@ -201,8 +204,7 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print a JSON object.") var json = false
 
     func run() throws {
-        let log = try store.workspace().store()
-        guard let lmdb = log as? LMDBEventLog else { throw CLIError.data("not a store: \(store.path)") }
+        let lmdb = try asLMDB(store.workspace().store(), path: store.path)
         let st = try call { try lmdb.statistics() }
         let out = Output.stdout()
         if json {
