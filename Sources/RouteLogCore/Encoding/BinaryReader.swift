@@ -160,10 +160,10 @@ public struct BinaryReader {
         if Self.isASCII(utf8) {
             s = String(decoding: utf8, as: UTF8.self)
         } else {
-            guard let v = String(validating: utf8, as: UTF8.self) else {
+            guard UTF8Validation.isValid(utf8) else {
                 throw error("string of \(n) bytes at byte \(offset) is not valid UTF-8", at: at)
             }
-            s = v
+            s = String(decoding: utf8, as: UTF8.self)
         }
         offset += n
         return s

@@ -407,10 +407,8 @@ struct JSONParser {
             }
             if b >= 0x80 {
                 // Validate the UTF-8 sequence.
-                let len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0
-                guard len > 0, i + len <= bytes.count,
-                      String(validating: bytes[i..<(i + len)], as: UTF8.self) != nil
-                else { throw error("invalid UTF-8 in string") }
+                let len = UTF8Validation.scalarLength(bytes, at: i)
+                guard len > 0 else { throw error("invalid UTF-8 in string") }
                 i += len
                 continue
             }

@@ -272,7 +272,7 @@ extension Fixture {
             var hi = min(bytes.count, lo + slice)
             while hi < bytes.count && bytes[hi] >= 0x80 { hi += 1 }
             let part = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
-            if !part.allSatisfy({ $0 < 0x80 }), String(validating: part, as: UTF8.self) == nil { return false }
+            if !UTF8Validation.isValid(part) { return false }
             lo = hi
             passed?(lo)
         }

@@ -1,0 +1,48 @@
+/// UTF-8 validation for the decoders, by the well-formed byte sequences of the Unicode Standard
+/// (Table 3-7): no overlong forms, no surrogates, nothing past U+10FFFF.
+///
+/// The standard library's `String(validating:as:)` does the same, but only from iOS 18 and
+/// macOS 15; RouteLog runs from iOS 17 and macOS 14.
+enum UTF8Validation {
+    /// The length of the well-formed scalar that starts at `i` (1 to 4), or 0 when the bytes
+    /// there are not one. `i` must be a valid index.
+    @inline(__always)
+    static func scalarLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let lead = b[i]
+        if lead < 0x80 { return 1 }
+        let n = b.count - i
+        @inline(__always) func cont(_ k: Int) -> Bool { b[i + k] & 0xC0 == 0x80 }
+        switch lead {
+        case 0xC2...0xDF:
+            return n >= 2 && cont(1) ? 2 : 0
+        case 0xE0...0xEF:
+            guard n >= 3 else { return 0 }
+            let second = b[i + 1]
+            let ok = lead == 0xE0 ? (0xA0...0xBF).contains(second)
+                : lead == 0xED ? (0x80...0x9F).contains(second)
+                : second & 0xC0 == 0x80
+            return ok && cont(2) ? 3 : 0
+        case 0xF0...0xF4:
+            guard n >= 4 else { return 0 }
+            let second = b[i + 1]
+            let ok = lead == 0xF0 ? (0x90...0xBF).contains(second)
+                : lead == 0xF4 ? (0x80...0x8F).contains(second)
+                : second & 0xC0 == 0x80
+            return ok && cont(2) && cont(3) ? 4 : 0
+        default:
+            return 0
+        }
+    }
+
+    /// Whether all of `b` is well-formed UTF-8.
+    static func isValid(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < b.count {
+            if b[i] < 0x80 { i += 1; continue }
+            let len = scalarLength(b, at: i)
+            if len == 0 { return false }
+            i += len
+        }
+        return true
+    }
+}
