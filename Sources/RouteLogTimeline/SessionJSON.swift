@@ -2,14 +2,20 @@ import RouteLogCore
 
 /// The JSON objects the CLI's `--json` output prints, for the server's API to mirror.
 public enum SessionJSON {
-    /// A session as `routelog sessions --json` prints it.
+    /// A session as `routelog sessions --json` prints it (the CLI prints this very value).
     public static func session(_ s: SessionInfo) -> JSONValue {
-        .object([
+        var o: [String: JSONValue] = [
             "id": .string(s.id.rawValue), "label": .string(s.label), "created": .string(ISO8601.format(milliseconds: s.createdAt)),
-            "events": .int(Int64(s.eventCount)), "headDigest": .string(s.headDigest.hex),
-            "app": s.appName.map(JSONValue.string) ?? .null, "version": s.appVersion.map(JSONValue.string) ?? .null,
-            "lastEventAt": s.lastEventAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null,
-        ])
+            "events": .int(Int64(clamping: s.eventCount)), "headDigest": .string(s.headDigest.hex),
+        ]
+        o["app"] = s.appName.map(JSONValue.string) ?? .null
+        o["version"] = s.appVersion.map(JSONValue.string) ?? .null
+        // Events recorded without a time carry 0: that is "no time", not 1970 (the table prints "-").
+        o["lastEventAt"] = s.lastEventAt.flatMap { $0 == 0 ? nil : JSONValue.string(ISO8601.format(milliseconds: $0)) } ?? .null
+        // When the session entered this store, and its place in that order (`latest` is the highest).
+        o["added"] = s.enteredAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
+        o["order"] = s.entryOrder == 0 ? .null : .int(Int64(clamping: s.entryOrder))
+        return .object(o)
     }
 
     /// An event as `routelog log --json` prints it; `state` is the state after it.

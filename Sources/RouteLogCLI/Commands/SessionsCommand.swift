@@ -1,5 +1,6 @@
 import ArgumentParser
 import RouteLogCore
+import RouteLogTimeline
 
 /// `routelog sessions`: one line per session in the store.
 struct SessionsCommand: ParsableCommand {
@@ -48,17 +49,6 @@ struct SessionsCommand: ParsableCommand {
         }
     }
 
-    static func json(_ s: SessionInfo) -> JSONValue {
-        var o: [String: JSONValue] = [
-            "id": .string(s.id.rawValue), "label": .string(s.label), "created": .string(ISO8601.format(milliseconds: s.createdAt)),
-            "events": .int(Int64(s.eventCount)), "headDigest": .string(s.headDigest.hex),
-        ]
-        o["app"] = s.appName.map(JSONValue.string) ?? .null
-        o["version"] = s.appVersion.map(JSONValue.string) ?? .null
-        // Events recorded without a time carry 0: that is "no time", not 1970 (the table prints "-").
-        o["lastEventAt"] = s.lastEventAt.flatMap { $0 == 0 ? nil : JSONValue.string(ISO8601.format(milliseconds: $0)) } ?? .null
-        o["added"] = s.enteredAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
-        o["order"] = s.entryOrder == 0 ? .null : .int(Int64(s.entryOrder))
-        return .object(o)
-    }
+    /// The JSON object of one session; `routelog-serve`'s `/api/sessions` serves the same value.
+    static func json(_ s: SessionInfo) -> JSONValue { SessionJSON.session(s) }
 }
