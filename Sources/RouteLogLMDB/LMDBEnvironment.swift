@@ -479,7 +479,7 @@ public class LMDBReadTransaction {
         var data = MDB_val()
         let rc = key.withUnsafeBytes { k in
             var kv = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
-            return mdb_get(txn, db.handle, &kv, &data)
+            return LMDBProgress.call { mdb_get(txn, db.handle, &kv, &data) }
         }
         if rc == MDB_NOTFOUND { return nil }
         try LMDBError.check(rc)
@@ -499,10 +499,10 @@ public class LMDBReadTransaction {
     /// `nil`; `key` and `data` receive the entry. Returns LMDB's code.
     private static func seek(_ cursor: OpaquePointer, to start: [UInt8]?, orElse op: MDB_cursor_op,
                              key: inout MDB_val, data: inout MDB_val) -> Int32 {
-        guard let start else { return mdb_cursor_get(cursor, &key, &data, op) }
+        guard let start else { return LMDBProgress.call { mdb_cursor_get(cursor, &key, &data, op) } }
         return start.withUnsafeBytes { s in
             key = MDB_val(mv_size: s.count, mv_data: UnsafeMutableRawPointer(mutating: s.baseAddress))
-            return mdb_cursor_get(cursor, &key, &data, MDB_SET_RANGE)
+            return LMDBProgress.call { mdb_cursor_get(cursor, &key, &data, MDB_SET_RANGE) }
         }
     }
 
@@ -519,7 +519,7 @@ public class LMDBReadTransaction {
                 let k = UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size)
                 let v = UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size)
                 guard try body(k, v) else { return }
-                rc = mdb_cursor_get(cursor, &key, &data, MDB_NEXT)
+                rc = LMDBProgress.call { mdb_cursor_get(cursor, &key, &data, MDB_NEXT) }
             }
             if rc != MDB_NOTFOUND { throw LMDBError(rawValue: rc) }
         }
@@ -536,9 +536,9 @@ public class LMDBReadTransaction {
             var rc = Self.seek(cursor, to: key, orElse: MDB_LAST, key: &k, data: &data)
             if key != nil {
                 if rc == 0 {
-                    rc = mdb_cursor_get(cursor, &k, &data, MDB_PREV)
+                    rc = LMDBProgress.call { mdb_cursor_get(cursor, &k, &data, MDB_PREV) }
                 } else if rc == MDB_NOTFOUND {
-                    rc = mdb_cursor_get(cursor, &k, &data, MDB_LAST)
+                    rc = LMDBProgress.call { mdb_cursor_get(cursor, &k, &data, MDB_LAST) }
                 }
             }
             if rc == MDB_NOTFOUND { return nil }
@@ -556,7 +556,7 @@ public class LMDBReadTransaction {
         defer { mdb_cursor_close(cursorp) }
         var key = MDB_val()
         var data = MDB_val()
-        let rc = mdb_cursor_get(cursorp, &key, &data, MDB_LAST)
+        let rc = LMDBProgress.call { mdb_cursor_get(cursorp, &key, &data, MDB_LAST) }
         if rc == MDB_NOTFOUND { return nil }
         try LMDBError.check(rc)
         return [UInt8](UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size))
@@ -572,12 +572,12 @@ public class LMDBReadTransaction {
         var key = MDB_val()
         var data = MDB_val()
         var pages = 0
-        var rc = mdb_cursor_get(cursorp, &key, &data, MDB_FIRST)
+        var rc = LMDBProgress.call { mdb_cursor_get(cursorp, &key, &data, MDB_FIRST) }
         while rc == 0 {
             if data.mv_size >= MemoryLayout<Int>.size, let p = data.mv_data {
                 pages += p.loadUnaligned(as: Int.self)
             }
-            rc = mdb_cursor_get(cursorp, &key, &data, MDB_NEXT)
+            rc = LMDBProgress.call { mdb_cursor_get(cursorp, &key, &data, MDB_NEXT) }
         }
         if rc != MDB_NOTFOUND { throw LMDBError(rawValue: rc) }
         return pages
@@ -605,7 +605,7 @@ public final class LMDBWriteTransaction: LMDBReadTransaction {
             value.withUnsafeBytes { v in
                 var kv = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
                 var dv = MDB_val(mv_size: v.count, mv_data: UnsafeMutableRawPointer(mutating: v.baseAddress))
-                return mdb_put(txn, db.handle, &kv, &dv, options.rawValue)
+                return LMDBProgress.call { mdb_put(txn, db.handle, &kv, &dv, options.rawValue) }
             }
         }
         try LMDBError.check(rc)
@@ -632,7 +632,7 @@ public final class LMDBWriteTransaction: LMDBReadTransaction {
         var data = MDB_val(mv_size: count, mv_data: nil)
         let rc = key.withUnsafeBytes { k in
             var kv = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
-            return mdb_put(txn, db.handle, &kv, &data, options.rawValue | UInt32(MDB_RESERVE))
+            return LMDBProgress.call { mdb_put(txn, db.handle, &kv, &data, options.rawValue | UInt32(MDB_RESERVE)) }
         }
         try LMDBError.check(rc)
         fill(UnsafeMutableRawBufferPointer(start: data.mv_data, count: count))
@@ -667,7 +667,7 @@ extension LMDBWriteTransaction {
             let rc: Int32 = prefix.withUnsafeBytes { p in
                 var key = MDB_val(mv_size: p.count, mv_data: UnsafeMutableRawPointer(mutating: p.baseAddress))
                 var data = MDB_val()
-                let rc = mdb_cursor_get(cursorp, &key, &data, MDB_SET_RANGE)
+                let rc = LMDBProgress.call { mdb_cursor_get(cursorp, &key, &data, MDB_SET_RANGE) }
                 guard rc == 0 else { return rc }
                 guard key.mv_size >= p.count, memcmp(key.mv_data, p.baseAddress!, p.count) == 0 else { return MDB_NOTFOUND }
                 return mdb_cursor_del(cursorp, 0)

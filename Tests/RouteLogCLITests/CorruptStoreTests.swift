@@ -15,12 +15,35 @@ import Testing
         #expect(crash.stderr.contains("routelog export"), "\(crash)")
         let hang = try await CLI.run(["log", "latest", "--store", "st"], cwd: dir.url,
                                env: ["ROUTELOG_TEST_STORE_FAULT": "hang", "ROUTELOG_STORE_TIMEOUT": "1"])
-        CLI.expectError(hang, status: 3, "damaged store: st: its LMDB pages are damaged (reading it did not finish within 1 s")
+        CLI.expectError(hang, status: 3, "damaged store: st: its LMDB pages are damaged (a read of its pages made no progress for 1 s")
         // The same commands without a fault pass their output and status through.
         let ok = try await CLI.run(["log", "latest", "--store", "st"], cwd: dir.url)
         #expect(ok.status == 0 && !ok.stdout.isEmpty && ok.stderr.isEmpty, "\(ok)")
         let usage = try await CLI.run(["log", "latest~5", "--store", "st"], cwd: dir.url)
         CLI.expectError(usage, status: 2, "unknown session: latest~5")
+    }
+
+    /// The watchdog stops only a child stuck inside LMDB: healthy work longer than the bound
+    /// (3 s outside LMDB against a 1 s bound) finishes with its own output and status.
+    @Test func slowHealthyWorkIsNotCalledDamage() async throws {
+        let dir = try TempDir()
+        let imported = try await CLI.run(["import", "--store", "st", CLI.packageRoot.appendingPathComponent("Fixtures/router-navigation-push.json").path], cwd: dir.url)
+        #expect(imported.status == 0, "\(imported)")
+        let slow = try await CLI.run(["log", "latest", "--store", "st"], cwd: dir.url,
+                                     env: ["ROUTELOG_TEST_STORE_FAULT": "slow", "ROUTELOG_STORE_TIMEOUT": "1"])
+        let plain = try await CLI.run(["log", "latest", "--store", "st"], cwd: dir.url)
+        #expect(slow.status == 0 && slow.stderr.isEmpty && slow.stdout == plain.stdout, "\(slow)")
+    }
+
+    /// A crash of routelog's own code (a trap: SIGILL) is reported as a crash of routelog with its
+    /// signal and `routelog verify` suggested, never as damage to the store.
+    @Test func aCrashOfRoutelogIsNotCalledDamage() async throws {
+        let dir = try TempDir()
+        let imported = try await CLI.run(["import", "--store", "st", CLI.packageRoot.appendingPathComponent("Fixtures/router-navigation-push.json").path], cwd: dir.url)
+        #expect(imported.status == 0, "\(imported)")
+        let trap = try await CLI.run(["sessions", "--store", "st"], cwd: dir.url, env: ["ROUTELOG_TEST_STORE_FAULT": "trap"])
+        CLI.expectError(trap, status: 3, "routelog crashed (SIGILL) running 'sessions': a bug in routelog, not damage to the store")
+        #expect(trap.stderr.contains("routelog verify") && !trap.stderr.contains("damaged"), "\(trap)")
     }
 
     /// Seeded bit flips in `data.mdb`: a few hundred copies with 1, 2 or 8 flipped bits, each read

@@ -9,35 +9,50 @@ import RouteLogLMDB
 /// forever. No check in RouteLog can run before LMDB touches those pages, so the work is contained
 /// instead: when the command will read an existing store, `routelog` re-executes itself as a child
 /// process (marked by ``childMarker``) that does the work with the same arguments, standard input,
-/// output and error, and the parent only watches it. The child's exit status is passed through;
-/// a child killed by a crash signal, or still running after ``timeoutKey`` seconds (default 300),
-/// becomes the documented data error: one line naming the store, exit 3.
+/// output and error, and the parent only watches it. The child's exit status is passed through.
+///
+/// The watch is on progress, not on time: the child beats a heartbeat file (``heartbeatKey``)
+/// twice a second while it makes progress, that is while its calls into LMDB return or while none
+/// is in progress (see `LMDBProgress`). A slow but healthy command (a big report, a long import, a
+/// heavy predicate) beats all along and runs to its end; only a child stuck inside one LMDB call
+/// for ``timeoutKey`` seconds (default 60), the mark of a page loop, is stopped and reported as a
+/// damaged store. A child killed by SIGSEGV or SIGBUS (what LMDB's reads through a damaged page
+/// end in) is a damaged store too; any other crash signal is a crash of routelog itself, reported
+/// as such with its signal, with `routelog verify` suggested to check the store.
 ///
 /// Not contained (no store is read, or the command runs for as long as the user wants):
-/// help and version requests, `fixtures`, a store directory without `data.mdb`, and
-/// `log --follow`. `bisect --run` is contained without the time bound.
+/// help and version requests, `fixtures`, `serve` (the server runs until stopped and reads the
+/// store only through short transactions), a store directory without `data.mdb`, and
+/// `log --follow`.
 public enum StoreContainment {
     /// Set in the child's environment: the child does the work itself.
     static let childMarker = "ROUTELOG_STORE_CHILD"
-    /// Seconds a command may read the store before it counts as an LMDB page loop; `0` means no bound.
+    /// Seconds a child may stay inside one LMDB call before it counts as a page loop; `0` means no bound.
     static let timeoutKey = "ROUTELOG_STORE_TIMEOUT"
-    static let defaultTimeout: Double = 300
+    static let defaultTimeout: Double = 60
+    /// Set in the child's environment: the file the child's heartbeat counter is written to.
+    static let heartbeatKey = "ROUTELOG_STORE_HEARTBEAT"
+    /// Seconds between two heartbeats, and between two looks of the parent.
+    static let beatInterval: Double = 0.5
 
     /// Runs the command in a watched child when it reads a store; returns the exit status to end
     /// with, or `nil` when this process should run the command itself.
     public static func runIfNeeded(arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32? {
         if environment[childMarker] != nil {
+            if let path = environment[heartbeatKey] { Heartbeat.start(path) }
             injectTestFault(environment)
             return nil
         }
         guard let store = storeRead(by: arguments, environment: environment) else { return nil }
         guard let executable = Bundle.main.executablePath else { return nil }
-        var timeout = Double(environment[timeoutKey] ?? "") ?? defaultTimeout
-        if arguments.contains("--run") || arguments.contains(where: { $0.hasPrefix("--run=") }) { timeout = 0 }
+        let timeout = Double(environment[timeoutKey] ?? "") ?? defaultTimeout
+        guard let heartbeat = Heartbeat.File() else { return nil }
+        defer { heartbeat.remove() }
 
         var childEnvironment = environment
         childEnvironment[childMarker] = "1"
+        childEnvironment[heartbeatKey] = heartbeat.path
         // A crash is reported by the parent in one line; the runtime's backtrace would only add noise.
         if childEnvironment["SWIFT_BACKTRACE"] == nil { childEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
         let child = Process()
@@ -64,17 +79,26 @@ public enum StoreContainment {
             for sig in forwarded { signal(sig, SIG_DFL) }
             return nil
         }
-        let timedOut: Bool
-        if timeout > 0 {
-            timedOut = finished.wait(timeout: .now() + timeout) == .timedOut
-        } else {
-            finished.wait()
-            timedOut = false
+        // Waits for the end, looking at the heartbeat between waits: stuck is `timeout` seconds
+        // without a beat.
+        var lastBeat = heartbeat.read()
+        var lastChange = DispatchTime.now()
+        var stuck = false
+        while finished.wait(timeout: .now() + beatInterval) == .timedOut {
+            let beat = heartbeat.read()
+            if beat != lastBeat {
+                lastBeat = beat
+                lastChange = .now()
+            } else if timeout > 0, Double(DispatchTime.now().uptimeNanoseconds - lastChange.uptimeNanoseconds) / 1e9 >= timeout {
+                stuck = true
+                break
+            }
         }
-        if timedOut {
+        if stuck {
             kill(child.processIdentifier, SIGKILL)
             finished.wait()
-            printError(damaged(store, "reading it did not finish within \(Int(timeout)) s, the mark of an LMDB page loop"))
+            sources.forEach { $0.cancel() }
+            printError(damaged(store, "a read of its pages made no progress for \(Int(timeout)) s, the mark of an LMDB page loop"))
             return Exit.data
         }
         sources.forEach { $0.cancel() }
@@ -83,21 +107,36 @@ public enum StoreContainment {
         guard child.terminationReason == .uncaughtSignal else { return status }
         if forwarded.contains(status) || status == SIGKILL || status == SIGPIPE {
             // Interrupted or killed from outside: end the same way.
+            heartbeat.remove()
             signal(status, SIG_DFL)
             kill(getpid(), status)
             return 128 + status
         }
-        printError(damaged(store, "reading it crashed with \(signalName(status))"))
+        if status == SIGSEGV || status == SIGBUS {
+            printError(damaged(store, "reading it crashed with \(signalName(status))"))
+            return Exit.data
+        }
+        printError(crashed(arguments.first ?? "routelog", signal: status, store: store))
         return Exit.data
     }
 
-    /// Test-only: `ROUTELOG_TEST_STORE_FAULT=crash|hang` makes the child crash (SIGSEGV) or hang
-    /// where it would start reading the store, so tests can check what the parent makes of it.
-    /// Never set it outside tests.
+    /// The one-line error for a crash of routelog's own code: not the store's fault.
+    static func crashed(_ command: String, signal: Int32, store: String) -> String {
+        "routelog crashed (\(signalName(signal))) running '\(command)': a bug in routelog, not damage to the store; "
+            + "'routelog verify --all --store \(store)' checks the store, and a report of the bug with the command helps fix it"
+    }
+
+    /// Test-only: `ROUTELOG_TEST_STORE_FAULT` makes the child misbehave where it would start
+    /// reading the store, so tests can check what the parent makes of it: `crash` (SIGSEGV, as
+    /// LMDB on a damaged page), `hang` (stuck inside an LMDB call, as a page loop), `trap` (a
+    /// crash of routelog's own code), `slow` (healthy work that takes 3 s outside LMDB, then the
+    /// command). Never set it outside tests.
     static func injectTestFault(_ environment: [String: String]) {
         switch environment["ROUTELOG_TEST_STORE_FAULT"] {
         case "crash": raise(SIGSEGV)
-        case "hang": while true { sleep(1) }
+        case "hang": LMDBProgress.hangInside()
+        case "trap": raise(SIGILL)
+        case "slow": usleep(3_000_000)
         default: break
         }
     }
@@ -110,7 +149,7 @@ public enum StoreContainment {
 
     /// The store the command will read, if it reads one that exists.
     static func storeRead(by arguments: [String], environment: [String: String]) -> String? {
-        guard let command = arguments.first, !command.hasPrefix("-"), !["help", "fixtures"].contains(command) else { return nil }
+        guard let command = arguments.first, !command.hasPrefix("-"), !["help", "fixtures", "serve"].contains(command) else { return nil }
         let options = arguments.prefix { $0 != "--" }
         if options.contains(where: { ["-h", "--help", "--version", "--follow"].contains($0) || $0.hasPrefix("--generate-completion") }) {
             return nil
@@ -133,6 +172,57 @@ public enum StoreContainment {
         case SIGABRT: "SIGABRT"
         case SIGFPE: "SIGFPE"
         default: "signal \(sig)"
+        }
+    }
+}
+
+/// The child's heartbeat: a thread that, twice a second, adds one to a counter in a small file
+/// while the child makes progress (see `LMDBProgress`); the parent reads the file.
+enum Heartbeat {
+    /// Starts the heartbeat thread of a child; it runs until the process ends.
+    static func start(_ path: String) {
+        let fd = open(path, O_WRONLY)
+        guard fd >= 0 else { return }
+        let thread = Thread {
+            var beats: UInt64 = 0
+            var last = LMDBProgress.sample()
+            while true {
+                usleep(UInt32(StoreContainment.beatInterval * 1_000_000))
+                let now = LMDBProgress.sample()
+                // Progress: LMDB calls returned since the last look, or none in progress.
+                if now.completed != last.completed || !now.inside {
+                    beats &+= 1
+                    withUnsafeBytes(of: beats) { _ = pwrite(fd, $0.baseAddress, $0.count, 0) }
+                }
+                last = now
+            }
+        }
+        thread.start()
+    }
+
+    /// The parent's end: a temporary file holding the child's beat count.
+    struct File {
+        let path: String
+        private let fd: Int32
+
+        init?() {
+            var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("routelog-heartbeat-XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { return nil }
+            self.fd = fd
+            path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        }
+
+        func read() -> UInt64 {
+            var beats: UInt64 = 0
+            _ = withUnsafeMutableBytes(of: &beats) { pread(fd, $0.baseAddress, $0.count, 0) }
+            return beats
+        }
+
+        /// Closes and deletes the file (once; later calls do nothing).
+        func remove() {
+            guard unlink(path) == 0 else { return }
+            close(fd)
         }
     }
 }
