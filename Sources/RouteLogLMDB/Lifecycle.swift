@@ -176,7 +176,10 @@ extension LMDBEventLog {
         let startBytes = bytes
         for info in all {
             let tooMany = policy.maxSessions.map { remaining > $0 } ?? false
-            let tooOld = cutoff.map { max(info.lastEventAt ?? .min, info.enteredAt ?? info.createdAt) < $0 } ?? false
+            // Its age: by its last event; by when it entered the store only if no event has a time
+            // (an entry time comes from the importing machine's clock, which may run ahead).
+            let lastActive = info.lastEventAt.flatMap { $0 == 0 ? nil : $0 } ?? info.enteredAt ?? info.createdAt
+            let tooOld = cutoff.map { lastActive < $0 } ?? false
             let tooBig = policy.maxBytes.map { bytes > $0 } ?? false
             guard tooMany || tooOld || tooBig else {
                 // Later sessions are newer; only the age rule can still match one of them.

@@ -133,7 +133,7 @@ struct Predicate: CustomStringConvertible {
 
         func evaluate(_ c: PredicateContext) -> Value {
             switch self {
-            case .field(let f): return c.value(of: f)
+            case .field(let f): return c.memo.value(of: f, in: c)
             case .literal(let v): return v
             case .not(let n): return .bool(!n.evaluate(c).isTrue)
             case .and(let a, let b): return .bool(a.evaluate(c).isTrue && b.evaluate(c).isTrue)
@@ -146,8 +146,12 @@ struct Predicate: CustomStringConvertible {
                 case .ne: return .bool(x != y)
                 case .contains:
                     switch (x, y) {
-                    case (.list(let l), .string(let s)): return .bool(l.contains(s))
-                    case (.string(let l), .string(let s)): return .bool(s.isEmpty || l.contains(s))
+                    case (.list, .string(let s)):
+                        // A set of the list, made once a seq, so a chain of `contains` stays linear.
+                        if case .field(let f) = a { return .bool(c.memo.set(of: f, x).contains(s)) }
+                        guard case .list(let l) = x else { return .bool(false) }
+                        return .bool(l.contains(s))
+                    case (.string(let l), .string(let s)): return .bool(Substring.find(s, in: l))
                     default: return .bool(false)
                     }
                 case .lt, .le, .gt, .ge:
@@ -174,7 +178,7 @@ struct Predicate: CustomStringConvertible {
         A predicate judges the state after an event, with that event and its outcome.
         Fields:
         \(fields)
-        Operators: == != < <= > >= (integers), contains (list or substring), \
+        Operators: == != < <= > >= (integers), contains (list, or substring by UTF-8 bytes), \
         && || ! and parentheses. Literals: "strings", integers, true, false. \
         A field with no value (top.id with nothing presented) is absent: every \
         comparison with it is false except !=.
@@ -190,6 +194,28 @@ struct PredicateContext {
     /// The event at `seq` and its outcome (`nil` at seq 0).
     var event: Event?
     var outcome: Outcome?
+    /// The fields' values at this seq, each computed once however often the predicate names it.
+    let memo = Memo()
+
+    final class Memo {
+        private var values: [Predicate.Field: Predicate.Value] = [:]
+        private var sets: [Predicate.Field: Set<String>] = [:]
+
+        func value(of field: Predicate.Field, in c: PredicateContext) -> Predicate.Value {
+            if let v = values[field] { return v }
+            let v = c.value(of: field)
+            values[field] = v
+            return v
+        }
+
+        func set(of field: Predicate.Field, _ value: Predicate.Value) -> Set<String> {
+            if let s = sets[field] { return s }
+            guard case .list(let l) = value else { return [] }
+            let s = Set(l)
+            sets[field] = s
+            return s
+        }
+    }
 
     func value(of field: Predicate.Field) -> Predicate.Value {
         switch field {
@@ -501,3 +527,35 @@ func printable<S: StringProtocol>(_ text: S) -> String { JSONValue.escapingContr
 
 /// A character of the predicate as an error message quotes it (see ``printable(_:)``).
 func printable(_ c: Character) -> String { printable(String(c)) }
+
+extension Substring {
+    /// Whether `needle`'s UTF-8 bytes occur in `haystack`'s, in time linear in their lengths
+    /// (Knuth-Morris-Pratt: a naive search costs needle × haystack on near-misses).
+    static func find(_ needle: String, in haystack: String) -> Bool {
+        if needle.isEmpty { return true }
+        var n = needle, h = haystack
+        return h.withUTF8 { hb in
+            n.withUTF8 { nb in
+                let m = nb.count
+                guard m <= hb.count else { return false }
+                // failure[i]: the length of the longest proper border of nb[0...i].
+                var failure = [Int](repeating: 0, count: m)
+                var k = 0
+                for i in 1..<Swift.max(m, 1) {
+                    while k > 0 && nb[i] != nb[k] { k = failure[k - 1] }
+                    if nb[i] == nb[k] { k += 1 }
+                    failure[i] = k
+                }
+                k = 0
+                for b in hb {
+                    while k > 0 && b != nb[k] { k = failure[k - 1] }
+                    if b == nb[k] {
+                        k += 1
+                        if k == m { return true }
+                    }
+                }
+                return false
+            }
+        }
+    }
+}

@@ -154,6 +154,12 @@ extension Fixture {
     /// - Throws: ``FixtureError`` naming the file and the line and column, or the event index and
     ///   field, of the first problem.
     public init(contentsOf path: String) throws(FixtureError) {
+        // A device, FIFO or socket (or a symlink to one) is refused before it is opened: opening a
+        // FIFO waits for a writer, and /dev/zero never ends.
+        var st = stat()
+        if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG, (st.st_mode & S_IFMT) != S_IFDIR {
+            throw FixtureError(file: path, problem: .unreadable("not a regular file (a device, FIFO or socket); give a fixture or export file"))
+        }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64, size > UInt64(Fixture.maxFileBytes) {
             throw FixtureError(file: path, problem: .unreadable("the file is larger than \(Fixture.maxFileBytes) bytes, the most a fixture may hold"))
         }
@@ -236,11 +242,12 @@ extension Fixture {
 
     /// The whole file, or `nil` when it cannot be read.
     static func readBytes(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
+        // Non-blocking and regular files only: what replaced the file since it was checked cannot block the read.
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { return nil }
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         var bytes: [UInt8] = []
         // One byte more than the size, so a file that grew is still read to its end.
         var want = max(Int(st.st_size), 0) + 1
@@ -258,6 +265,8 @@ extension Fixture {
             if failed { return nil }
             bytes.removeLast(want - got)
             if got < want { return bytes }
+            // The limit counts the bytes read, not the size the file claimed.
+            if bytes.count > Fixture.maxFileBytes { return nil }
             want = 1 << 16
         }
     }
