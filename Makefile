@@ -10,12 +10,12 @@ FUZZ_SECONDS ?= 60
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
 # tests), libsqlite3-dev (the benchmark baseline), pkg-config, python3 (the doc examples check), and
 # for the browser tests of the timeline viewer chromium, chromium-driver and python3-selenium, and
-# for the fleet export test python3-pip and DuckDB's Python package (into Debian's Python, which
+# for the server's load test wrk, for the prune test faketime (a clock in the future), for the fleet export test python3-pip and DuckDB's Python package (into Debian's Python, which
 # /usr/bin/python3 runs; Debian marks it externally managed, hence --break-system-packages).
 # Only what is missing is installed.
 setup:
 	@missing=""; \
-	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev python3 python3-pip chromium chromium-driver python3-selenium; do \
+	for pkg in liblmdb-dev lmdb-utils pkg-config libsqlite3-dev python3 python3-pip chromium chromium-driver python3-selenium wrk faketime; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -33,7 +33,7 @@ build: setup
 
 # The doc examples, the Swift tests, the timeline viewer's browser tests (headless Chromium driven by
 # Selenium, with Debian's Python: /usr/bin/python3 sees python3-selenium; screenshots go to
-# .build/browser/), the README's fleet queries run by DuckDB over an export of generated sessions,
+# .build/browser/), the server under forged requests, signals, idle connections and load (wrk), the README's fleet queries run by DuckDB over an export of generated sessions,
 # then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 test: setup
@@ -41,6 +41,7 @@ test: setup
 	Tools/DocExamples/check.sh
 	$(SWIFT) test --skip-build
 	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
+	/usr/bin/python3 Tests/Serve/serve_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py "$$($(SWIFT) build --show-bin-path)"
 	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
 

@@ -31,6 +31,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         // Hummingbird's own dependency; `routelog-serve` reads the bound port from its channel.
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
+        // Hummingbird's own dependency; `routelog-serve` tracks connections by their HTTP parts.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
+        // Hummingbird's own dependency; `routelog-serve` runs its service group to stop it on a signal.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         .target(name: "RouteLogCore", swiftSettings: strict),
@@ -39,7 +43,11 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
-        .target(name: "RouteLogLMDB", dependencies: ["RouteLogCore", "CLMDB"], swiftSettings: strict),
+        .target(
+            name: "RouteLogLMDB",
+            dependencies: ["RouteLogCore", "CLMDB", .product(name: "Atomics", package: "swift-atomics")],
+            swiftSettings: strict
+        ),
         .target(
             name: "RouteLog",
             dependencies: ["RouteLogCore", .product(name: "Logging", package: "swift-log"), .product(name: "Atomics", package: "swift-atomics")],
@@ -74,6 +82,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -9,6 +9,7 @@ struct APIError: Error {
     var status: HTTPResponse.Status
     var message: String
     static func badRequest(_ m: String) -> APIError { APIError(status: .badRequest, message: m) }
+    static func unavailable(_ m: String) -> APIError { APIError(status: .serviceUnavailable, message: m) }
     static func notFound(_ m: String) -> APIError { APIError(status: .notFound, message: m) }
 }
 
@@ -16,32 +17,40 @@ struct APIError: Error {
 /// parameters get a 4xx, anything else a one-line 503 (the store could not be read right now),
 /// never a crash.
 struct API: Sendable {
-    let log: LMDBEventLog
-    let storePath: String
+    let store: StoreHandle
+    var storePath: String { store.path }
+    let streams: Streams
+    let stopping: Stopping
     /// The longest wait between two polls of the store for a stream.
     static let pollInterval: Duration = .milliseconds(150)
     /// The most events one API response or stream message carries.
     static let maxBatch: UInt64 = 5_000
 
-    func router() -> Router<BasicRequestContext> {
+    func router(names: AllowedNames) -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/") { _, _ in self.guarded { try self.sessionsPage() } }
-        router.get("/sessions/{ref}") { _, context in self.guarded { try self.viewerPage(context) } }
-        router.get("/api/sessions") { _, _ in self.guarded { try self.sessions() } }
+        router.add(middleware: HostGuard(names: names))
+        router.get("/") { _, _ in await self.guarded { try self.sessionsPage() } }
+        router.get("/sessions/{ref}") { _, context in await self.guarded { try self.viewerPage(context) } }
+        router.get("/api/sessions") { _, _ in await self.guarded { try self.sessions() } }
         router.get("/api/sessions/{ref}") { _, context in
-            self.guarded { Self.json(SessionJSON.session(try self.resolve(context))) }
+            await self.guarded { Self.json(SessionJSON.session(try self.resolve(context))) }
         }
-        router.get("/api/sessions/{ref}/events") { request, context in self.guarded { try self.events(request, context) } }
-        router.get("/api/sessions/{ref}/state") { request, context in self.guarded { try self.state(request, context) } }
-        router.get("/api/sessions/{ref}/stream") { request, context in self.guarded { try self.stream(request, context) } }
+        // Reading and folding many events runs on the work threads (see `Work`).
+        router.get("/api/sessions/{ref}/events") { request, context in
+            await self.guarded { try await Work.run { try self.events(request, context) } }
+        }
+        router.get("/api/sessions/{ref}/state") { request, context in
+            await self.guarded { try await Work.run { try self.state(request, context) } }
+        }
+        router.get("/api/sessions/{ref}/stream") { request, context in await self.guarded { try await self.stream(request, context) } }
         return router
     }
 
     // MARK: - Errors
 
-    func guarded(_ body: () throws -> Response) -> Response {
+    func guarded(_ body: () async throws -> Response) async -> Response {
         do {
-            return try body()
+            return try await body()
         } catch let e as APIError {
             return Self.error(e.status, e.message)
         } catch let e as EventLogError {
@@ -79,7 +88,7 @@ struct API: Sendable {
     /// Resolves `{ref}`: a session id, a unique prefix, `latest` or `latest~N`.
     func resolve(_ context: BasicRequestContext) throws -> SessionInfo {
         guard let ref = context.parameters.get("ref"), !ref.isEmpty else { throw APIError.badRequest("missing session") }
-        let all = try log.sessions()
+        let all = try store.log().sessions()
         if ref == "latest" || ref.hasPrefix("latest~") {
             let back = ref == "latest" ? 0 : Int(ref.dropFirst(7))
             guard let back, back >= 0 else { throw APIError.badRequest("bad session reference '\(ref)': expected a number after 'latest~'") }
@@ -93,25 +102,37 @@ struct API: Sendable {
         return matches[0]
     }
 
-    /// A non-negative integer query parameter.
+    /// A non-negative integer query parameter: decimal digits only, read as an unsigned 64-bit
+    /// value (anything else, or a value past 2^64 - 1, is a 400).
     static func seqParameter(_ request: Request, _ name: String) throws -> UInt64? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
-        guard let n = UInt64(text) else { throw APIError.badRequest("bad \(name): '\(text)' (expected a seq, a whole number ≥ 0)") }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let n = UInt64(text) else {
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            throw APIError.badRequest("bad \(name): '\(shown)' (expected a whole number from 0 to 18446744073709551615)")
+        }
         return n
     }
+
+    /// A seq or count as a JSON number (JSON numbers here are signed 64-bit: larger values are clamped).
+    static func number(_ n: UInt64) -> JSONValue { .int(Int64(clamping: n)) }
 
     // MARK: - JSON API
 
     func sessions() throws -> Response {
-        Self.json(.array(try log.sessions().map(SessionJSON.session)))
+        Self.json(.array(try store.log().sessions().map(SessionJSON.session)))
     }
 
     /// `GET /api/sessions/{ref}/events?from=N&limit=M`: the events from seq N (default 1), as
-    /// `routelog log --json` prints them, at most `limit` (default and maximum 5000) per response.
+    /// `routelog log --json` prints them, at most `limit` (default and maximum 5000) per response;
+    /// `count` is the number returned, `total` the session's number of events.
     func events(_ request: Request, _ context: BasicRequestContext) throws -> Response {
         let info = try resolve(context)
+        let log = try store.log()
         let from = try Self.seqParameter(request, "from") ?? 1
         if from == 0 { throw APIError.badRequest("bad from: 0 (seqs start at 1)") }
+        if from > info.eventCount + 1 {
+            throw APIError.badRequest("from out of range: \(from) (session \(info.id) has \(info.eventCount) events)")
+        }
         let limit = min(try Self.seqParameter(request, "limit") ?? Self.maxBatch, Self.maxBatch)
         if limit == 0 { throw APIError.badRequest("bad limit: 0") }
         var lines: [JSONValue] = []
@@ -127,8 +148,8 @@ struct API: Sendable {
             }
         }
         return Self.json(.object([
-            "session": .string(info.id.rawValue), "from": .int(Int64(from)), "count": .int(Int64(info.eventCount)),
-            "next": .int(Int64(last + 1)), "events": .array(lines),
+            "session": .string(info.id.rawValue), "from": Self.number(from), "count": .int(Int64(lines.count)),
+            "total": Self.number(info.eventCount), "next": Self.number(last + 1), "events": .array(lines),
         ]))
     }
 
@@ -139,35 +160,56 @@ struct API: Sendable {
         guard at <= info.eventCount else {
             throw APIError.badRequest("at out of range: \(at) (session \(info.id) has \(info.eventCount) events)")
         }
-        return Self.json(SessionJSON.state(try log.state(of: info.id, at: at), seq: at))
+        return Self.json(SessionJSON.state(try store.log().state(of: info.id, at: at), seq: at))
     }
 
     /// `GET /api/sessions/{ref}/stream?from=N`: Server-Sent Events. Each message's data is a
     /// timeline chunk (see `TimelineEncoder`) of the events from seq N on, sent as they are
-    /// appended; a comment line every few seconds keeps the connection open.
-    func stream(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    /// appended; a comment line every few seconds keeps the connection open. The page's own
+    /// events arrive this way too, at most ``maxBatch`` a message, so no response holds a whole
+    /// session. At most ``Streams/limit`` streams are open at once (else 503); every stream
+    /// ends when the server stops.
+    func stream(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let info = try resolve(context)
         let from = try Self.seqParameter(request, "from") ?? 1
         if from == 0 { throw APIError.badRequest("bad from: 0 (seqs start at 1)") }
         if from > info.eventCount + 1 {
             throw APIError.badRequest("from out of range: \(from) (session \(info.id) has \(info.eventCount) events)")
         }
-        let log = self.log
+        let store = self.store
         let id = info.id
-        let initial = try log.state(of: id, at: from - 1)
-        var first: Int64?
-        if info.eventCount >= 1 { try log.read(id, from: 1, through: 1) { first = $0.meta.timestamp; return false } }
-        let origin = first
+        let (initial, origin): (NavigationState, Int64?) = try await Work.run {
+            let log = try store.log()
+            var first: Int64?
+            if info.eventCount >= 1 { try log.read(id, from: 1, through: 1) { first = $0.meta.timestamp; return false } }
+            return (try log.state(of: id, at: from - 1), first)
+        }
+        guard streams.enter() else {
+            throw APIError.unavailable("too many streams open (\(streams.limit)); close a page and retry")
+        }
+        let streams = self.streams, stopping = self.stopping
         let body = ResponseBody { writer in
+            defer { streams.leave() }
             var builder = Timeline.Builder(state: initial, seq: from - 1)
             var encoder = TimelineEncoder(origin: origin)
             var next = from
             var idle = 0
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-            while !Task.isCancelled {
-                var fetched: [StoredEvent] = []
-                try log.read(id, from: next, through: next + API.maxBatch - 1) { fetched.append($0); return true }
-                if fetched.isEmpty {
+            while !Task.isCancelled && !stopping.isSet {
+                let (b, e, chunk, after) = try await Work.run { [builder, encoder, next] in
+                    var b = builder, e = encoder
+                    var entries: [Timeline.Entry] = []
+                    try store.log().read(id, from: next, through: next + API.maxBatch - 1) {
+                        entries.append(b.add($0.recorded, outcome: $0.outcome))
+                        return true
+                    }
+                    guard let last = entries.last else { return (b, e, nil as String?, next) }
+                    return (b, e, "data: " + e.chunk(entries[...]).canonicalText + "\n\n", last.seq + 1)
+                }
+                builder = b
+                encoder = e
+                next = after
+                guard let chunk else {
                     idle += 1
                     // A comment now and then: a closed connection makes the write fail and ends the loop.
                     if idle % 40 == 0 { try await writer.write(ByteBuffer(string: ": idle\n\n")) }
@@ -175,10 +217,7 @@ struct API: Sendable {
                     continue
                 }
                 idle = 0
-                let entries = fetched.map { builder.add($0.recorded, outcome: $0.outcome) }
-                let chunk = encoder.chunk(entries[...])
-                try await writer.write(ByteBuffer(string: "data: " + chunk.canonicalText + "\n\n"))
-                next = fetched[fetched.count - 1].seq + 1
+                try await writer.write(ByteBuffer(string: chunk))
             }
             try await writer.finish(nil)
         }
@@ -192,7 +231,7 @@ struct API: Sendable {
 
     /// `GET /`: the store's sessions, newest first, each a link to its live timeline.
     func sessionsPage() throws -> Response {
-        let all = try log.sessions()
+        let all = try store.log().sessions()
         var rows = ""
         for s in all.reversed() {
             let e = TimelinePage.escape
@@ -227,11 +266,12 @@ struct API: Sendable {
         return Self.response(html, type: "text/html; charset=utf-8")
     }
 
-    /// `GET /sessions/{ref}`: the timeline page with the events so far, following new ones.
+    /// `GET /sessions/{ref}`: the timeline page, following new events. The page itself carries
+    /// the session's header only; its events come through the stream from seq 1, in chunks, as
+    /// new ones do (a page of a million events never sits whole in the server's memory).
     func viewerPage(_ context: BasicRequestContext) throws -> Response {
         let info = try resolve(context)
-        let events = try log.events(info.id, from: 1, through: info.eventCount)
-        let timeline = Timeline.build(header: Timeline.Header(info), events: events)
+        let timeline = Timeline(header: Timeline.Header(info), initialStateJSON: Timeline.Builder().stateJSON, entries: [])
         let live: JSONValue = .object(["stream": .string("/api/sessions/\(info.id.rawValue)/stream")])
         return Self.response(timeline.html(extra: ["live": live]), type: "text/html; charset=utf-8")
     }

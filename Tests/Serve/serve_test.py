@@ -1,0 +1,453 @@
+#!/usr/bin/python3
+"""Tests of `routelog serve` as an attacker and a heavy user would use it.
+
+    /usr/bin/python3 Tests/Serve/serve_test.py BIN_DIR
+
+BIN_DIR holds the built routelog and routelog-serve. Servers bind 127.0.0.1; every wait and loop
+is bounded in count and time. Exits 1 when any test fails. Figures (API p99 under load, the
+server's peak memory for a big page) are printed; `PAGE_EVENTS` sets the size of the big page's
+session (default 200,000; the figure for 1,000,000 is measured the same way).
+"""
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+BIN = sys.argv[1]
+WORK = tempfile.mkdtemp(prefix="routelog-serve-test-")
+PAGE_EVENTS = int(os.environ.get("PAGE_EVENTS", "200000"))
+started = []  # processes this script started, stopped by pid at the end
+
+for tool in ["wrk"]:
+    if shutil.which(tool) is None:
+        raise SystemExit(f"{tool} is missing: run 'make setup' (it installs it)")
+
+# This client holds more than 1,100 sockets at once.
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+
+
+def routelog(*args, store, check=True, env=None, timeout=300):
+    e = dict(os.environ, NO_COLOR="1")
+    e.update(env or {})
+    p = subprocess.run([os.path.join(BIN, "routelog")] + list(args) + ["--store", store],
+                       capture_output=True, text=True, env=e, timeout=timeout)
+    if check and p.returncode != 0:
+        raise AssertionError(f"{args} exited {p.returncode}: {p.stderr.strip()}")
+    return p
+
+
+def wait_until(what, predicate, timeout=10.0, interval=0.05):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
+
+
+def fixture(path, events, label):
+    """A fixture of `events` pushes and pops (a stack that breathes between 0 and 8 deep)."""
+    with open(path, "w") as f:
+        f.write('{"format":"routelog-fixture/1","name":"%s","session":{"label":"%s"},"events":[\n' % (label, label))
+        depth = 0
+        for i in range(events):
+            if depth < 8 and (i // 8) % 2 == 0:
+                f.write('{"push":{"route":{"id":"r%d","payload":{"n":%d}}}}' % (i % 97, i))
+                depth += 1
+            elif depth > 0:
+                f.write('{"pop":{}}')
+                depth -= 1
+            else:
+                f.write('{"push":{"route":{"id":"r%d"}}}' % (i % 97))
+                depth += 1
+            f.write(",\n" if i + 1 < events else "\n")
+        f.write("]}\n")
+
+
+def store_with(name, events):
+    store = os.path.join(WORK, name)
+    path = os.path.join(WORK, name + ".json")
+    fixture(path, events, name)
+    routelog("import", path, store=store)
+    os.remove(path)
+    return store
+
+
+class Server:
+    """`routelog serve` on 127.0.0.1 with a free port."""
+
+    def __init__(self, store, via="routelog", nofile=None, env=None):
+        self.out = open(os.path.join(WORK, f"serve-{len(started)}.out"), "w+")
+        exe = [os.path.join(BIN, "routelog"), "serve"] if via == "routelog" else [os.path.join(BIN, "routelog-serve")]
+        limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile)) if nofile else None
+        e = dict(os.environ)
+        e.update(env or {})
+        self.p = subprocess.Popen(exe + ["--store", store, "--port", "0"], stdout=self.out, stderr=subprocess.STDOUT,
+                                  preexec_fn=limit, env=e)
+        started.append(self.p)
+        line = wait_until("the server's URL", lambda: next(
+            (l for l in open(self.out.name).read().splitlines() if "http://" in l), None), 60)
+        self.base = line[line.index("http://"):].split()[0].rstrip("/")
+        self.port = int(self.base.rsplit(":", 1)[1])
+
+    def get(self, path, headers=None, timeout=10):
+        req = urllib.request.Request(self.base + path, headers=headers or {})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def raw(self, request, timeout=5):
+        """Sends `request` bytes on a new connection; returns the status code and the body."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
+            s.sendall(request)
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+                if b"\r\n\r\n" in data:
+                    head, _, body = data.partition(b"\r\n\r\n")
+                    m = re.search(rb"content-length: *(\d+)", head, re.I)
+                    if m and len(body) >= int(m.group(1)):
+                        break
+        head, _, body = data.partition(b"\r\n\r\n")
+        return int(head.split(b" ")[1]), body.decode()
+
+    def rss(self):
+        """(current, peak) resident memory in MiB."""
+        status = open(f"/proc/{self.p.pid}/status").read()
+        get = lambda key: int(re.search(key + r":\s+(\d+) kB", status).group(1)) / 1024
+        return get("VmRSS"), get("VmHWM")
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGKILL)
+            self.p.wait(10)
+
+
+def stream(server, ref, frm=1, until=None, timeout=120, origin=None):
+    """Reads the SSE stream from seq `frm` until `until` events arrived (or the server ends it)."""
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=timeout)
+    extra = f"Origin: {origin}\r\n" if origin else ""
+    s.sendall(f"GET /api/sessions/{ref}/stream?from={frm} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{extra}\r\n".encode())
+    return s
+
+
+def read_events(s, until, deadline):
+    """Counts the events in the stream's data messages until `until` (bounded by `deadline`)."""
+    buf, seen = b"", 0
+    while seen < until and time.monotonic() < deadline:
+        chunk = s.recv(1 << 20)
+        if not chunk:
+            break
+        buf += chunk
+        while b"\n\n" in buf:
+            msg, _, buf = buf.partition(b"\n\n")
+            for line in msg.split(b"\n"):
+                if line.startswith(b"data: "):
+                    seen += len(json.loads(line[6:])["events"])
+    return seen
+
+
+# ---------------------------------------------------------------------------------------------
+
+SMALL = store_with("small", 40)
+small_id = json.loads(routelog("sessions", "--json", store=SMALL).stdout)[-1]["id"]
+
+
+def test_host_and_origin_allow_list():
+    srv = Server(SMALL)
+    try:
+        p = srv.port
+        for host in [f"127.0.0.1:{p}", f"localhost:{p}", f"[::1]:{p}", f"LOCALHOST:{p}"]:
+            code, body = srv.raw(f"GET /api/sessions HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+            assert code == 200, (host, code, body)
+        for host in [f"evil.example:{p}", "evil.example", f"127.0.0.1:{p + 1}", f"localhost.evil.example:{p}", "127.0.0.1", ""]:
+            for path in ["/api/sessions", "/", f"/sessions/{small_id}", f"/api/sessions/{small_id}/stream"]:
+                code, body = srv.raw(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+                assert code == 403, (host, path, code, body)
+                err = json.loads(body)
+                assert err["status"] == 403 and "host" in err["error"] and "\n" not in body.rstrip("\n"), body
+                assert small_id not in body
+        for origin in ["http://evil.example:%d" % p, "null", "https://127.0.0.1:%d" % p, "http://127.0.0.1:%d" % (p + 1)]:
+            for path in ["/api/sessions", f"/api/sessions/{small_id}/stream"]:
+                code, body = srv.get(path, headers={"Origin": origin})
+                assert code == 403 and "origin" in json.loads(body)["error"], (origin, path, code, body)
+        code, body = srv.get("/api/sessions", headers={"Origin": f"http://localhost:{p}"})
+        assert code == 200 and json.loads(body)[-1]["id"] == small_id
+    finally:
+        srv.stop()
+
+
+def test_api_mirrors_the_cli_field_by_field():
+    srv = Server(SMALL)
+    try:
+        code, body = srv.get("/api/sessions")
+        cli = json.loads(routelog("sessions", "--json", store=SMALL).stdout)
+        api = json.loads(body)
+        assert code == 200 and len(api) == len(cli)
+        for a, c in zip(api, cli):
+            assert sorted(a) == sorted(c), (sorted(a), sorted(c))
+            assert "added" in a and "order" in a
+            for k in c:
+                assert a[k] == c[k], (k, a[k], c[k])
+        code, body = srv.get(f"/api/sessions/{small_id}")
+        assert json.loads(body) == cli[-1]
+        code, body = srv.get(f"/api/sessions/{small_id}/events?limit=3")
+        page = json.loads(body)
+        assert code == 200 and page["count"] == 3 and len(page["events"]) == 3 and page["total"] == 40 and page["next"] == 4, page
+        code, body = srv.get(f"/api/sessions/{small_id}/events?from=39")
+        page = json.loads(body)
+        assert page["count"] == 2 and page["total"] == 40 and page["next"] == 41, page
+    finally:
+        srv.stop()
+
+
+def test_huge_and_odd_parameters():
+    # Also: `routelog serve` is not under the store watchdog (a 1 s bound would end it).
+    srv = Server(SMALL, env={"ROUTELOG_STORE_TIMEOUT": "1"})
+    try:
+        base = f"/api/sessions/{small_id}"
+        for q in ["events?from=9223372036854775808", "events?from=18446744073709551615", "events?from=18446744073709551616",
+                  "events?from=99999999999999999999999999", "events?from=-1", "events?from=1e3", "events?from=+1",
+                  "events?from=%201", "events?from=", "events?from=0x10", "events?limit=-5", "events?limit=0",
+                  "events?from=41&limit=18446744073709551616", "state?at=18446744073709551615", "state?at=9223372036854775808",
+                  "state?at=abc", "stream?from=18446744073709551615", "stream?from=9223372036854775808", "stream?from=0",
+                  "events?from=" + "9" * 5000]:
+            code, body = srv.get(f"{base}/{q}")
+            assert code == 400, (q, code, body)
+            assert "\n" not in body.rstrip("\n") and json.loads(body)["status"] == 400, body
+        code, body = srv.get(f"{base}/events?limit=18446744073709551615")
+        assert code == 200 and json.loads(body)["count"] == 40, body
+        code, body = srv.get(f"{base}/events?from=41")
+        assert code == 200 and json.loads(body)["count"] == 0, body
+        time.sleep(2.5)
+        assert srv.p.poll() is None, "the server is still running past the watchdog's bound"
+        assert srv.get("/api/sessions")[0] == 200
+    finally:
+        srv.stop()
+
+
+def test_sigint_and_sigterm_stop_with_a_stream_open():
+    for sig in [signal.SIGINT, signal.SIGTERM]:
+        srv = Server(SMALL)
+        s = stream(srv, small_id)
+        assert read_events(s, 40, time.monotonic() + 10) == 40
+        keep = srv.raw  # an idle keep-alive connection too
+        idle = socket.create_connection(("127.0.0.1", srv.port))
+        idle.sendall(f"GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n\r\n".encode())
+        t0 = time.monotonic()
+        srv.p.send_signal(sig)
+        srv.p.wait(5)
+        took = time.monotonic() - t0
+        s.close()
+        idle.close()
+        assert took <= 1.0, f"{sig.name}: stopped in {took:.2f}s"
+        print(f"    {sig.name} with a stream open: stopped in {took * 1000:.0f} ms")
+
+
+def test_killing_routelog_serve_ends_the_server():
+    srv = Server(SMALL, via="routelog")
+    exe = os.path.realpath(f"/proc/{srv.p.pid}/exe")
+    assert exe.endswith("routelog-serve"), f"`routelog serve` runs the server in its own process: {exe}"
+    srv.p.send_signal(signal.SIGKILL)
+    srv.p.wait(5)
+
+    def port_closed():
+        try:
+            socket.create_connection(("127.0.0.1", srv.port), timeout=1).close()
+            return False
+        except OSError:
+            return True
+    wait_until("the port to close", port_closed, 2)
+    orphans = [pid for pid in os.listdir("/proc") if pid.isdigit() and _cmdline(pid).count(srv.out.name) > 0]
+    assert not orphans, orphans
+
+
+def _cmdline(pid):
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def dribble(srv, opened, limit=16):
+    """Sends a header one byte a second; returns when the server closed the connection (or None)."""
+    slow = socket.create_connection(("127.0.0.1", srv.port))
+    slow.settimeout(1)
+    header = f"GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nX-Slow: " + "a" * 40
+    try:
+        for ch in header:
+            if time.monotonic() - opened > limit:
+                return None
+            try:
+                slow.sendall(ch.encode())
+                if slow.recv(1) == b"":
+                    return time.monotonic()
+            except socket.timeout:
+                continue
+            except OSError:
+                return time.monotonic()
+        return None
+    finally:
+        slow.close()
+
+
+def test_idle_and_slow_connections():
+    # A client dribbling its header, one byte a second, is closed at the 10 s header timeout.
+    srv = Server(SMALL)
+    try:
+        opened = time.monotonic()
+        closed_at = dribble(srv, opened)
+        assert closed_at is not None, "a connection without a complete request is closed"
+        assert 9 <= closed_at - opened <= 12, f"closed after {closed_at - opened:.1f}s"
+        print(f"    a connection dribbling its header was closed after {closed_at - opened:.1f} s")
+        assert srv.get("/api/sessions")[0] == 200
+    finally:
+        srv.stop()
+    # The descriptor limit the report hit: 1,024, hard, so the server cannot raise it. With 1,100
+    # idle connections open, a new request is still answered (the longest-idle ones are closed).
+    srv = Server(SMALL, nofile=(1024, 1024))
+    conns = []
+    try:
+        for _ in range(1100):
+            conns.append(socket.create_connection(("127.0.0.1", srv.port), timeout=5))
+        t0 = time.monotonic()
+        code, body = srv.get("/api/sessions", timeout=5)
+        took = time.monotonic() - t0
+        assert code == 200 and json.loads(body)[-1]["id"] == small_id
+        print(f"    with 1,100 idle connections open at a 1,024-descriptor limit, /api/sessions answered in {took * 1000:.0f} ms")
+        for _ in range(20):
+            assert srv.get("/api/sessions", timeout=5)[0] == 200
+    finally:
+        for c in conns:
+            c.close()
+        srv.stop()
+
+
+def wrk_p99(srv, seconds=4):
+    out = subprocess.run(["wrk", "-t1", "-c4", f"-d{seconds}s", "--latency", "-H", f"Host: 127.0.0.1:{srv.port}",
+                          srv.base + "/api/sessions"], capture_output=True, text=True, timeout=seconds + 30).stdout
+    m = re.search(r"99%\s+([\d.]+)(us|ms|s)\b", out)
+    assert m, out
+    value = float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    assert not errors, out
+    return value, out
+
+
+def test_api_latency_under_page_loads_and_streams():
+    store = store_with("load", 100_000)
+    sid = json.loads(routelog("sessions", "--json", store=store).stdout)[-1]["id"]
+    srv = Server(store)
+    socks = []
+    try:
+        idle_p99, _ = wrk_p99(srv, 2)
+        # 4 clients loading the 100,000-event page (the page, then its events through the stream)
+        # and 100 stream clients replaying from seq 1.
+        for _ in range(4):
+            code, body = srv.get(f"/sessions/{sid}")
+            assert code == 200 and "routelog-data" in body
+        loaders = [stream(srv, sid) for _ in range(4)]
+        replayers = [stream(srv, sid) for _ in range(100)]
+        socks = loaders + replayers
+        stop = time.monotonic() + 60
+        readers = [threading.Thread(target=read_events, args=(s, 100_000, stop), daemon=True) for s in socks]
+        for t in readers:
+            t.start()
+        time.sleep(0.5)
+        p99, out = wrk_p99(srv, 4)
+        print(f"    /api/sessions p99: {idle_p99:.2f} ms idle, {p99:.2f} ms under 4 page loads and 100 streams (target ≤ 50 ms)")
+        # A bound far from the 37-46 s stalls of a blocked server; the ≤ 50 ms target is in the report.
+        assert p99 <= 250, out
+    finally:
+        for s in socks:
+            s.close()
+        srv.stop()
+
+
+def test_big_page_in_bounded_memory():
+    store = store_with("big", PAGE_EVENTS)
+    sid = json.loads(routelog("sessions", "--json", store=store).stdout)[-1]["id"]
+    srv = Server(store)
+    try:
+        baseline, _ = srv.rss()
+        code, body = srv.get(f"/sessions/{sid}")
+        assert code == 200 and len(body) < 200_000, len(body)
+        s = stream(srv, sid)
+        t0 = time.monotonic()
+        got = read_events(s, PAGE_EVENTS, time.monotonic() + 240)
+        took = time.monotonic() - t0
+        s.close()
+        assert got == PAGE_EVENTS, got
+        _, peak = srv.rss()
+        after = wait_until("memory back near the baseline", lambda: (lambda r: r if r <= baseline + 64 else None)(srv.rss()[0]), 10, 0.5)
+        print(f"    a {PAGE_EVENTS:,}-event page: {took:.1f} s, server RSS {baseline:.0f} MiB before, peak {peak:.0f} MiB "
+              f"(target ≤ 512), {after:.0f} MiB after")
+        assert peak <= 512, peak
+    finally:
+        srv.stop()
+
+
+def test_a_replaced_store_is_picked_up():
+    store = os.path.join(WORK, "replaced")
+    shutil.copytree(SMALL, store)
+    srv = Server(store)
+    try:
+        assert len(json.loads(srv.get("/api/sessions")[1])) == 1
+        # A new store (two sessions) renamed over the old one's data file, as a restore does.
+        other = os.path.join(WORK, "replacement")
+        shutil.copytree(SMALL, other)
+        fixture(os.path.join(WORK, "second.json"), 5, "second")
+        routelog("import", os.path.join(WORK, "second.json"), store=other)
+        os.rename(os.path.join(other, "data.mdb"), os.path.join(store, "data.mdb"))
+        t0 = time.monotonic()
+        wait_until("the new store's sessions", lambda: len(json.loads(srv.get("/api/sessions")[1])) == 2, 5)
+        print(f"    the replaced store was picked up after {(time.monotonic() - t0) * 1000:.0f} ms")
+    finally:
+        srv.stop()
+
+
+TESTS = [test_host_and_origin_allow_list, test_api_mirrors_the_cli_field_by_field, test_huge_and_odd_parameters,
+         test_sigint_and_sigterm_stop_with_a_stream_open, test_killing_routelog_serve_ends_the_server,
+         test_idle_and_slow_connections, test_a_replaced_store_is_picked_up, test_api_latency_under_page_loads_and_streams,
+         test_big_page_in_bounded_memory]
+
+failed = 0
+try:
+    only = os.environ.get("ONLY")
+    for t in TESTS:
+        if only and only not in t.__name__:
+            continue
+        t0 = time.monotonic()
+        try:
+            t()
+            print(f"ok   {t.__name__} ({time.monotonic() - t0:.1f}s)")
+        except Exception:
+            failed += 1
+            print(f"FAIL {t.__name__}")
+            traceback.print_exc()
+finally:
+    for p in started:
+        if p.poll() is None:
+            p.send_signal(signal.SIGKILL)
+            p.wait(10)
+    shutil.rmtree(WORK, ignore_errors=True)
+sys.exit(1 if failed else 0)
