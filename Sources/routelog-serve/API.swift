@@ -178,12 +178,11 @@ struct API: Sendable {
         }
         let store = self.store
         let id = info.id
-        let (initial, origin): (NavigationState, Int64?) = try await Work.run {
-            let log = try store.log()
-            var first: Int64?
-            if info.eventCount >= 1 { try log.read(id, from: 1, through: 1) { first = $0.meta.timestamp; return false } }
-            return (try log.state(of: id, at: from - 1), first)
-        }
+        // From the nearest snapshot: at most a snapshot interval of events, done here.
+        let log = try store.log()
+        var first: Int64?
+        if info.eventCount >= 1 { try log.read(id, from: 1, through: 1) { first = $0.meta.timestamp; return false } }
+        let initial = try log.state(of: id, at: from - 1), origin = first
         guard streams.enter() else {
             throw APIError.unavailable("too many streams open (\(streams.limit)); close a page and retry")
         }

@@ -19,11 +19,11 @@ enum Work {
         }
     }
 
-    /// Nice 10 for the calling thread (on Linux the nice value is a thread's, and `who` 0 is the
+    /// Nice 5 for the calling thread (on Linux the nice value is a thread's, and `who` 0 is the
     /// calling thread); elsewhere nothing.
     private static func lowerPriority() {
         #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
         #endif
     }
 }

@@ -6,8 +6,9 @@
 BIN_DIR holds the built routelog and routelog-serve. Servers bind 127.0.0.1; every wait and loop
 is bounded in count and time. Exits 1 when any test fails. Figures (API p99 under load, the
 server's peak memory for a big page) are printed; `PAGE_EVENTS` sets the size of the big page's
-session (default 200,000; the figure for 1,000,000 is measured the same way).
+session (default 20,000, a few seconds; the figure for 1,000,000 is measured the same way).
 """
+import http.client
 import json
 import os
 import re
@@ -26,7 +27,7 @@ import urllib.request
 
 BIN = sys.argv[1]
 WORK = tempfile.mkdtemp(prefix="routelog-serve-test-")
-PAGE_EVENTS = int(os.environ.get("PAGE_EVENTS", "200000"))
+PAGE_EVENTS = int(os.environ.get("PAGE_EVENTS", "20000"))
 started = []  # processes this script started, stopped by pid at the end
 
 for tool in ["wrk"]:
@@ -142,28 +143,41 @@ class Server:
             self.p.wait(10)
 
 
-def stream(server, ref, frm=1, until=None, timeout=120, origin=None):
-    """Reads the SSE stream from seq `frm` until `until` events arrived (or the server ends it)."""
-    s = socket.create_connection(("127.0.0.1", server.port), timeout=timeout)
-    extra = f"Origin: {origin}\r\n" if origin else ""
-    s.sendall(f"GET /api/sessions/{ref}/stream?from={frm} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{extra}\r\n".encode())
-    return s
+class Stream:
+    """An open SSE stream of a session from seq `frm` (HTTP/1.1, chunked: read through http.client)."""
 
+    def __init__(self, server, ref, frm=1, timeout=120, origin=None):
+        self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
+        headers = {"Origin": origin} if origin else {}
+        self.conn.request("GET", f"/api/sessions/{ref}/stream?from={frm}", headers=headers)
+        self.response = self.conn.getresponse()
+        assert self.response.status == 200, self.response.status
 
-def read_events(s, until, deadline):
-    """Counts the events in the stream's data messages until `until` (bounded by `deadline`)."""
-    buf, seen = b"", 0
-    while seen < until and time.monotonic() < deadline:
-        chunk = s.recv(1 << 20)
-        if not chunk:
-            break
-        buf += chunk
-        while b"\n\n" in buf:
-            msg, _, buf = buf.partition(b"\n\n")
-            for line in msg.split(b"\n"):
+    def read_events(self, until, deadline):
+        """Counts the events in the data messages until `until` arrived (bounded by `deadline`)."""
+        seen = 0
+        try:
+            while seen < until and time.monotonic() < deadline:
+                line = self.response.readline()
+                if not line:
+                    break
                 if line.startswith(b"data: "):
                     seen += len(json.loads(line[6:])["events"])
-    return seen
+        except (OSError, ValueError, http.client.HTTPException):  # closed by the test
+            pass
+        return seen
+
+    def close(self):
+        try:
+            if self.conn.sock is not None:
+                self.conn.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.conn.close()
+
+
+def stream(server, ref, frm=1, timeout=120):
+    return Stream(server, ref, frm, timeout)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,7 +263,7 @@ def test_sigint_and_sigterm_stop_with_a_stream_open():
     for sig in [signal.SIGINT, signal.SIGTERM]:
         srv = Server(SMALL)
         s = stream(srv, small_id)
-        assert read_events(s, 40, time.monotonic() + 10) == 40
+        assert s.read_events(40, time.monotonic() + 10) == 40
         keep = srv.raw  # an idle keep-alive connection too
         idle = socket.create_connection(("127.0.0.1", srv.port))
         idle.sendall(f"GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n\r\n".encode())
@@ -365,16 +379,39 @@ def test_api_latency_under_page_loads_and_streams():
         for _ in range(4):
             code, body = srv.get(f"/sessions/{sid}")
             assert code == 200 and "routelog-data" in body
-        loaders = [stream(srv, sid) for _ in range(4)]
-        replayers = [stream(srv, sid) for _ in range(100)]
-        socks = loaders + replayers
         stop = time.monotonic() + 60
-        readers = [threading.Thread(target=read_events, args=(s, 100_000, stop), daemon=True) for s in socks]
+        received = [0] * 104
+        socks = []
+
+        def reader(i):
+            # Raw bytes, not parsed: this client must not be the bottleneck.
+            s = socket.create_connection(("127.0.0.1", srv.port), timeout=60)
+            socks.append(s)
+            s.sendall(f"GET /api/sessions/{sid}/stream?from=1 HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n\r\n".encode())
+            try:
+                while time.monotonic() < stop:
+                    chunk = s.recv(1 << 20)
+                    if not chunk:
+                        break
+                    received[i] += chunk.count(b"data: ")
+            except OSError:
+                pass
+        readers = [threading.Thread(target=reader, args=(i,), daemon=True) for i in range(104)]
         for t in readers:
             t.start()
-        time.sleep(0.5)
+        time.sleep(1)
         p99, out = wrk_p99(srv, 4)
-        print(f"    /api/sessions p99: {idle_p99:.2f} ms idle, {p99:.2f} ms under 4 page loads and 100 streams (target ≤ 50 ms)")
+        during = sum(received)
+        busy = srv.rss()
+        # The load was real: the streams are being served (wrk saturates the machine while it
+        # measures, and the streams' work threads run at a lower priority, so most arrives after).
+        wait_until("stream messages", lambda: sum(received) >= 10, 60, 0.2)
+        for s in socks:
+            s.shutdown(socket.SHUT_RDWR)
+        for t in readers:
+            t.join(10)
+        print(f"    /api/sessions p99: {idle_p99:.2f} ms idle, {p99:.2f} ms under 4 page loads and 100 streams (target ≤ 50 ms); "
+              f"the streams received {during} messages of up to 5,000 events meanwhile; server RSS {busy[0]:.0f} MiB")
         # A bound far from the 37-46 s stalls of a blocked server; the ≤ 50 ms target is in the report.
         assert p99 <= 250, out
     finally:
@@ -393,7 +430,7 @@ def test_big_page_in_bounded_memory():
         assert code == 200 and len(body) < 200_000, len(body)
         s = stream(srv, sid)
         t0 = time.monotonic()
-        got = read_events(s, PAGE_EVENTS, time.monotonic() + 240)
+        got = s.read_events(PAGE_EVENTS, time.monotonic() + 240)
         took = time.monotonic() - t0
         s.close()
         assert got == PAGE_EVENTS, got
