@@ -12,7 +12,10 @@ struct ServeCommand: ParsableCommand {
         following new events as an app appends them. Read-only: it never writes to the store. \
         JSON API: GET /api/sessions, /api/sessions/REF/events?from=N, \
         /api/sessions/REF/state?at=N, and /api/sessions/REF/stream (Server-Sent Events). \
-        Runs the routelog-serve program installed beside routelog.
+        It answers only requests addressed to localhost, 127.0.0.1, [::1] or --host with its port \
+        (others get 403: no DNS rebinding), closes connections without a complete request within \
+        10 s, and stops within a second on Ctrl-C or SIGTERM. Runs the routelog-serve program \
+        installed beside routelog, in place of this process.
         """
     )
 
