@@ -130,4 +130,28 @@ import Testing
         await nav.flush()
         #expect(try log.events(nav.session)[1].meta.origin == .user)
     }
+
+    /// A tab's own stack (what `RouteStack(navigator, tab:)` binds): read whether or not the tab is
+    /// selected, written only while it is; the root binding follows the selected tab instead.
+    @Test func tabStackBindingReadsItsTabAndWritesOnlyWhenSelected() async throws {
+        let (nav, log) = try navigator()
+        nav.setTabs(["library", "search"], selected: "library")
+        nav.push(.episode(id: 1))
+        nav.selectTab("search")
+        nav.push(.settings)
+        let library = nav.pathBinding(inTab: "library"), search = nav.pathBinding(inTab: "search")
+        #expect(library.get() == [.episode(id: 1)] && search.get() == [.settings])
+        #expect(nav.pathBinding().get() == [.settings])               // the selected tab's root
+        #expect(nav.pathBinding(inTab: "nowhere").get() == [])
+        // Not selected: a write from the library's stack records nothing and changes nothing.
+        let before = nav.seq
+        #expect(library.set([]).isEmpty && nav.seq == before && library.get() == [.episode(id: 1)])
+        // Selected: the same write is the user's pop on that tab.
+        nav.selectTab("library")
+        #expect(library.set([.episode(id: 1), .episode(id: 2)]).map(\.isApplied) == [true])
+        #expect(library.get() == [.episode(id: 1), .episode(id: 2)] && search.get() == [.settings])
+        await nav.flush()
+        let last = try #require(try log.events(nav.session).last)
+        #expect(last.event.kind == .push && last.meta.origin == .user)
+    }
 }
