@@ -84,6 +84,8 @@ final class LogPrinter {
     private(set) var eventWidth = 38
     private(set) var siteWidth = 22
     static let maxEventWidth = 64, maxSiteWidth = 40
+    /// The origin column: as wide as the longest origin (`deepLink`).
+    static let originWidth = Origin.allCases.map(\.rawValue.count).max() ?? 6
 
     init(session: ResolvedSession, json: Bool, out: Output, from: UInt64) throws {
         self.session = session
@@ -183,7 +185,7 @@ final class LogPrinter {
         } else {
             pad(Render.relativeTime(e.meta.timestamp, from: origin!), 9)
         }
-        pad(e.meta.origin.rawValue, 6)
+        pad(e.meta.origin.rawValue, Self.originWidth)
         pad(Render.truncate(Render.event(e.event), eventWidth), eventWidth)
         switch e.outcome {
         case .applied: pad(e.outcome.description, 23, .green)

@@ -1,39 +1,8 @@
-import ArgumentParser
 import Foundation
 import RouteLogCore
 
 /// Fixture and export files as the CLI reads and writes them: the core's `routelog-fixture/1`
 /// format (``Fixture``), with errors mapped to one-line CLI errors and exit codes.
-/// `--no-times` of `export` and `minimize`: a fixture that says nothing of when (no event times,
-/// no creation time) or where (file sessions named by their file name, `--run` paths cut to their
-/// last component) it was made, so regenerating it from the same events gives the same bytes.
-struct StableFixtureOptions: ParsableArguments {
-    @Flag(help: "Write no event times and no creation time, so the same events give the same bytes.") var noTimes = false
-
-    func events(_ events: [RecordedEvent]) -> [RecordedEvent] {
-        guard noTimes else { return events }
-        return events.map { e in
-            var e = e
-            e.meta.timestamp = 0
-            return e
-        }
-    }
-
-    func header(_ header: Fixture.SessionHeader?) -> Fixture.SessionHeader? {
-        guard noTimes, var header else { return header }
-        header.created = nil
-        return header
-    }
-}
-
-extension ResolvedSession {
-    /// How a written file names this session: a file by its name without the folders (no
-    /// absolute path of the machine it was made on), a stored session by its id.
-    var portableName: String {
-        document == nil ? name : URL(fileURLWithPath: name).lastPathComponent
-    }
-}
-
 extension Fixture {
     /// Loads and parses a file. A missing file is a usage error; anything unreadable or malformed is
     /// a data error naming the file and the place inside it (line and column, or event index and field).
