@@ -85,12 +85,19 @@ public struct PresentationBinding<Route: Routable>: Sendable {
     /// `nil` records `interactiveDismiss(token)` for the presentation this binding was created
     /// for (token 0, which no presentation has, when there was none: the write is stale). A
     /// route presents it from the frame with origin `user`.
+    ///
+    /// The `nil` write's origin: `user` when the binding's presentation is the top-most one (the
+    /// user swiped it away), `system` when it no longer is (a late write: SwiftUI catching up with
+    /// a presentation that was already dismissed or replaced, which the reducer rejects as
+    /// `stale`). So a query for refused swipes counts `origin = 'user'` and never SwiftUI's late nils.
     @MainActor @discardableResult
     public func set(_ newValue: Route?, file: String = #fileID, line: Int = #line) -> CallResult {
         if let route = newValue {
             return navigator.show(route, as: style, in: frame, origin: .user, file: file, line: line)
         }
-        return navigator.interactiveDismiss(token: token ?? 0, file: file, line: line)
+        let token = token ?? 0
+        let late = navigator.state.topPresentation?.token != token
+        return navigator.send(.interactiveDismiss(token: token), origin: late ? .system : .user, file: file, line: line)
     }
 
     /// `get() != nil`, for `alert(_:isPresented:presenting:)` and `confirmationDialog`.

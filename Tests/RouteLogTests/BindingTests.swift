@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func aLateNilWriteForAReplacedSheetIsStaleAndKeepsTheNewOne() async throws {
-        let (nav, _) = try navigator()
+        let (nav, log) = try navigator()
         nav.show(.player(episode: 1))                               // token 1
         let oldBinding = nav.presentationBinding(style: .sheet)     // SwiftUI holds this one
         nav.show(.settings)                                         // app replaces the sheet: token 2
@@ -41,6 +41,11 @@ import Testing
         #expect(nav.top == nil)
         // Another late write after everything is gone is stale too.
         #expect(oldBinding.set(nil).outcome == .rejected(.stale))
+        // Late writes are SwiftUI's, not the user's: origin system; the swipe on the current sheet is the user's.
+        await nav.flush()
+        let swipes = try log.events(nav.session).filter { if case .interactiveDismiss = $0.event { true } else { false } }
+        #expect(swipes.map(\.meta.origin) == [.system, .user, .system])
+        #expect(swipes.map(\.event) == [.interactiveDismiss(token: 1), .interactiveDismiss(token: 2), .interactiveDismiss(token: 1)])
     }
 
     @Test func anInPlaceUpdateKeepsTheTokenSoTheBindingStaysValid() async throws {
