@@ -2,20 +2,44 @@ import RouteLogCore
 
 /// The JSON objects the CLI's `--json` output prints, for the server's API to mirror.
 public enum SessionJSON {
-    /// A session as `routelog sessions --json` prints it (the CLI prints this very value).
-    public static func session(_ s: SessionInfo) -> JSONValue {
+    /// A session as `routelog sessions --json` prints it (the CLI prints this very value);
+    /// `prefix` (the shortest unique prefix among the store's sessions) is `null` when not given.
+    public static func session(_ s: SessionInfo, prefix: String? = nil) -> JSONValue {
         var o: [String: JSONValue] = [
             "id": .string(s.id.rawValue), "label": .string(s.label), "created": .string(ISO8601.format(milliseconds: s.createdAt)),
             "events": .int(Int64(clamping: s.eventCount)), "headDigest": .string(s.headDigest.hex),
         ]
         o["app"] = s.appName.map(JSONValue.string) ?? .null
-        o["version"] = s.appVersion.map(JSONValue.string) ?? .null
+        o["appVersion"] = s.appVersion.map(JSONValue.string) ?? .null
         // Events recorded without a time carry 0: that is "no time", not 1970 (the table prints "-").
         o["lastEventAt"] = s.lastEventAt.flatMap { $0 == 0 ? nil : JSONValue.string(ISO8601.format(milliseconds: $0)) } ?? .null
         // When the session entered this store, and its place in that order (`latest` is the highest).
         o["added"] = s.enteredAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
         o["order"] = s.entryOrder == 0 ? .null : .int(Int64(clamping: s.entryOrder))
+        o["prefix"] = prefix.map(JSONValue.string) ?? .null
         return .object(o)
+    }
+
+    /// All of a store's sessions as `routelog sessions --json` prints them, each with its prefix.
+    public static func sessions(_ all: [SessionInfo]) -> JSONValue {
+        let prefixes = shortestUniquePrefixes(all.map(\.id.rawValue))
+        return .array(all.map { session($0, prefix: prefixes[$0.id.rawValue]) })
+    }
+
+    /// The shortest prefix of each id that names it and no other (what `sessions` prints, and what a
+    /// session reference's prefix resolves back to that session): one character past the longest
+    /// common prefix with its neighbours in sorted order.
+    public static func shortestUniquePrefixes(_ ids: [String]) -> [String: String] {
+        let sorted = Array(Set(ids)).sorted()
+        func common(_ a: String, _ b: String) -> Int { zip(a, b).prefix { $0 == $1 }.count }
+        var out: [String: String] = [:]
+        for (i, id) in sorted.enumerated() {
+            var shared = 0
+            if i > 0 { shared = max(shared, common(id, sorted[i - 1])) }
+            if i + 1 < sorted.count { shared = max(shared, common(id, sorted[i + 1])) }
+            out[id] = String(id.prefix(min(id.count, shared + 1)))
+        }
+        return out
     }
 
     /// An event as `routelog log --json` prints it; `state` is the state after it.

@@ -33,7 +33,11 @@ struct API: Sendable {
         router.get("/sessions/{ref}") { _, context in await self.guarded { try self.viewerPage(context) } }
         router.get("/api/sessions") { _, _ in await self.guarded { try self.sessions() } }
         router.get("/api/sessions/{ref}") { _, context in
-            await self.guarded { Self.json(SessionJSON.session(try self.resolve(context))) }
+            await self.guarded {
+                let info = try self.resolve(context)
+                let prefixes = SessionJSON.shortestUniquePrefixes(try self.store.log().sessions().map(\.id.rawValue))
+                return Self.json(SessionJSON.session(info, prefix: prefixes[info.id.rawValue]))
+            }
         }
         // Reading and folding many events runs on the work threads (see `Work`).
         router.get("/api/sessions/{ref}/events") { request, context in
@@ -119,7 +123,7 @@ struct API: Sendable {
     // MARK: - JSON API
 
     func sessions() throws -> Response {
-        Self.json(.array(try store.log().sessions().map(SessionJSON.session)))
+        Self.json(SessionJSON.sessions(try store.log().sessions()))
     }
 
     /// `GET /api/sessions/{ref}/events?from=N&limit=M`: the events from seq N (default 1), as

@@ -9,8 +9,12 @@ struct SessionsCommand: ParsableCommand {
         abstract: "List the sessions in the store.",
         discussion: """
         One line per session, in the order they entered the store (so the last line is `latest`): \
-        # (that order), id, label, app/version, created (the time the app recorded; an import \
-        keeps it), added (when the session entered this store), events, last event time, head digest.
+        # (that order), id, prefix (the shortest prefix of the id that names this session and no \
+        other), label, app/version, created (the time the app recorded; an import keeps it), added \
+        (when the session entered this store), events, last event time, head digest. Either the \
+        prefix or #N (the # column; quote it in a shell, where # starts a comment) names the \
+        session wherever a command takes a SESSION. --json prints the same fields, the prefix as \
+        "prefix" and # as "order".
         """
     )
 
@@ -22,18 +26,19 @@ struct SessionsCommand: ParsableCommand {
         let all = try call { try log.sessions() }
         let out = Output.stdout()
         if json {
-            out.line(JSONValue.array(all.map(Self.json)).canonicalText)
+            out.line(SessionJSON.sessions(all).canonicalText)
             return
         }
+        let prefixes = SessionJSON.shortestUniquePrefixes(all.map(\.id.rawValue))
         if all.isEmpty {
             out.line("no sessions in \(store.path)")
             return
         }
-        var rows = [["#", "ID", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD"].map { out.paint($0, .bold) }]
+        var rows = [["#", "ID", "PREFIX", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD"].map { out.paint($0, .bold) }]
         for s in all {
             rows.append([
                 s.entryOrder == 0 ? "-" : String(s.entryOrder),
-                s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt), Render.time(s.enteredAt),
+                s.id.rawValue, prefixes[s.id.rawValue] ?? s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt), Render.time(s.enteredAt),
                 String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short,
             ])
         }
@@ -49,6 +54,9 @@ struct SessionsCommand: ParsableCommand {
         }
     }
 
-    /// The JSON object of one session; `routelog-serve`'s `/api/sessions` serves the same value.
+    /// One session of `sessions --json` (`routelog-serve`'s `/api/sessions` serves the same value);
+    /// `prefix` is `null` when not given.
     static func json(_ s: SessionInfo) -> JSONValue { SessionJSON.session(s) }
+
+    static func json(_ s: SessionInfo, prefix: String?) -> JSONValue { SessionJSON.session(s, prefix: prefix) }
 }
