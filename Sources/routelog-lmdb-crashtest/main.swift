@@ -73,7 +73,9 @@ case "append":
             // Call sites come and go, so kills also land in batches that add a site to the session's table.
             let batch = generator.events(n).enumerated().map { i, e in
                 let k = Int(seq) + i
-                return RecordedEvent(e, meta: EventMetadata(timestamp: Int64(seq) + 1, callSite: CallSite(file: "Screen\(k % 23).swift", line: k % 5)))
+                // Times in the tests' clock's era (1_700_000_000_000), so the test's reopen, under the
+                // app's retention (which ages a session by its last event), keeps the session.
+                return RecordedEvent(e, meta: EventMetadata(timestamp: 1_700_000_000_000 + Int64(seq) + 1, callSite: CallSite(file: "Screen\(k % 23).swift", line: k % 5)))
             }
             let stored = try log.append(batch, to: session, expectedSeq: seq)
             seq = stored.last!.seq
