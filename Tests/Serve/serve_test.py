@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Tests of `routelog serve` as an attacker and a heavy user would use it.
+"""Tests of `routelog serve` as an attacker and a heavy user would use it, and of the store commands
+it reads from (import and compact) on a full disk (a small tmpfs; run as root) and killed midway.
 
     /usr/bin/python3 Tests/Serve/serve_test.py BIN_DIR
 
@@ -462,10 +463,100 @@ def test_a_replaced_store_is_picked_up():
         srv.stop()
 
 
+# The store commands the viewer reads from, on a full disk and killed midway.
+
+mounts = []  # tmpfs mounts this script made, unmounted at the end
+
+
+def small_tmpfs(name, size="1m"):
+    """A tmpfs of `size` (a full disk within reach); the test runs as root, as `make test` here does."""
+    path = os.path.join(WORK, name)
+    os.makedirs(path)
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise AssertionError(f"cannot mount a {size} tmpfs at {path} (the full-disk tests need root): {r.stderr.strip()}")
+    mounts.append(path)
+    return path
+
+
+def sessions_of(store):
+    return json.loads(routelog("sessions", "--json", store=store).stdout)
+
+
+def test_import_is_all_or_nothing_on_a_full_disk():
+    disk = small_tmpfs("full-import")
+    store = os.path.join(disk, "st")
+    small, big = os.path.join(WORK, "small.json"), os.path.join(WORK, "big.json")
+    fixture(small, 10, "small")
+    fixture(big, 40000, "big")
+    routelog("import", small, store=store)
+    r = routelog("import", big, store=store, check=False)
+    assert r.returncode == 3, (r.returncode, r.stderr)
+    assert "disk full" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    listed = sessions_of(store)
+    assert [(s["label"], s["events"]) for s in listed] == [("small", 10)], listed
+    routelog("verify", "--all", store=store)
+
+
+def worker_pids(marker):
+    return [pid for pid in os.listdir("/proc") if pid.isdigit() and marker in _cmdline(pid)]
+
+
+def test_import_killed_midway_leaves_no_session():
+    big = os.path.join(WORK, "killed-big.json")
+    fixture(big, 150000, "killed")
+    store = store_with("killed-import", 5)
+    killed = 0
+    for delay in [0.4, 0.8, 1.2, 1.6, 2.4]:
+        p = subprocess.Popen([os.path.join(BIN, "routelog"), "import", big, "--store", store],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        started.append(p)
+        time.sleep(delay)
+        p.send_signal(signal.SIGKILL)
+        p.wait(10)
+        killed += p.returncode == -signal.SIGKILL
+        # The watched worker ends with the routelog the user killed.
+        wait_until("the import's worker to end", lambda: not worker_pids(big), 5)
+        counts = [s["events"] for s in sessions_of(store) if s["label"] == "killed"]
+        assert all(c == 150000 for c in counts), counts
+    assert killed > 0
+    routelog("verify", "--all", store=store)
+
+
+def test_compact_out_of_space_killed_and_modes():
+    store = store_with("compact-src", 60000)
+    disk = small_tmpfs("full-compact")
+    out = os.path.join(disk, "copy")
+    r = routelog("compact", "-o", out, store=store, check=False)
+    assert r.returncode == 3 and "disk full" in r.stderr, (r.returncode, r.stderr)
+    assert not os.path.exists(out) and os.listdir(disk) == [], os.listdir(disk)
+    # Killed: the copy is at its place whole or not at all; the next compact clears what was left.
+    for i, delay in enumerate([0.05, 0.2, 0.5]):
+        out = os.path.join(WORK, f"killed-copy-{i}")
+        p = subprocess.Popen([os.path.join(BIN, "routelog"), "compact", "-o", out, "--store", store],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        started.append(p)
+        time.sleep(delay)
+        p.send_signal(signal.SIGKILL)
+        p.wait(10)
+        wait_until("the compact's worker to end", lambda: not worker_pids(out), 5)
+        if os.path.exists(out):
+            routelog("verify", "--all", store=out)
+    out = os.path.join(WORK, "copy")
+    routelog("compact", "-o", out, store=store)
+    assert not [n for n in os.listdir(WORK) if ".compact-" in n], os.listdir(WORK)
+    for name in ["data.mdb"]:
+        mode = os.stat(os.path.join(out, name)).st_mode & 0o777
+        assert mode == os.stat(os.path.join(store, name)).st_mode & 0o777, oct(mode)
+    assert os.stat(out).st_mode & 0o777 == os.stat(store).st_mode & 0o777
+    assert [s["id"] for s in sessions_of(out)] == [s["id"] for s in sessions_of(store)]
+
+
 TESTS = [test_host_and_origin_allow_list, test_api_mirrors_the_cli_field_by_field, test_huge_and_odd_parameters,
          test_sigint_and_sigterm_stop_with_a_stream_open, test_killing_routelog_serve_ends_the_server,
          test_idle_and_slow_connections, test_a_replaced_store_is_picked_up, test_api_latency_under_page_loads_and_streams,
-         test_big_page_in_bounded_memory]
+         test_big_page_in_bounded_memory, test_import_is_all_or_nothing_on_a_full_disk,
+         test_import_killed_midway_leaves_no_session, test_compact_out_of_space_killed_and_modes]
 
 failed = 0
 try:
@@ -486,5 +577,7 @@ finally:
         if p.poll() is None:
             p.send_signal(signal.SIGKILL)
             p.wait(10)
+    for m in mounts:
+        subprocess.run(["umount", m])
     shutil.rmtree(WORK, ignore_errors=True)
 sys.exit(1 if failed else 0)

@@ -10,7 +10,8 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         Each FILE becomes a new session (the store is created if it does not exist). A \
         hand-written event list without an expect block imports fine. Every file is read and \
-        checked before anything is written. Without --label a session keeps the label its file \
+        checked before anything is written; each session is written with all its events in one \
+        transaction, so an import that is killed or runs out of space leaves no session. Without --label a session keeps the label its file \
         records: an export's session label, else the fixture's "name".
         """
     )

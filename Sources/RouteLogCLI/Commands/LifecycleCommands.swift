@@ -152,7 +152,9 @@ struct CompactCommand: ParsableCommand {
         Copies the store into DIR (created if missing; it must be empty) without its free pages \
         (LMDB's mdb_env_copy2 with MDB_CP_COMPACT). The copy reads one consistent snapshot of the \
         store, so an app may keep writing meanwhile; replace the store with the copy only while \
-        nothing has it open. The store itself is not changed.
+        nothing has it open. The store itself is not changed. The copy is written into a temporary \
+        directory beside DIR and renamed into place when complete, so a failure or a kill leaves \
+        nothing half-written at DIR; its files get the store's modes.
         """
     )
 

@@ -42,6 +42,7 @@ extension CLIError {
         case .invalidSessionID(let id): .usage("unknown session: \(id) (not a session id)")
         case .corruptRecord(let session, let seq, let reason): .data("corrupt record: session \(session) seq \(seq): \(reason)")
         case .corruptValue(let db, let key, let reason): .data("corrupt store: database \"\(db)\" key \(key): \(reason)")
+        case .storage(let e, let operation) where e == .noSpace: .data("disk full while \(operation): no space left on the device (nothing stored was lost; free some space and try again)")
         case .storage(let e, let operation): .data("store error while \(operation): \(e)")
         case .sessionInUse(let id): .data("session in use: \(id) (an app or another process is writing it; nothing was deleted)")
         case .lockFailed(let path, let reason): .data("cannot lock \(path): \(reason)")

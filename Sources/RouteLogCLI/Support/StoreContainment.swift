@@ -32,6 +32,9 @@ public enum StoreContainment {
     static let defaultTimeout: Double = 60
     /// Set in the child's environment: the file the child's heartbeat counter is written to.
     static let heartbeatKey = "ROUTELOG_STORE_HEARTBEAT"
+    /// Set in the child's environment: the parent's process id. The child ends when its parent
+    /// is gone (killed by SIGKILL, say), so stopping `routelog` in any way stops the work.
+    static let parentKey = "ROUTELOG_STORE_PARENT"
     /// Seconds between two heartbeats, and between two looks of the parent.
     static let beatInterval: Double = 0.5
 
@@ -40,7 +43,8 @@ public enum StoreContainment {
     public static func runIfNeeded(arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32? {
         if environment[childMarker] != nil {
-            if let path = environment[heartbeatKey] { Heartbeat.start(path) }
+            let parent = environment[parentKey].flatMap { Int32($0) }
+            if let path = environment[heartbeatKey] { Heartbeat.start(path, parent: parent) }
             injectTestFault(environment)
             return nil
         }
@@ -53,6 +57,7 @@ public enum StoreContainment {
         var childEnvironment = environment
         childEnvironment[childMarker] = "1"
         childEnvironment[heartbeatKey] = heartbeat.path
+        childEnvironment[parentKey] = String(getpid())
         // A crash is reported by the parent in one line; the runtime's backtrace would only add noise.
         if childEnvironment["SWIFT_BACKTRACE"] == nil { childEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
         let child = Process()
@@ -180,14 +185,18 @@ public enum StoreContainment {
 /// while the child makes progress (see `LMDBProgress`); the parent reads the file.
 enum Heartbeat {
     /// Starts the heartbeat thread of a child; it runs until the process ends.
-    static func start(_ path: String) {
+    /// With `parent`, the child ends (SIGKILL) within a beat of that process being gone (its
+    /// parent is then another process).
+    static func start(_ path: String, parent: Int32?) {
         let fd = open(path, O_WRONLY)
         guard fd >= 0 else { return }
+        if let parent, getppid() != parent { kill(getpid(), SIGKILL) }
         let thread = Thread {
             var beats: UInt64 = 0
             var last = LMDBProgress.sample()
             while true {
                 usleep(UInt32(StoreContainment.beatInterval * 1_000_000))
+                if let parent, getppid() != parent { kill(getpid(), SIGKILL) }
                 let now = LMDBProgress.sample()
                 // Progress: LMDB calls returned since the last look, or none in progress.
                 if now.completed != last.completed || !now.inside {

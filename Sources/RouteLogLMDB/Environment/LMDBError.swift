@@ -1,4 +1,5 @@
 import CLMDB
+import Foundation
 
 /// An error code returned by LMDB: one of LMDB's own codes (`MDB_…`, negative) or a system
 /// `errno` value (positive), such as `ENOSPC` or `EACCES`.
@@ -62,6 +63,20 @@ public struct LMDBError: Error, RawRepresentable, Hashable, Sendable, CustomStri
     public var description: String {
         let message = mdb_strerror(rawValue).map { String(cString: $0) } ?? "unknown error"
         return "\(message) (\(rawValue))"
+    }
+
+    /// `EIO`: an input/output error.
+    public static let ioError = LMDBError(rawValue: 5)
+
+    /// This error as seen from the file system holding `path`: a failed write (`EIO`, which a
+    /// full tmpfs gives for a page written through the map, or `ENOSPC`) on a file system with
+    /// less than 1 MiB free is ``noSpace``, so the user reads "disk full".
+    public func onFileSystem(of path: String) -> LMDBError {
+        guard self == .ioError || self == .noSpace else { return self }
+        var fs = statvfs()
+        guard statvfs(path, &fs) == 0 else { return self }
+        let free = UInt64(fs.f_bavail) * UInt64(fs.f_frsize)
+        return free < 1 << 20 ? .noSpace : self
     }
 
     /// Throws the error for a non-zero C return code.

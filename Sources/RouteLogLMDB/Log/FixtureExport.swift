@@ -28,8 +28,8 @@ extension LMDBEventLog {
     }
 
     /// Imports a fixture as a new session, keeping its session header (label, app, app version,
-    /// creation time) and every event's metadata. The events are appended in one transaction, so
-    /// a failed import leaves an empty session at most.
+    /// creation time) and every event's metadata. The session and its events are written in one
+    /// transaction: an import that fails (a full disk) or is killed midway leaves no session.
     ///
     /// - Parameter label: overrides the label from the fixture's header (or its name).
     /// - Returns: the new session.
@@ -38,10 +38,6 @@ extension LMDBEventLog {
     public func importFixture(_ fixture: Fixture, label: String? = nil) throws -> SessionInfo {
         let header = fixture.session
         let new = NewSession(label: label ?? header?.label ?? fixture.name, appName: header?.app, appVersion: header?.appVersion)
-        let info = try createSession(new, createdAt: header?.created ?? options.clock())
-        if !fixture.events.isEmpty {
-            try append(fixture.events, to: info.id, expectedSeq: 0)
-        }
-        return try session(info.id)
+        return try createSession(new, createdAt: header?.created ?? options.clock(), events: fixture.events)
     }
 }

@@ -524,9 +524,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         try createSession(new, createdAt: options.clock())
     }
 
-    /// Creates a session with a given creation time (used by import).
-    func createSession(_ new: NewSession, createdAt: Int64) throws -> SessionInfo {
+    /// Creates a session with a given creation time (used by import) and, with `events`, its
+    /// events, all in one transaction: the session appears with all its events or not at all.
+    func createSession(_ new: NewSession, createdAt: Int64, events: [RecordedEvent] = []) throws -> SessionInfo {
         let writer = try requireWriter()
+        let bodies = events.map { StoredPayload.eventBody($0.event) }
         var rng = SystemRandomNumberGenerator()
         let id = SessionID.v7(milliseconds: createdAt, random: (rng.next(), rng.next()))
         let key = try sessionKey(id)
@@ -556,9 +558,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             row.info.entryOrder = last + 1
             let encoded = row.encode()
             try txn.put(encoded, forKey: key, in: sessionsDB, options: .noOverwrite)
-            let head = Head(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
+            var head = Head(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
+            if !events.isEmpty {
+                _ = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key)
+            }
             scratch[id] = head
-            return { [self] in heads[id] = head }
+            let committed = head
+            return { [self] in heads[id] = committed }
         }
         try applyRetention()
         return try session(id)
@@ -660,7 +666,6 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         // Encode the events on the caller's thread, so concurrent appenders share the work (their
         // metadata depends on the session's head, so it is encoded in the transaction).
         let bodies = events.map { StoredPayload.eventBody($0.event) }
-        let interval = options.snapshotInterval
         var result: [StoredEvent] = []
         defer {
             // A session that is not there (deleted meanwhile) is not claimed.
@@ -678,58 +683,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                                                     reason: "the session has \(actual) events; a session holds at most \(StoreKey.maxSeq)")
             }
             // Nothing above wrote; from here on only LMDB errors can throw (and abort the group).
-            var stored: [StoredEvent] = []
-            stored.reserveCapacity(events.count)
-            var hash = head.row.headHash
-            let firstKey = StoreKey.event(head.row.eventPrefix, actual + 1)
-            let inOrder = try txn.lastKey(in: eventsDB).map { $0.lexicographicallyPrecedes(firstKey) } ?? true
-            let putOptions: LMDBPutOptions = inOrder ? .append : .noOverwrite
-            // One key buffer for the whole batch: only its seq bytes change from event to event.
-            var eventKey = firstKey
-            let prefix = head.row.eventPrefix
-            let createdAt = head.row.info.createdAt
-            var payload = BinaryWriter()
-            // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
-            try txn.withCursor(in: eventsDB) { cursor in
-                for i in events.indices {
-                    let event = events[i].event
-                    let step = head.replayer.apply(event)
-                    StoreKey.setSeq(step.seq, in: &eventKey)
-                    var sum = Digest.zero
-                    let meta = events[i].meta
-                    var site: UInt32?
-                    if let callSite = meta.callSite {
-                        if let known = head.sites[callSite] {
-                            site = known
-                        } else {
-                            // First used here: its entry is written in this transaction.
-                            let index = UInt32(truncatingIfNeeded: head.sites.count)
-                            let siteKey = SiteCodec.key(prefix, index)
-                            try txn.put(SiteCodec.encode(callSite, key: siteKey), forKey: siteKey, in: sitesDB, options: .noOverwrite)
-                            head.sites[callSite] = index
-                            site = index
-                        }
-                    }
-                    let base = StoredPayload.timeBase(seq: step.seq, running: head.timeBase, createdAt: createdAt)
-                    payload.bytes.removeAll(keepingCapacity: true)
-                    StoredPayload.write(meta, base: base, site: site, event: bodies[i], into: &payload)
-                    head.timeBase = StoredPayload.advance(base, time: meta.timestamp)
-                    try cursor.put(count: RecordCodec.size(payload: payload.bytes.count), forKey: eventKey, options: putOptions) { out in
-                        sum = RecordCodec.write(into: out, kind: event.kind, outcome: step.outcome,
-                                                previous: hash, digest: step.digest, payload: payload.bytes)
-                    }
-                    hash = sum
-                    if step.seq % interval == 0 {
-                        try txn.put(SnapshotCodec.encode(head.replayer.state), forKey: eventKey, in: snapshotsDB, options: .noOverwrite)
-                    }
-                    stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest))
-                }
-            }
-            head.row.info.eventCount = head.replayer.seq
-            head.row.info.headDigest = head.replayer.state.digest
-            head.row.headHash = hash
-            if let last = events.last { head.row.info.lastEventAt = last.meta.timestamp }
-            try txn.put(head.row.encode(), forKey: key, in: sessionsDB)
+            let stored = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key)
             scratch[id] = head
             result = stored
             let committed = head
