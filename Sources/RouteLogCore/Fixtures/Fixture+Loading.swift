@@ -1,0 +1,241 @@
+import Foundation
+
+extension Fixture {
+    /// Reads a fixture file.
+    ///
+    /// - Parameter path: the file's path; error messages repeat it as given.
+    /// - Throws: ``FixtureError`` naming the file and the line and column, or the event index and
+    ///   field, of the first problem.
+    public init(contentsOf path: String) throws(FixtureError) {
+        // A device, FIFO or socket (or a symlink to one) is refused before it is opened: opening a
+        // FIFO waits for a writer, and /dev/zero never ends.
+        var st = stat()
+        if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG, (st.st_mode & S_IFMT) != S_IFDIR {
+            throw FixtureError(file: path, problem: .unreadable("not a regular file (a device, FIFO or socket); give a fixture or export file"))
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64, size > UInt64(Fixture.maxFileBytes) {
+            throw FixtureError(file: path, problem: .unreadable("the file is larger than \(Fixture.maxFileBytes) bytes, the most a fixture may hold"))
+        }
+        // A regular file is mapped and its pages are let go as the reader passes them, so a
+        // file of a million events is never resident all at once.
+        if let mapped = MappedFile(path) {
+            defer { mapped.unmap() }
+            guard Fixture.isUTF8(mapped.buffer, passed: mapped.release) else {
+                throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
+            }
+            mapped.rewind()
+            self = try Fixture.parse(utf8: mapped.buffer, file: path, passed: mapped.release)
+            return
+        }
+        guard let bytes = Fixture.readBytes(path) else {
+            let reason: String
+            var isDir: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+                reason = "no such file"
+            } else if isDir.boolValue {
+                reason = "it is a directory"
+            } else {
+                reason = "permission denied or I/O error"
+            }
+            throw FixtureError(file: path, problem: .unreadable(reason))
+        }
+        guard Fixture.isUTF8(bytes) else {
+            throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
+        }
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: path) }
+    }
+
+    /// Parses fixture text.
+    ///
+    /// - Parameters:
+    ///   - text: the JSON text.
+    ///   - file: the name to put in error messages.
+    /// - Throws: ``FixtureError``.
+    public init(text: String, file: String) throws(FixtureError) {
+        self = try Array(text.utf8).withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: file) }
+    }
+
+    /// Parses fixture text given as UTF-8 bytes. The events are read one at a time as the parser
+    /// reaches them (no tree of the whole file is built), with the same errors, in the same order
+    /// of precedence, as a parse of the whole tree: any syntax error first, then the shape.
+    ///
+    /// `passed` is told how far the parser has gone (it never reads the bytes before again).
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, file: String, passed: ((Int) -> Void)? = nil) throws(FixtureError) -> Fixture {
+        var events: [RecordedEvent] = []
+        var eventError: FormatError?
+        var parser = JSONParser(bytes: bytes)
+        let parsed: (value: JSONValue, streamed: Int?)
+        do throws(JSONError) {
+            parsed = try parser.parseDocument(streaming: "events") { i, item, offset in
+                passed?(offset)
+                guard eventError == nil, i < Fixture.maxEvents else { return }
+                do throws(FormatError) { events.append(try RecordedEvent(json: item)) } catch { eventError = error.within("events[\(i)]") }
+            }
+        } catch {
+            throw FixtureError(file: file, problem: .syntax(error))
+        }
+        let streamed = parsed.streamed.map { StreamedEvents(count: $0, events: events, error: eventError) }
+        do {
+            return try Fixture(json: parsed.value, streamed: streamed)
+        } catch {
+            switch error {
+            case .shape(let f): throw FixtureError(file: file, problem: .shape(f))
+            case .unsupported(let f): throw FixtureError(file: file, problem: .unsupportedFormat(f))
+            }
+        }
+    }
+
+    /// The items of a fixture's `events` array, converted while parsing: how many there were, the
+    /// events converted, and the first item that is not an event.
+    struct StreamedEvents {
+        var count: Int
+        var events: [RecordedEvent]
+        var error: FormatError?
+    }
+
+    /// The whole file, or `nil` when it cannot be read.
+    static func readBytes(_ path: String) -> [UInt8]? {
+        // Non-blocking and regular files only: what replaced the file since it was checked cannot block the read.
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var bytes: [UInt8] = []
+        // One byte more than the size, so a file that grew is still read to its end.
+        var want = max(Int(st.st_size), 0) + 1
+        while true {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: want))
+            var got = 0
+            var failed = false
+            bytes.withUnsafeMutableBytes { raw in
+                while got < want {
+                    let r = read(fd, raw.baseAddress! + start + got, want - got)
+                    if r > 0 { got += r } else if r < 0 && errno == EINTR { continue } else { failed = r < 0; break }
+                }
+            }
+            if failed { return nil }
+            bytes.removeLast(want - got)
+            if got < want { return bytes }
+            // The limit counts the bytes read, not the size the file claimed.
+            if bytes.count > Fixture.maxFileBytes { return nil }
+            want = 1 << 16
+        }
+    }
+
+    /// Whether `bytes` are valid UTF-8. Checked in slices cut where an ASCII byte starts (never
+    /// inside a multi-byte sequence), so no copy of the whole text is made; `passed` is told how
+    /// far the check has gone.
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>, passed: ((Int) -> Void)? = nil) -> Bool {
+        let slice = 1 << 20
+        var lo = 0
+        while lo < bytes.count {
+            var hi = min(bytes.count, lo + slice)
+            while hi < bytes.count && bytes[hi] >= 0x80 { hi += 1 }
+            let part = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
+            if !UTF8Validation.isValid(part) { return false }
+            lo = hi
+            passed?(lo)
+        }
+        return true
+    }
+
+    static func isUTF8(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { isUTF8($0) } }
+
+    /// Reads a fixture from its JSON value (the file name is left to the caller).
+    init(json: JSONValue, streamed: StreamedEvents? = nil) throws(FixtureParseFailure) {
+        let r: JSONReader
+        do { r = try JSONReader(json, "a fixture") } catch { throw .shape(error) }
+        // The format comes first: a newer file may have keys this build does not know.
+        guard let formatValue = r.object["format"], !formatValue.isNull else {
+            throw .shape(FormatError(path: "format", message: "missing required key \"format\" (expected \"\(Fixture.format)\")"))
+        }
+        guard let format = formatValue.stringValue else {
+            throw .shape(FormatError(path: "format", message: "expected a string, found \(formatValue.kindName)"))
+        }
+        guard format == Fixture.format else { throw .unsupported(format) }
+        do throws(FormatError) {
+            try r.only(["format", "name", "description", "session", "events", "expect"])
+            let name = try r.string("name")
+            let description = try r.optionalString("description") ?? ""
+            let session = try r.decodeIfPresent("session", as: SessionHeader.self)
+            var events: [RecordedEvent] = []
+            if let streamed {
+                try Fixture.checkEventCount(streamed.count)
+                if let error = streamed.error { throw error }
+                events = streamed.events
+            } else {
+                let items = try r.array("events")
+                try Fixture.checkEventCount(items.count)
+                for (i, item) in items.enumerated() {
+                    do { events.append(try RecordedEvent(json: item)) } catch { throw error.within("events[\(i)]") }
+                }
+            }
+            let expect = try r.decodeIfPresent("expect", as: Expectation.self)
+            self.init(name: name, description: description, session: session, events: events, expect: expect)
+        } catch {
+            throw .shape(error)
+        }
+    }
+}
+
+extension Fixture {
+    /// The largest fixture or export file read (1 GiB); a larger one is refused before it is read.
+    public static let maxFileBytes = 1 << 30
+    /// The most events one file may hold (10 million).
+    public static let maxEvents = 10_000_000
+
+    static func checkEventCount(_ n: Int) throws(FormatError) {
+        if n > maxEvents { throw FormatError(path: "events", message: "\(n) events, more than the \(maxEvents) a file may hold") }
+    }
+}
+
+/// A regular file mapped read-only. ``release(_:)`` lets go of the pages before an offset (they
+/// are read from the file again if touched), so a scan of a large file keeps only a window of it
+/// resident (on Linux; see ``release(_:)`` for Apple platforms).
+final class MappedFile {
+    let buffer: UnsafeBufferPointer<UInt8>
+    private let base: UnsafeMutableRawPointer
+    private var released = 0
+    /// How far past the last release a scan goes before the next one.
+    private static let window = 16 << 20
+
+    /// `nil` when `path` is not a regular, non-empty file that can be mapped.
+    init?(_ path: String) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return nil }
+        let count = Int(st.st_size)
+        guard let p = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+        base = p
+        buffer = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// Lets go of the whole pages before `offset` once the scan is a window past the last release.
+    func release(_ offset: Int) {
+        guard offset - released >= Self.window else { return }
+        let page = Int(getpagesize())
+        let end = offset / page * page
+        #if os(Linux)
+        // Drops the pages from this process; they are read from the file again if touched.
+        madvise(base + released, end - released, MADV_DONTNEED)
+        #endif
+        // Apple platforms: MADV_DONTNEED only lowers the pages' priority there; they are clean
+        // file pages, which the kernel reclaims under memory pressure without being asked.
+        released = end
+    }
+
+    /// For a second scan from the start.
+    func rewind() { released = 0 }
+
+    func unmap() { munmap(base, buffer.count) }
+}
+
+/// Why ``Fixture/init(json:)`` failed, before the file name is attached.
+enum FixtureParseFailure: Error {
+    case shape(FormatError)
+    case unsupported(String)
+}
