@@ -192,7 +192,10 @@ struct API: Sendable {
         }
         let streams = self.streams, stopping = self.stopping
         let body = ResponseBody { writer in
-            defer { streams.leave() }
+            defer {
+                streams.leave()
+                Memory.trim()
+            }
             var builder = Timeline.Builder(state: initial, seq: from - 1)
             var encoder = TimelineEncoder(origin: origin)
             var next = from
