@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RouteLogTimeline", targets: ["RouteLogTimeline"]),
         .executable(name: "routelog", targets: ["routelog"]),
         .executable(name: "routelog-serve", targets: ["routelog-serve"]),
+        .executable(name: "routelog-mcp", targets: ["routelog-mcp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         // Hummingbird's own dependency; `routelog-serve` reads the bound port from its channel.
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
+        // The Model Context Protocol server; only `routelog-mcp` links it, so `routelog` builds without it.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         .target(name: "RouteLogCore", swiftSettings: strict),
@@ -74,6 +77,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // `routelog mcp` runs this executable (found beside `routelog`): the sessions as an MCP server
+        // over stdio, a thin adapter over RouteLogCLI's read-only tools.
+        .executableTarget(
+            name: "routelog-mcp",
+            dependencies: [
+                "RouteLogCLI", "RouteLogCore",
+                .product(name: "MCP", package: "swift-sdk"),
             ],
             swiftSettings: strict
         ),
