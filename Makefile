@@ -48,6 +48,7 @@ test: setup
 	Tools/DocExamples/check.sh
 	$(SWIFT) test --skip-build
 	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
+	/usr/bin/python3 Tests/Browser/lanes_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
 	/usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/MCP/mcp_client_test.py "$$($(SWIFT) build --show-bin-path)"
 	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3

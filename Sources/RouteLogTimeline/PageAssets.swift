@@ -21,6 +21,7 @@ enum PageAssets {
       <button id="b-last" title="Last (End)">▶|</button>
       <label class="seqbox">seq <input id="seq" type="number" min="0" value="0"> <span id="of"></span></label>
     </section>
+    <section id="lanes-panel" aria-label="screen lifetimes" hidden></section>
     <main>
       <section id="events" class="panel">
         <div class="panel-head">
@@ -135,7 +136,9 @@ enum PageAssets {
     .card .pl { color:#7a5a00; font-size:10px; white-space:pre-wrap; word-break:break-all; max-height:42px; overflow:hidden; }
     .card.rootcard { background:#f6f7fb; color:var(--dim); }
     .tabbar { display:flex; border-top:1px solid var(--line); background:#f8f9fc; }
-    .tabbar .tab { flex:1; text-align:center; padding:6px 2px 8px; font-size:10px; color:var(--dim); overflow:hidden; text-overflow:ellipsis; white-space:nowrap; }
+    .tabbar .tab { flex:1; min-width:0; text-align:center; padding:6px 2px 8px; font-size:10px; line-height:1.15; color:var(--dim); overflow-wrap:anywhere; white-space:normal; }
+    .screen.covered .tabbar { padding-right:28px; }
+    .evnote { color:var(--dim); font-style:italic; }
     .tabbar .tab b { display:block; font-size:9px; font-weight:500; }
     .tabbar .tab.on { color:var(--accent); font-weight:700; border-top:2px solid var(--accent); margin-top:-1px; }
     .active { outline:3px solid #ffb020; outline-offset:2px; box-shadow:0 0 0 7px rgba(255,176,32,.25), 0 6px 18px rgba(20,25,50,.12); }
@@ -281,15 +284,22 @@ enum PageAssets {
         $('slider').value = String(seq);
         if (document.activeElement !== $('seq')) $('seq').value = String(seq);
         renderList(opts && opts.fromList ? false : true);
+        // "between" starts at the previous and the selected seq, until the user picks others.
+        if (!$('d-pair').checked) { $('d-a').value = String(Math.max(0, seq - 1)); $('d-b').value = String(seq); }
         renderState();
         renderDiff();
+        if (window.routelogLanesAt) window.routelogLanesAt(seq);
         return seq;
       }
       window.routelog = {
         get seq() { return seq; },
         get count() { return count(); },
         go: function (n) { return go(n); },
-        stateJSON: function () { return textAt(seq); }
+        stateJSON: function () { return textAt(seq); },
+        // For the lanes (TimelineLanes): their data, and an event's text and note by seq.
+        lanes: D.lanes || null,
+        eventText: function (n) { return n >= 1 && n <= events.length ? events[n - 1][2] : ''; },
+        eventNote: function (n) { return n >= 1 && n <= events.length ? events[n - 1][9] : null; }
       };
 
       // ---- Timeline scrubber ---------------------------------------------------------------------
@@ -388,7 +398,7 @@ enum PageAssets {
           row.appendChild(el('span', 'seqc', i + 1));
           row.appendChild(el('span', null, relTime(e[0])));
           row.appendChild(el('span', null, origins[e[1]]));
-          var ev = el('span', null, e[2]); if (e[9] !== null) ev.title = '# ' + e[9];
+          var ev = el('span', null, e[2]); if (e[9] !== null) { ev.title = '# ' + e[9]; ev.appendChild(el('span', 'evnote', '  # ' + e[9])); }
           row.appendChild(ev);
           row.appendChild(el('span', 'oc' + (rej ? '' : ' ok'), outcomeText(outcomes[e[3]])));
           var site = e[4] >= 0 ? sites[e[4]] : '-', sc = el('span', 'dim', site); sc.title = site;
@@ -463,6 +473,7 @@ enum PageAssets {
           });
           base.appendChild(bar);
         }
+        if (chain.length && chain[0].style !== 'alert' && chain[0].style !== 'confirmationDialog') base.classList.add('covered');
         if (activeIndex < 0) { base.classList.add('active'); base.appendChild(el('div', 'active-tag', 'ACTIVE')); }
         stage.appendChild(base);
         chain.forEach(function (p, i) {
@@ -503,6 +514,7 @@ enum PageAssets {
           var e = events[seq - 1];
           after.appendChild(document.createTextNode('after ' + e[2] + '  '));
           after.appendChild(el('span', isRejected(seq - 1) ? 'rej' : '', outcomeText(outcomes[e[3]])));
+          if (e[9] !== null) after.appendChild(el('span', 'evnote', '  # ' + e[9]));
         } else after.textContent = 'before any event';
         var text = textAt(seq);
         drawState(JSON.parse(text));
@@ -572,7 +584,7 @@ enum PageAssets {
         }
         if (seq === 0) { box.appendChild(el('div', 'note', 'seq 0: the state before any event')); return; }
         var e = events[seq - 1];
-        box.appendChild(el('div', 'note', 'seq ' + (seq - 1) + ' → ' + seq + ': ' + e[2]));
+        box.appendChild(el('div', 'note', 'seq ' + (seq - 1) + ' → ' + seq + ': ' + e[2] + (e[9] !== null ? '  # ' + e[9] : '')));
         if (!e[8].length) { box.appendChild(el('div', 'note', isRejected(seq - 1) ? 'rejected: the state did not change' : 'no change')); return; }
         var before = textAt(seq - 1), after = textAt(seq);
         e[8].forEach(function (c) { changeLine(box, c, before, after); });

@@ -260,7 +260,7 @@ def test_xss_session_runs_nothing(d):
     js(d, "window.routelog.go(3)")
     text = d.find_element(By.TAG_NAME, "body").text
     assert XSS in text, "the route id shows as text"
-    assert js(d, "return document.querySelectorAll('script').length") == 2
+    assert js(d, "return document.querySelectorAll('script').length") == 3  # data, page, lanes
     shot(d, "report-xss.png")
 
 
