@@ -26,7 +26,7 @@ public enum TimelinePage {
         out += scriptSafe(data.canonicalText)
         out += "</script>\n<script>\n"
         out += PageAssets.script
-        out += "</script>\n<script>\n"
+        out += "\n"
         out += TimelineLanes.script
         out += "</script>\n</body>\n</html>\n"
         return out

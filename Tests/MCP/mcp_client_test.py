@@ -180,14 +180,16 @@ async def main():
 
             # Errors are tool errors with the CLI's message; the server keeps running.
             r = await session.call_tool("get_state", {"session": "nosuchsession"})
-            check("a bad ref is a tool error", r.is_error and "no session" in r.content[0].text.lower() or "unknown session" in r.content[0].text.lower(),
-                  r.content[0].text if r.content else r)
+            check("a bad ref is a tool error", r.is_error and "unknown session" in r.content[0].text.lower(), r.content[0].text if r.content else r)
             r = await session.call_tool("blame", {"session": shop + "@99"})
             check("a seq out of range is a tool error", r.is_error and "out of range" in r.content[0].text, r.content[0].text)
             r = await session.call_tool("bisect", {"session": shop, "predicate": "depth =="})
             check("a bad predicate is a tool error", r.is_error and "predicate" in r.content[0].text, r.content[0].text)
             r = await session.call_tool("get_state", {"session": "latest@2"})
             check("the server still answers, and refs are the CLI's", not r.is_error and r.structured_content["seq"] == 2, r)
+            r = await session.call_tool("blame", {"session": "#1@4"})
+            check("an entry-number ref (#1 is the shop) blames its state", not r.is_error and r.structured_content["seq"] == 4
+                  and r.structured_content["session"] == shop, r.content[0].text[:300] if r.content else r)
 
             res = await session.read_resource("routelog://sessions")
             check("resource routelog://sessions", "shop" in res.contents[0].text, res)

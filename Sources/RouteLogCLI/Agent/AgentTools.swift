@@ -97,7 +97,6 @@ public final class AgentTools: @unchecked Sendable {
             return try await runJSON(["diff", try a.string("a"), try a.string("b"), "--json"], okCodes: [0, 1])
         case "blame":
             let s = try resolve(a, seqKey: "seq")
-            if s.seq == nil { try s.requireEvents() }
             let (blame, names) = try BlameQuery.blame(s, at: s.seqOrHead)
             let items = BlameRender.elements(blame).map { BlameRender.json(blame[$0], events: names, at: blame.seq) }
             return page(key: "elements", items: items, cursor: try a.cursor(), extra: [
@@ -105,7 +104,6 @@ public final class AgentTools: @unchecked Sendable {
             ])
         case "lifetimes":
             let s = try resolve(a, seqKey: nil)
-            try s.requireEvents()
             let route = try a.optionalString("route")
             let lifetimes = try BlameQuery.lifetimes(s)
             let items = lifetimes.all.filter { $0.isScreen && (route == nil || $0.routeID == route) }.map { BlameRender.json($0) }

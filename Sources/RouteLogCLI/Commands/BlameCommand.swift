@@ -49,7 +49,7 @@ struct BlameCommand: ParsableCommand {
         followed by the seq that later removed it, if one did (looked for to the session's end). \
         A reset puts every element of its state there anew. --json prints \
         {"seq", "digest", "elements": [...]} with each element's kind, id, place, start, put, \
-        updates, end and the events' short forms.
+        updates, end and the events' short forms. A session without events blames the state at seq 0.
         """
     )
 
@@ -60,7 +60,6 @@ struct BlameCommand: ParsableCommand {
     func run() throws {
         let ref = try parseRef(session)
         let s = try store.workspace().resolve(ref)
-        if ref.seq == nil { try s.requireEvents() }
         let seq = s.seqOrHead
         let (blame, events) = try BlameQuery.blame(s, at: seq)
         let out = Output.stdout()
@@ -84,7 +83,8 @@ struct LifetimesCommand: ParsableCommand {
         that took it away (- while it is still there), its style, route id, place (tab, frame, \
         index or presentation level and token) and the seqs that updated it in place. \
         --route ID keeps the screens of that route id. --json prints \
-        {"seq", "rejected": [...], "lifetimes": [...]}.
+        {"seq", "rejected": [...], "lifetimes": [...]}. A session without events has no screens: \
+        lifetimes says so and exits 0.
         """
     )
 
@@ -97,7 +97,6 @@ struct LifetimesCommand: ParsableCommand {
         let ref = try parseRef(session)
         if ref.seq != nil { throw CLIError.usage("lifetimes covers the whole session: give \(ref.text.split(separator: "@").first.map(String.init) ?? ref.text) without @N") }
         let s = try store.workspace().resolve(ref)
-        try s.requireEvents()
         let lifetimes = try BlameQuery.lifetimes(s)
         let screens = lifetimes.all.filter { $0.isScreen && (route == nil || $0.routeID == route) }
         let out = Output.stdout()
@@ -107,6 +106,10 @@ struct LifetimesCommand: ParsableCommand {
                 "rejected": .array(lifetimes.rejected.map { .int(Int64($0)) }),
                 "lifetimes": .array(screens.map { BlameRender.json($0) }),
             ]).canonicalText)
+            return
+        }
+        if s.info.eventCount == 0 {
+            out.line("\(s.name) has no events yet")
             return
         }
         if let route, screens.isEmpty {
