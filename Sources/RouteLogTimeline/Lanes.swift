@@ -70,13 +70,14 @@ extension TimelineLanes {
 
     /// The lanes' script: draws the lanes on a canvas (only the lanes scrolled into view, bars
     /// that fall on one pixel drawn once), names a bar's events on hover, and on a click selects
-    /// the bar and jumps to the seq that put it there. It reads the page through `window.routelog`.
+    /// the bar and jumps to the seq that put it there. It reads the page through `window.routelog`;
+    /// on a live page it asks the server for the lanes again as events arrive, so they grow.
     static let script = #"""
     (function () {
       'use strict';
       var R = window.routelog, L = R && R.lanes, panel = document.getElementById('lanes-panel');
-      if (!L || !L.names.length || !panel) return;
-      panel.hidden = false;
+      var live = R && R.live && R.live.lanes;  // a live page asks the server for the lanes again as events arrive
+      if (!L || !panel || (!L.names.length && !live)) return;
       var wrap = document.createElement('div'); wrap.id = 'lanes-wrap';
       var canvas = document.createElement('canvas'); canvas.id = 'lanes';
       var spacer = document.createElement('div');
@@ -84,15 +85,22 @@ extension TimelineLanes {
       var info = document.createElement('div'); info.id = 'lanes-info'; info.className = 'mono dim';
       wrap.appendChild(canvas); wrap.appendChild(spacer); panel.appendChild(wrap); panel.appendChild(info); document.body.appendChild(tip);
       var ROW = 14, LABEL = 130, MARKS = 8;  // lane height, label column, the rejected marks' row
-      var n = L.names.length, bars = L.bars, nb = L.ids.length, styles = L.styles;
       var colors = { push: '#8ea5ee', sheet: '#3d6df2', fullScreenCover: '#20243a', popover: '#8a4de0', alert: '#d93a3a', confirmationDialog: '#e08a00' };
-      var byLane = [];
-      for (var i = 0; i < n; i++) byLane.push([]);
-      for (var b = 0; b < nb; b++) byLane[bars[4 * b]].push(b);  // in order of start
-      var height = Math.min(n * ROW + MARKS, 160);
-      spacer.style.height = Math.max(0, n * ROW + MARKS - height) + 'px';
-      canvas.style.height = height + 'px';
-      var selected = -1, cursor = 0, pending = false, api = { drawMs: 0, draws: 0 };
+      var n, bars, nb, styles, byLane, height;
+      var selected = -1, cursor = 0, pending = false, api = { drawMs: 0, draws: 0, seq: R.count };
+      // Takes the lanes' data (the page's, or the server's newer answer): bars keep their numbers.
+      function setData(data) {
+        L = data; n = L.names.length; bars = L.bars; nb = L.ids.length; styles = L.styles;
+        byLane = [];
+        for (var i = 0; i < n; i++) byLane.push([]);
+        for (var b = 0; b < nb; b++) byLane[bars[4 * b]].push(b);  // in order of start
+        height = Math.min(n * ROW + MARKS, 160);
+        spacer.style.height = Math.max(0, n * ROW + MARKS - height) + 'px';
+        canvas.style.height = height + 'px';
+        panel.hidden = !n;
+        if (selected >= nb) selected = -1;
+      }
+      setData(L);
       function total() { return Math.max(1, R.count); }
       function endOf(b) { return bars[4 * b + 2] || total() + 1; }
       function xOf(seq, w) { return LABEL + (seq - 0.5) / total() * (w - LABEL - 4); }
@@ -170,7 +178,21 @@ extension TimelineLanes {
       wrap.addEventListener('scroll', redraw);
       window.addEventListener('resize', redraw);
       window.routelogLanesAt = function (seq) { cursor = seq; redraw(); };
+      // Live: new events arrived; one request at a time, and one more if events came during it.
+      var fetching = false, again = false;
+      window.routelogLanesGrew = function () {
+        if (!live) return;
+        if (fetching) { again = true; return; }
+        fetching = true;
+        fetch(live).then(function (r) { return r.json(); }).then(function (data) {
+          if (data && data.names) { setData(data); api.seq = data.seq; redraw(); }
+        }).catch(function () {}).then(function () {
+          fetching = false;
+          if (again) { again = false; window.routelogLanesGrew(); }
+        });
+      };
       api.draw = draw; api.barAt = barAt; api.describe = describe;
+      api.bars = function () { return nb; }; api.lanes = function () { return n; };
       api.point = function (b) {  // where bar b is drawn, in client coordinates (for tests)
         var rect = canvas.getBoundingClientRect(), w = canvas.clientWidth;
         var lane = bars[4 * b], x1 = xOf(bars[4 * b + 1], w), x2 = xOf(endOf(b), w);

@@ -99,6 +99,7 @@ extension PageAssets {
             for (var i = c.from - 1; i < events.length; i++) if (matches(i)) filtered.push(i);
             updateRange(); filterChanged();
             if (follow) go(events.length);
+            if (window.routelogLanesGrew) window.routelogLanesGrew();
           };
           es.onerror = function () { $('live-badge').textContent = '○ reconnecting'; es.close(); setTimeout(connect, 1000); };
           es.onopen = function () { $('live-badge').textContent = '● live'; };

@@ -114,6 +114,7 @@ extension PageAssets {
         stateJSON: function () { return textAt(seq); },
         // For the lanes (TimelineLanes): their data, and an event's text and note by seq.
         lanes: D.lanes || null,
+        live: D.live || null,
         eventText: function (n) { return n >= 1 && n <= events.length ? events[n - 1][2] : ''; },
         eventNote: function (n) { return n >= 1 && n <= events.length ? events[n - 1][9] : null; }
       };

@@ -34,6 +34,7 @@ struct API: Sendable {
         router.get("/api/sessions/{ref}/events") { request, context in self.guarded { try self.events(request, context) } }
         router.get("/api/sessions/{ref}/state") { request, context in self.guarded { try self.state(request, context) } }
         router.get("/api/sessions/{ref}/stream") { request, context in self.guarded { try self.stream(request, context) } }
+        router.get("/api/sessions/{ref}/lanes") { _, context in self.guarded { try self.lanes(context) } }
         return router
     }
 
@@ -232,7 +233,21 @@ struct API: Sendable {
         let info = try resolve(context)
         let events = try log.events(info.id, from: 1, through: info.eventCount)
         let timeline = Timeline.build(header: Timeline.Header(info), events: events)
-        let live: JSONValue = .object(["stream": .string("/api/sessions/\(info.id.rawValue)/stream")])
+        let live: JSONValue = .object([
+            "stream": .string("/api/sessions/\(info.id.rawValue)/stream"),
+            "lanes": .string("/api/sessions/\(info.id.rawValue)/lanes"),
+        ])
         return Self.response(timeline.html(extra: ["live": live]), type: "text/html; charset=utf-8")
+    }
+
+    /// `GET /api/sessions/{ref}/lanes`: the timeline's lanes (see `TimelineLanes`) of the whole
+    /// session as it is now, with `seq`, the last seq they cover. A live page asks again as events arrive.
+    func lanes(_ context: BasicRequestContext) throws -> Response {
+        let info = try resolve(context)
+        var tracker = LifetimeTracker()
+        try log.read(info.id, from: 1, through: info.eventCount) { tracker.apply($0.event); return true }
+        guard case .object(var lanes) = TimelineLanes.json(tracker.lifetimes) else { return Self.json(.null) }
+        lanes["seq"] = .int(Int64(tracker.seq))
+        return Self.json(.object(lanes))
     }
 }
