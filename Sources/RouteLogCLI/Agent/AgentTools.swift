@@ -203,7 +203,7 @@ public final class AgentTools: @unchecked Sendable {
         let limit = try a.int("limit") ?? 100
         guard (1...1000).contains(limit) else { throw .usage("limit out of range: \(limit) (1...1000)") }
         let origin = try a.optionalString("origin")
-        if let origin, Origin(rawValue: origin) == nil { throw .usage("unknown origin: \(printable(origin)) (app, user, system)") }
+        if let origin, Origin(rawValue: origin) == nil { throw .usage("unknown origin: \(printable(origin)) (\(Origin.allCases.map(\.rawValue).joined(separator: ", ")))") }
         let outcome = try a.optionalString("outcome")
         if let outcome, outcome != "applied" && outcome != "rejected" { throw .usage("unknown outcome: \(printable(outcome)) (applied, rejected)") }
         let route = try a.optionalString("route")
