@@ -98,13 +98,15 @@ struct LifetimesCommand: ParsableCommand {
         if ref.seq != nil { throw CLIError.usage("lifetimes covers the whole session: give \(ref.text.split(separator: "@").first.map(String.init) ?? ref.text) without @N") }
         let s = try store.workspace().resolve(ref)
         let lifetimes = try BlameQuery.lifetimes(s)
-        let screens = lifetimes.all.filter { $0.isScreen && (route == nil || $0.routeID == route) }
+        // Read in place (a million lifetimes are not copied): the screens, of `route` if given.
+        func shown(_ l: Lifetime) -> Bool { l.isScreen && (route == nil || l.routeID == route) }
+        let screens = lifetimes.all.lazy.filter(shown)
         let out = Output.stdout()
         if json {
             out.line(JSONValue.object([
                 "seq": .int(Int64(lifetimes.seq)),
                 "rejected": .array(lifetimes.rejected.map { .int(Int64($0)) }),
-                "lifetimes": .array(screens.map { BlameRender.json($0) }),
+                "lifetimes": .array(Array(screens.map { BlameRender.json($0) })),
             ]).canonicalText)
             return
         }
@@ -135,8 +137,10 @@ struct LifetimesCommand: ParsableCommand {
 extension String {
     /// The string without its trailing spaces.
     func trimmingTrailingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
+        // On the UTF-8 bytes: a space is one byte, so the cut falls between characters.
+        let bytes = utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: " ") { end = bytes.index(before: end) }
+        return end == bytes.endIndex ? self : String(Substring(bytes[..<end]))
     }
 }
