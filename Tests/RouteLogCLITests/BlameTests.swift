@@ -78,6 +78,21 @@ struct BlameTests {
         #expect(none.status == 0 && none.stdout.contains("no screen with route id nope"))
     }
 
+    @Test func rowWidthsAreTheRowsWidths() {
+        // With tabs, tokens, in-place updates, ends and reset-made presentations; and without tabs.
+        let cover = Presentation(token: 12, route: RouteRef(id: "welcome"), style: .fullScreenCover, content: Frame(path: [RouteRef(id: "terms")]))
+        let home = Tab(id: "home", root: Frame(path: [RouteRef(id: "product")], presented: cover))
+        let reset = RecordedEvent(.reset(NavigationState(tabs: [home], selectedTab: "home")))
+        for events in [Self.shop + [reset], Sessions.upsell] {
+            let lives = Lifetimes(events: events.map(\.event))
+            #expect(lives.all.count > 5)
+            if events.count == Self.shop.count + 1 { #expect(lives.all.contains { $0.kind == .presentation && $0.createdBy == .reset && $0.placement == nil }) }
+            for l in lives.all {
+                #expect(BlameRender.rowWidths(l) == BlameRender.row(l, events: [:]).map(Render.visibleWidth), "\(l)")
+            }
+        }
+    }
+
     @Test func badInputIsAOneLineError() async throws {
         CLI.expectError(await run(["blame", "$/shop.json@99"]), status: 2, "seq out of range: 99")
         CLI.expectError(await run(["lifetimes", "$/shop.json@3"]), status: 2, "lifetimes covers the whole session")

@@ -122,7 +122,7 @@ struct LifetimesCommand: ParsableCommand {
         let header = ["START", "END", "STYLE", "ROUTE", "WHERE", "UPDATES"]
         var widths = header.map(\.count)
         for l in screens {
-            for (i, cell) in BlameRender.row(l, events: [:]).enumerated() { widths[i] = max(widths[i], Render.visibleWidth(cell)) }
+            for (i, width) in BlameRender.rowWidths(l).enumerated() { widths[i] = max(widths[i], width) }
         }
         func emit(_ row: [String]) {
             out.line(row.enumerated().map { i, cell in

@@ -102,6 +102,29 @@ enum BlameRender {
         return out
     }
 
+    /// The visible widths of `row(l, events: [:])`, counted without building its text: the first of
+    /// the two passes `routelog lifetimes` makes over its rows (a million rows are never held as text).
+    static func rowWidths(_ l: Lifetime) -> [Int] {
+        func digits(_ n: UInt64) -> Int {
+            var n = n, d = 1
+            while n >= 10 { n /= 10; d += 1 }
+            return d
+        }
+        let kind = l.kind == .presentation ? (l.style?.rawValue ?? "presentation") : "push"
+        var place = l.tab.map { Render.visibleWidth($0) + 3 } ?? 0
+        switch l.kind {
+        case .entry: place += Render.visibleWidth(l.frame.description) + 3 + String(l.index ?? 0).utf8.count
+        case .presentation: place += 6 + digits(UInt64(l.depth + 1)) + (l.token.map { 2 + digits($0) } ?? 0)
+        default: place += Render.visibleWidth(l.routeID)
+        }
+        return [
+            digits(l.start) + 1 + l.createdBy.rawValue.utf8.count,
+            l.end.map { digits($0) + 1 + (l.endedBy?.rawValue.utf8.count ?? 0) } ?? 1,
+            kind.utf8.count, Render.visibleWidth(l.routeID), place,
+            l.updates.isEmpty ? 0 : 8 + l.updates.reduce(l.updates.count - 1) { $0 + digits($1) },
+        ]
+    }
+
     /// `routelog lifetimes` as table rows: start, end, kind, route, where, updates.
     static func row(_ l: Lifetime, events: [UInt64: String]) -> [String] {
         let kind = l.kind == .presentation ? (l.style?.rawValue ?? "presentation") : "push"

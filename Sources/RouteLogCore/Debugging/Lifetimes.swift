@@ -18,30 +18,35 @@ public struct Lifetime: Hashable, Sendable {
         case presentation
     }
 
-    public var kind: Kind
+    // Stored widest first, so that a million of them pack without padding between the optionals.
     /// The route's id (the tab's id for tabs and the selection).
     public var routeID: String
     /// The tab it lives in when it is born; `nil` without tabs.
     public var tab: String?
-    /// The frame it lives in: an entry's stack, or the frame a presentation is presented from.
-    public var frame: FrameRef
     /// How many presentations lie between the root and ``frame`` (0: a root frame). A presentation's
     /// level in its chain is `depth + 1`.
     public var depth: Int
-    /// An entry's position on its stack (0 at the bottom).
-    public var index: Int?
-    /// A presentation's style, token and placement (the placement is `nil` when a reset made it).
-    public var style: PresentationStyle?
-    public var token: UInt64?
-    public var placement: Placement?
-    /// The seq of the event that put it there, and that event's kind.
+    /// The seq of the event that put it there (its kind is ``createdBy``).
     public var start: UInt64
-    public var createdBy: Event.Kind
-    /// The seq of the event that took it away, if any did, and that event's kind.
-    public var end: UInt64?
-    public var endedBy: Event.Kind?
     /// The seqs of the shows that updated it in place, in order.
     public var updates: [UInt64]
+    /// An entry's position on its stack (0 at the bottom).
+    public var index: Int?
+    /// A presentation's token (its style is ``style``, its placement ``placement``).
+    public var token: UInt64?
+    /// The seq of the event that took it away, if any did (its kind is ``endedBy``).
+    public var end: UInt64?
+    /// The frame it lives in: an entry's stack, or the frame a presentation is presented from.
+    public var frame: FrameRef
+    /// A presentation's placement (`nil` when a reset made it).
+    public var placement: Placement?
+    public var kind: Kind
+    /// A presentation's style.
+    public var style: PresentationStyle?
+    /// The kind of the event that put it there.
+    public var createdBy: Event.Kind
+    /// The kind of the event that took it away, if any did.
+    public var endedBy: Event.Kind?
 
     /// The seq of the event that put it there in its present form: the last in-place update, else its birth.
     public var lastChange: UInt64 { updates.last ?? start }
@@ -256,15 +261,15 @@ public struct LifetimeTracker: Sendable {
 
     private func lifetime(_ k: Lifetime.Kind, _ id: String, _ loc: FrameRef.Resolved, index: Int? = nil, kind: Event.Kind) -> Lifetime {
         Lifetime(
-            kind: k, routeID: id, tab: state.hasTabs ? state.roots[loc.tab].id : nil, frame: loc.ref, depth: loc.depth,
-            index: index, style: nil, token: nil, placement: nil, start: seq, createdBy: kind, end: nil, endedBy: nil, updates: []
+            routeID: id, tab: state.hasTabs ? state.roots[loc.tab].id : nil, depth: loc.depth, start: seq, updates: [],
+            index: index, token: nil, end: nil, frame: loc.ref, placement: nil, kind: k, style: nil, createdBy: kind, endedBy: nil
         )
     }
 
     private func tabLifetime(_ k: Lifetime.Kind, _ id: String, _ kind: Event.Kind) -> Lifetime {
         Lifetime(
-            kind: k, routeID: id, tab: id, frame: .root, depth: 0, index: nil, style: nil, token: nil, placement: nil,
-            start: seq, createdBy: kind, end: nil, endedBy: nil, updates: []
+            routeID: id, tab: id, depth: 0, start: seq, updates: [], index: nil, token: nil, end: nil, frame: .root,
+            placement: nil, kind: k, style: nil, createdBy: kind, endedBy: nil
         )
     }
 
