@@ -10,8 +10,10 @@ FUZZ_SECONDS ?= 60
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
 # tests), libsqlite3-dev (the benchmark baseline), pkg-config, python3 (the doc examples check), and
 # for the browser tests of the timeline viewer chromium, chromium-driver and python3-selenium, and
-# for the server's load test wrk, for the prune test faketime (a clock in the future), for the fleet export test python3-pip and DuckDB's Python package (into Debian's Python, which
-# /usr/bin/python3 runs; Debian marks it externally managed, hence --break-system-packages).
+# for the server's load test wrk, for the prune test faketime (a clock in the future), for the fleet
+# export test python3-pip and DuckDB's Python package (into Debian's Python, which
+# /usr/bin/python3 runs; Debian marks it externally managed, hence --break-system-packages), and for
+# the MCP server's test the official MCP Python SDK and jsonschema, the same way.
 # Only what is missing is installed.
 setup:
 	@missing=""; \
@@ -27,13 +29,20 @@ setup:
 	  $(SUDO) /usr/bin/python3 -m pip install -q --break-system-packages duckdb 2>/dev/null || \
 	    $(SUDO) /usr/bin/python3 -m pip install -q duckdb; \
 	}
+	@/usr/bin/python3 -c "import mcp, jsonschema" 2>/dev/null || { \
+	  echo "installing: mcp, jsonschema (pip)"; \
+	  $(SUDO) /usr/bin/python3 -m pip install -q --break-system-packages mcp jsonschema 2>/dev/null || \
+	    $(SUDO) /usr/bin/python3 -m pip install -q mcp jsonschema; \
+	}
 
 build: setup
 	$(SWIFT) build
 
 # The doc examples, the Swift tests, the timeline viewer's browser tests (headless Chromium driven by
 # Selenium, with Debian's Python: /usr/bin/python3 sees python3-selenium; screenshots go to
-# .build/browser/), the server under forged requests, signals, idle connections and load (wrk), the README's fleet queries run by DuckDB over an export of generated sessions,
+# .build/browser/), the server under forged requests, signals, idle connections and load (wrk), the
+# README's fleet queries run by DuckDB over an export of generated sessions,
+# the MCP server driven over stdio by the official Python MCP client,
 # then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 test: setup
@@ -42,7 +51,9 @@ test: setup
 	$(SWIFT) test --skip-build
 	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
 	/usr/bin/python3 Tests/Serve/serve_test.py "$$($(SWIFT) build --show-bin-path)"
+	/usr/bin/python3 Tests/Browser/lanes_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
 	/usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py "$$($(SWIFT) build --show-bin-path)"
+	/usr/bin/python3 Tests/MCP/mcp_client_test.py "$$($(SWIFT) build --show-bin-path)"
 	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
 
 # libFuzzer on every parser (Tools/Fuzz), FUZZ_SECONDS per harness. The fuzzer and address

@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RouteLogTimeline", targets: ["RouteLogTimeline"]),
         .executable(name: "routelog", targets: ["routelog"]),
         .executable(name: "routelog-serve", targets: ["routelog-serve"]),
+        .executable(name: "routelog-mcp", targets: ["routelog-mcp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         // Hummingbird's own dependency; `routelog-serve` runs its service group to stop it on a signal.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        // The Model Context Protocol server; only `routelog-mcp` links it, so `routelog` builds without it.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         .target(name: "RouteLogCore", swiftSettings: strict),
@@ -86,6 +89,16 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // `routelog mcp` runs this executable (found beside `routelog`): the sessions as an MCP server
+        // over stdio, a thin adapter over RouteLogCLI's read-only tools.
+        .executableTarget(
+            name: "routelog-mcp",
+            dependencies: [
+                "RouteLogCLI", "RouteLogCore",
+                .product(name: "MCP", package: "swift-sdk"),
             ],
             swiftSettings: strict
         ),

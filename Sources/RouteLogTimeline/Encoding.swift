@@ -92,6 +92,7 @@ extension Timeline {
             "openAt": openAt.map { .int(Int64($0)) } ?? .null,
             "chunk": encoder.chunk(entries[...]),
         ]
+        if let lanes { o["lanes"] = lanes }
         for (k, v) in extra { o[k] = v }
         return .object(o)
     }

@@ -19,6 +19,8 @@ public struct Timeline: Sendable {
     public var entries: [Entry]
     /// The seq the page selects when it opens.
     public var openAt: UInt64?
+    /// The lanes drawn under the slider (see ``TimelineLanes``), when built from events.
+    public var lanes: JSONValue?
 
     public init(header: Header, initialStateJSON: String, entries: [Entry], openAt: UInt64? = nil) {
         self.header = header
@@ -205,7 +207,9 @@ public struct Timeline: Sendable {
         var entries: [Entry] = []
         entries.reserveCapacity(events.count)
         for e in events { entries.append(b.add(e.recorded, outcome: e.outcome)) }
-        return Timeline(header: header, initialStateJSON: initial, entries: entries, openAt: openAt)
+        var t = Timeline(header: header, initialStateJSON: initial, entries: entries, openAt: openAt)
+        t.lanes = TimelineLanes.json(Lifetimes(events: events.lazy.map(\.event)))
+        return t
     }
 
     /// The timeline of a fixture's events, replayed from the empty state.
@@ -213,6 +217,8 @@ public struct Timeline: Sendable {
         var b = Builder()
         let initial = b.stateJSON
         let entries = events.map { b.add($0) }
-        return Timeline(header: header, initialStateJSON: initial, entries: entries, openAt: openAt)
+        var t = Timeline(header: header, initialStateJSON: initial, entries: entries, openAt: openAt)
+        t.lanes = TimelineLanes.json(Lifetimes(events: events.lazy.map(\.event)))
+        return t
     }
 }

@@ -19,12 +19,15 @@ public enum TimelinePage {
         <style>
         """
         out += PageAssets.css
+        out += TimelineLanes.css
         out += "</style>\n</head>\n<body>\n"
         out += PageAssets.body
         out += "\n<script type=\"application/json\" id=\"routelog-data\">"
         out += scriptSafe(data.canonicalText)
         out += "</script>\n<script>\n"
         out += PageAssets.script
+        out += "\n"
+        out += TimelineLanes.script
         out += "</script>\n</body>\n</html>\n"
         return out
     }

@@ -47,6 +47,9 @@ struct API: Sendable {
             await self.guarded { try await Work.run { try self.state(request, context) } }
         }
         router.get("/api/sessions/{ref}/stream") { request, context in await self.guarded { try await self.stream(request, context) } }
+        router.get("/api/sessions/{ref}/lanes") { _, context in
+            await self.guarded { try await Work.run { try self.lanes(context) } }
+        }
         return router
     }
 
@@ -278,7 +281,21 @@ struct API: Sendable {
     func viewerPage(_ context: BasicRequestContext) throws -> Response {
         let info = try resolve(context)
         let timeline = Timeline(header: Timeline.Header(info), initialStateJSON: Timeline.Builder().stateJSON, entries: [])
-        let live: JSONValue = .object(["stream": .string("/api/sessions/\(info.id.rawValue)/stream")])
+        let live: JSONValue = .object([
+            "stream": .string("/api/sessions/\(info.id.rawValue)/stream"),
+            "lanes": .string("/api/sessions/\(info.id.rawValue)/lanes"),
+        ])
         return Self.response(timeline.html(extra: ["live": live]), type: "text/html; charset=utf-8")
+    }
+
+    /// `GET /api/sessions/{ref}/lanes`: the timeline's lanes (see `TimelineLanes`) of the whole
+    /// session as it is now, with `seq`, the last seq they cover. A live page asks again as events arrive.
+    func lanes(_ context: BasicRequestContext) throws -> Response {
+        let info = try resolve(context)
+        var tracker = LifetimeTracker()
+        try store.log().read(info.id, from: 1, through: info.eventCount) { tracker.apply($0.event); return true }
+        guard case .object(var lanes) = TimelineLanes.json(tracker.lifetimes) else { return Self.json(.null) }
+        lanes["seq"] = .int(Int64(tracker.seq))
+        return Self.json(.object(lanes))
     }
 }

@@ -260,7 +260,7 @@ def test_xss_session_runs_nothing(d):
     js(d, "window.routelog.go(3)")
     text = d.find_element(By.TAG_NAME, "body").text
     assert XSS in text, "the route id shows as text"
-    assert js(d, "return document.querySelectorAll('script').length") == 2
+    assert js(d, "return document.querySelectorAll('script').length") == 2  # the data and the page's code (lanes included)
     shot(d, "report-xss.png")
 
 
@@ -322,6 +322,13 @@ def test_live_server_follows_appends(d):
     wait_until("every appended event", lambda: js(d, "return window.routelog.count") == total, 10)
     assert seq(d) == total, "a page at the last event follows new ones"
     assert js(d, "return window.routelog.stateJSON()") == state_member(store, f"{sid}@{total}")
+    # The lanes grew with the events: the page asked the server again and draws every screen so far.
+    wait_until("the lanes up to the last event", lambda: js(d, "return window.routelogLanes && window.routelogLanes.seq") == total, 10)
+    screens = json.loads(routelog("lifetimes", sid, "--json", store=store).stdout)["lifetimes"]
+    assert js(d, "return window.routelogLanes.bars()") == len(screens), (js(d, "return window.routelogLanes.bars()"), len(screens))
+    status, body = get(f"/api/sessions/{sid}/lanes")
+    assert status == 200 and json.loads(body)["seq"] == total and len(json.loads(body)["ids"]) == len(screens), body[:300]
+    assert get("/api/sessions/nope/lanes")[0] == 404
     mid = (before + total) // 2
     js(d, "window.routelog.go(arguments[0])", mid)
     assert js(d, "return window.routelog.stateJSON()") == state_member(store, f"{sid}@{mid}")

@@ -23,9 +23,9 @@ public struct RouteLogCommand: AsyncParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [
-            SessionsCommand.self, LogCommand.self, StateCommand.self, DiffCommand.self, BisectCommand.self,
+            SessionsCommand.self, LogCommand.self, StateCommand.self, BlameCommand.self, LifetimesCommand.self, DiffCommand.self, BisectCommand.self,
             VerifyCommand.self, MinimizeCommand.self, ExportCommand.self, ImportCommand.self, FixturesCommand.self,
-            ReportCommand.self, ServeCommand.self, RmCommand.self, PruneCommand.self, CompactCommand.self, StatsCommand.self,
+            ReportCommand.self, ServeCommand.self, MCPCommand.self, PredicatesCommand.self, RmCommand.self, PruneCommand.self, CompactCommand.self, StatsCommand.self,
         ]
     )
 
@@ -56,7 +56,7 @@ enum HelpText {
       1  different, failed, or found bad
       2  usage error (bad option, unknown session, seq out of range, bad predicate)
       3  data error (corrupt, unreadable, not a store, newer format, empty session
-         given to diff, bisect, minimize or export; log and state show an empty one)
+         given to diff, bisect, minimize or export; log, state, blame and lifetimes show one)
     """
 }
 

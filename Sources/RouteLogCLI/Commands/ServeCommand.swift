@@ -41,14 +41,17 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// `routelog-serve` in the directory of the running `routelog`.
-    static func serverPath() throws(CLIError) -> String {
+    static func serverPath() throws(CLIError) -> String { try siblingPath("routelog-serve") }
+
+    /// The program `name` in the directory of the running `routelog`.
+    static func siblingPath(_ name: String) throws(CLIError) -> String {
         var me = CommandLine.arguments[0]
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { me = exe }
         else if let exe = Bundle.main.executablePath { me = exe }
         let dir = URL(fileURLWithPath: me).resolvingSymlinksInPath().deletingLastPathComponent()
-        let server = dir.appendingPathComponent("routelog-serve").path
+        let server = dir.appendingPathComponent(name).path
         guard FileManager.default.isExecutableFile(atPath: server) else {
-            throw .data("routelog-serve not found beside routelog (looked for \(server)); build it with: swift build --product routelog-serve")
+            throw .data("\(name) not found beside routelog (looked for \(server)); build it with: swift build --product \(name)")
         }
         return server
     }

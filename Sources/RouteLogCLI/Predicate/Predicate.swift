@@ -59,13 +59,16 @@ struct Predicate: CustomStringConvertible {
         case reason
         case invalid
         case seq
+        case chainIDs = "chain.ids"
+        case pathsIDs = "paths.ids"
+        case tabsIDs = "tabs.ids"
 
         var type: ValueType {
             switch self {
             case .topID, .topStyle, .pathLastID, .tab, .event, .outcome, .reason: .string
             case .topDismissible, .invalid: .bool
             case .depth, .pathCount, .seq: .int
-            case .pathIDs: .list
+            case .pathIDs, .chainIDs, .pathsIDs, .tabsIDs: .list
             }
         }
 
@@ -84,6 +87,9 @@ struct Predicate: CustomStringConvertible {
             case .reason: "the rejection reason (stale, …)"
             case .invalid: "the state breaks an invariant"
             case .seq: "the seq being judged"
+            case .chainIDs: "the ids of every presentation in the selected chain"
+            case .pathsIDs: "the ids of every route on every stack"
+            case .tabsIDs: "the ids of every tab"
             }
         }
     }
@@ -121,11 +127,15 @@ struct Predicate: CustomStringConvertible {
         case and(Node, Node)
         case or(Node, Node)
         case compare(Node, CompareOp, Node)
+        /// `count(collection, condition)`: see CollectionPredicates.swift.
+        case count(Collection, Node)
+        case elementField(ElementField)
 
         var fields: [Field] {
             switch self {
             case .field(let f): [f]
-            case .literal: []
+            case .literal, .elementField: []
+            case .count(_, let n): n.fields
             case .not(let n): n.fields
             case .and(let a, let b), .or(let a, let b), .compare(let a, _, let b): a.fields + b.fields
             }
@@ -135,6 +145,8 @@ struct Predicate: CustomStringConvertible {
             switch self {
             case .field(let f): return c.memo.value(of: f, in: c)
             case .literal(let v): return v
+            case .elementField(let f): return c.element?.value(of: f) ?? .absent
+            case .count(let collection, let condition): return Predicate.count(collection, condition, in: c)
             case .not(let n): return .bool(!n.evaluate(c).isTrue)
             case .and(let a, let b): return .bool(a.evaluate(c).isTrue && b.evaluate(c).isTrue)
             case .or(let a, let b): return .bool(a.evaluate(c).isTrue || b.evaluate(c).isTrue)
@@ -183,6 +195,8 @@ struct Predicate: CustomStringConvertible {
         A field with no value (top.id with nothing presented) is absent: every \
         comparison with it is false except !=.
         Example: top.id == "upsell" && outcome == "rejected"
+
+        \(collectionHelpText)
         """
     }
 }
@@ -216,6 +230,8 @@ struct PredicateContext {
             return s
         }
     }
+    /// The element a `count(…)` condition is reading.
+    var element: PredicateElement? = nil
 
     func value(of field: Predicate.Field) -> Predicate.Value {
         switch field {
@@ -232,6 +248,7 @@ struct PredicateContext {
         case .reason: return outcome?.reason.map { .string($0.rawValue) } ?? .absent
         case .invalid: return .bool(!state.validate().isEmpty)
         case .seq: return .int(Int(clamping: seq))
+        case .chainIDs, .pathsIDs, .tabsIDs: return Predicate.collectionList(field, state) ?? .absent
         }
     }
 }
@@ -341,6 +358,7 @@ enum PredicateLexer {
             }
             switch c {
             case "<", ">", "!": tokens.append(PredicateToken(kind: .op(String(c)), column: column, text: String(c)))
+            case ",": tokens.append(PredicateToken(kind: .op(","), column: column, text: ","))
             case "(": tokens.append(PredicateToken(kind: .lparen, column: column, text: "("))
             case ")": tokens.append(PredicateToken(kind: .rparen, column: column, text: ")"))
             case "=": throw PredicateError(column: column, message: "unexpected '=' (compare with '==')")
@@ -367,6 +385,8 @@ struct PredicateParser {
     /// Nesting of parentheses and `!`, bounded so a pathological predicate cannot overflow the stack.
     var depth = 0
     static let maxDepth = 200
+    /// Inside `count(COLLECTION, …)`: the collection whose element fields identifiers may name.
+    var collection: Predicate.Collection?
 
     init(tokens: [PredicateToken], length: Int) {
         self.tokens = tokens
@@ -402,8 +422,8 @@ struct PredicateParser {
         }
     }
 
-    mutating func parseOr() throws(PredicateError) -> (Node, ValueType, Int) {
-        try parseChain("||", after: nil, operand: { p, op throws(PredicateError) in try p.parseAnd(after: op) }, combine: Node.or)
+    mutating func parseOr(after op: PredicateToken? = nil) throws(PredicateError) -> (Node, ValueType, Int) {
+        try parseChain("||", after: op, operand: { p, op throws(PredicateError) in try p.parseAnd(after: op) }, combine: Node.or)
     }
 
     mutating func parseAnd(after op: PredicateToken? = nil) throws(PredicateError) -> (Node, ValueType, Int) {
@@ -498,6 +518,10 @@ struct PredicateParser {
         switch t.kind {
         case .identifier(let word):
             _ = advance()
+            if word == "count", current.kind == .lparen { return try parseCount(at: t.column) }
+            if let c = collection, Predicate.ElementField(rawValue: word).map(c.fields.contains) ?? false || Predicate.Field(rawValue: word) == nil {
+                return try elementField(word, column: t.column, in: c)
+            }
             guard let field = Predicate.Field(rawValue: word) else {
                 let names = Predicate.Field.allCases.map(\.rawValue).joined(separator: ", ")
                 throw PredicateError(column: t.column, message: "unknown field '\(word)' (fields: \(names))")

@@ -74,36 +74,52 @@ enum Render {
     private static let chainSeparator = Array(" ┃ ".utf8)
 
     /// The state as an indented tree, one line per frame, route and presentation.
-    static func tree(_ state: NavigationState) -> [String] {
-        var lines: [String] = []
+    static func tree(_ state: NavigationState) -> [String] { treeLines(state).map(\.text) }
+
+    /// What a line of ``tree(_:)`` shows: a tab (by its index), a route (root, presentations
+    /// above the root stack, index on the stack), a presentation (root, its index in the chain),
+    /// or nothing of its own (`nil`: a `path:` or `root` heading).
+    enum TreeElement: Equatable {
+        case tab(Int)
+        case entry(root: Int, level: Int, index: Int)
+        case presentation(root: Int, level: Int)
+    }
+
+    /// ``tree(_:)``'s lines, each with the element it shows (`routelog blame` prefixes each with its cause).
+    static func treeLines(_ state: NavigationState) -> [(text: String, element: TreeElement?)] {
+        var lines: [(text: String, element: TreeElement?)] = []
         // A frame presents at most one presentation, whose content is one frame: the chain is a
         // list, walked with a loop (no recursion, however deep a session nests its sheets).
-        func frame(_ start: Frame, _ startIndent: String) {
+        func frame(_ start: Frame, _ startIndent: String, root t: Int) {
             var current: Frame? = start
             var indent = startIndent
+            var level = 0
             while let f = current {
                 if f.path.isEmpty {
-                    lines.append("\(indent)path: (empty)")
+                    lines.append(("\(indent)path: (empty)", nil))
                 } else {
-                    lines.append("\(indent)path:")
-                    for (i, r) in f.path.enumerated() { lines.append("\(indent)  [\(i)] \(route(r))" + (r.type.map { "  (\($0))" } ?? "")) }
+                    lines.append(("\(indent)path:", nil))
+                    for (i, r) in f.path.enumerated() {
+                        lines.append(("\(indent)  [\(i)] \(route(r))" + (r.type.map { "  (\($0))" } ?? ""), .entry(root: t, level: level, index: i)))
+                    }
                 }
                 guard let p = f.presented else { return }
                 var head = "\(indent)\(p.style.rawValue) #\(p.token): \(route(p.route))" + (p.route.type.map { "  (\($0))" } ?? "")
                 if !p.dismissible { head += "  [not dismissible]" }
-                lines.append(head)
+                lines.append((head, .presentation(root: t, level: level)))
                 current = p.content
                 indent += "  "
+                level += 1
             }
         }
         if let tabs = state.tabs {
-            for t in tabs {
-                lines.append("tab \(t.id)" + (t.id == state.selectedTab ? "  (selected)" : ""))
-                frame(t.root, "  ")
+            for (i, t) in tabs.enumerated() {
+                lines.append(("tab \(t.id)" + (t.id == state.selectedTab ? "  (selected)" : ""), .tab(i)))
+                frame(t.root, "  ", root: i)
             }
         } else {
-            lines.append("root")
-            frame(state.root, "  ")
+            lines.append(("root", nil))
+            frame(state.root, "  ", root: 0)
         }
         return lines
     }

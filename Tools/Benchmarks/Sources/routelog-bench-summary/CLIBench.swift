@@ -194,6 +194,7 @@ enum CLIBench {
         figures.append(Figure(name: "cli-log-\(size)", value: Double(n) / logRun.best.seconds, unit: "lines/s", target: .valueAtLeast(1_000_000),
                               count: n, median: Double(n) / logRun.median, runs: runs,
                               note: "routelog log SESSION > /dev/null; \(cpu(logRun.best)); peak RSS \(Summary.format(Double(logRun.best.maxRSS) / 1_048_576)) MiB" + scaled))
+        figures += try BlameBench.figures(bin: bin, session: data.sessionA, store: store, count: n, runs: runs, size: size, scaled: scaled)
         return figures
     }
 }

@@ -1,0 +1,123 @@
+extension PageAssets {
+    /// The script's first part: it opens the page's function, decodes the data, rebuilds the state text at
+    /// any seq, fills the header and defines the selection and scripting API (`window.routelog`).
+    static let scriptData = #"""
+    (function () {
+      'use strict';
+      var D = JSON.parse(document.getElementById('routelog-data').textContent);
+      var $ = function (id) { return document.getElementById(id); };
+      function el(tag, cls, text) {
+        var e = document.createElement(tag);
+        if (cls) e.className = cls;
+        if (text !== undefined && text !== null) e.textContent = String(text);
+        return e;
+      }
+
+      // ---- Data: tables and events, as Swift encoded them -------------------------------------
+      var origins = D.origins, sites = [], outcomes = [], events = [], siteIndex = new Map(), outcomeIndex = new Map();
+      // events[i] is seq i+1: [t, origin, text, outcome, site, prefix, removed, inserted, changes, note, ids]
+      function merge(table, index, local) {
+        return local.map(function (s) { if (!index.has(s)) { index.set(s, table.length); table.push(s); } return index.get(s); });
+      }
+      function addChunk(c) {
+        if (c.from !== events.length + 1 && c.events.length) return false;
+        var sm = merge(sites, siteIndex, c.sites), om = merge(outcomes, outcomeIndex, c.outcomes);
+        for (var i = 0; i < c.events.length; i++) {
+          var e = c.events[i];
+          e[3] = om[e[3]];
+          if (e[4] >= 0) e[4] = sm[e[4]];
+          events.push(e);
+        }
+        return true;
+      }
+      addChunk(D.chunk);
+      function isRejected(i) { return outcomes[events[i][3]].lastIndexOf('rejected', 0) === 0; }
+
+      // ---- State text at any seq: keyframes every K seqs plus the splices ---------------------
+      var K = 256, keyframes = [D.initial], cache = { seq: 0, text: D.initial };
+      function splice(text, e) {
+        if (e[6] === 0 && e[7] === '') return text;
+        return text.slice(0, e[5]) + e[7] + text.slice(e[5] + e[6]);
+      }
+      var recent = [];  // the last few texts asked for (the state panel and the diff ask for neighbours)
+      function textAt(n) {
+        for (var r = 0; r < recent.length; r++) if (recent[r].seq === n) return recent[r].text;
+        if (cache.seq === n) return cache.text;
+        var from, text;
+        for (r = 0; r < recent.length; r++) if (recent[r].seq < n && n - recent[r].seq <= K && recent[r].seq > cache.seq) cache = recent[r];
+        if (cache.seq < n && n - cache.seq <= K) { from = cache.seq; text = cache.text; }
+        else {
+          var k = Math.floor(n / K);
+          while (keyframes.length <= k) {
+            var s = (keyframes.length - 1) * K, t = keyframes[keyframes.length - 1];
+            for (var i = s; i < s + K; i++) t = splice(t, events[i]);
+            keyframes.push(t);
+          }
+          from = k * K; text = keyframes[k];
+        }
+        for (var j = from; j < n; j++) text = splice(text, events[j]);
+        cache = { seq: n, text: text };
+        recent.unshift(cache); if (recent.length > 4) recent.pop();
+        return text;
+      }
+
+      // ---- Header -------------------------------------------------------------------------------
+      var H = D.header;
+      $('h-label').textContent = H.label || '(no label)';
+      $('h-session').textContent = H.session;
+      document.title = (H.label || H.session) + ' · RouteLog timeline';
+      function meta(name, value, id) {
+        var d = el('div'); d.appendChild(el('dt', null, name));
+        var dd = el('dd', null, value === null || value === undefined || value === '' ? '-' : value);
+        if (id) dd.id = id;
+        d.appendChild(dd); $('h-meta').appendChild(d);
+      }
+      meta('app', H.app); meta('version', H.version); meta('created', H.created);
+      meta('events', H.count, 'h-count'); meta('head digest', H.head ? H.head.slice(0, 12) : '', 'h-head');
+      if (H.head) $('h-head').title = H.head;
+
+      // ---- Formatting ---------------------------------------------------------------------------
+      function pad(n, w) { var s = String(n); while (s.length < w) s = '0' + s; return s; }
+      function relTime(d) {
+        if (d === null || d === undefined) return '-';
+        var sign = d < 0 ? '-' : '+', a = Math.abs(d), ms = a % 1000, secs = Math.floor(a / 1000);
+        if (secs < 60) return sign + secs + '.' + pad(ms, 3) + 's';
+        if (secs < 3600) return sign + Math.floor(secs / 60) + 'm' + pad(secs % 60, 2) + '.' + pad(ms, 3) + 's';
+        return sign + Math.floor(secs / 3600) + 'h' + pad(Math.floor(secs / 60) % 60, 2) + 'm' + pad(secs % 60, 2) + '.' + pad(ms, 3) + 's';
+      }
+      function outcomeText(o) {
+        if (o === 'applied') return 'applied';
+        if (o === 'applied:updatedInPlace') return 'updated in place';
+        return 'REJECTED ' + o.slice(9);
+      }
+
+      // ---- Selection and scripting API ----------------------------------------------------------
+      var seq = 0;
+      function count() { return events.length; }
+      function clamp(n) { n = Math.floor(Number(n)); if (!isFinite(n) || n < 0) return 0; return Math.min(n, count()); }
+      function go(n, opts) {
+        seq = clamp(n);
+        $('slider').value = String(seq);
+        if (document.activeElement !== $('seq')) $('seq').value = String(seq);
+        renderList(opts && opts.fromList ? false : true);
+        // "between" starts at the previous and the selected seq, until the user picks others.
+        if (!$('d-pair').checked) { $('d-a').value = String(Math.max(0, seq - 1)); $('d-b').value = String(seq); }
+        renderState();
+        renderDiff();
+        if (window.routelogLanesAt) window.routelogLanesAt(seq);
+        return seq;
+      }
+      window.routelog = {
+        get seq() { return seq; },
+        get count() { return count(); },
+        go: function (n) { return go(n); },
+        stateJSON: function () { return textAt(seq); },
+        // For the lanes (TimelineLanes): their data, and an event's text and note by seq.
+        lanes: D.lanes || null,
+        live: D.live || null,
+        eventText: function (n) { return n >= 1 && n <= events.length ? events[n - 1][2] : ''; },
+        eventNote: function (n) { return n >= 1 && n <= events.length ? events[n - 1][9] : null; }
+      };
+
+    """#
+}

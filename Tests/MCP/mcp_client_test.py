@@ -1,0 +1,215 @@
+#!/usr/bin/python3
+"""`routelog mcp` driven by the official MCP Python SDK over stdio.
+
+    /usr/bin/python3 Tests/MCP/mcp_client_test.py BIN_DIR
+
+BIN_DIR holds the built routelog and routelog-mcp. A new store gets a known shop session and a
+100,000-event session (imported from generated fixture files); the client starts `routelog mcp`,
+lists the tools, calls each one on the shop session and validates its structuredContent against the
+tool's output schema, checks every response stays under 80 KB, pages through the 100,000 events
+with get_events' cursor, reads the resources and prompts, and gets a tool error (not a crash) for a
+bad ref, after which the server still answers. The MCP SDK and jsonschema are installed by
+`make setup`; without them this script fails (it never skips). Exits 1 when any check fails.
+"""
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import jsonschema  # installed by `make setup`
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+BIN = sys.argv[1]
+WORK = tempfile.mkdtemp(prefix="routelog-mcp-")
+STORE = os.path.join(WORK, "store")
+LIMIT = 80_000
+BIG = 100_000
+
+SHOP = [
+    {"setTabs": {"ids": ["home", "cart"], "selected": "home"}},
+    {"push": {"route": {"id": "product", "payload": {"sku": "A-1", "price": 12}}}},
+    {"show": {"route": {"id": "checkout"}, "style": "fullScreenCover"}},
+    {"push": {"route": {"id": "shipping"}}},
+    {"show": {"route": {"id": "address"}, "style": "sheet", "placement": "onTop"}},
+    {"show": {"route": {"id": "checkout"}, "style": "fullScreenCover", "placement": "onTop"}},
+    {"interactiveDismiss": {}},
+    {"dismiss": {}},
+    {"pop": {"frame": "root"}},
+]
+
+
+def fixture(name, events, origin="app"):
+    lines = [json.dumps(dict(e, meta={"origin": origin if i % 3 else "user"}), separators=(",", ":")) for i, e in enumerate(events)]
+    return '{"format":"routelog-fixture/1","name":%s,"description":"","events":[\n%s\n]}\n' % (json.dumps(name), ",\n".join(lines))
+
+
+def big_events():
+    out = []
+    for i in range(BIG // 4):
+        out += [{"push": {"route": {"id": "item-%d" % (i % 50)}}}, {"show": {"route": {"id": "sheet"}, "style": "sheet"}},
+                {"dismiss": {}}, {"pop": {}}]
+    return out
+
+
+def run(*args):
+    p = subprocess.run([os.path.join(BIN, "routelog")] + list(args) + ["--store", STORE], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, NO_COLOR="1"))
+    if p.returncode != 0:
+        raise AssertionError(f"{args} exited {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
+
+
+failures = []
+
+
+def check(name, ok, detail=""):
+    if ok:
+        print(f"ok  {name}")
+    else:
+        failures.append(f"{name}: {detail}")
+        print(f"FAIL {name}: {detail}")
+
+
+def size(result):
+    return len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
+
+
+async def main():
+    for name, events in [("shop", SHOP), ("big", big_events())]:
+        path = os.path.join(WORK, name + ".json")
+        with open(path, "w") as f:
+            f.write(fixture(name, events))
+        run("import", path, "--label", name)
+    sessions = json.loads(run("sessions", "--json"))
+    shop = next(s["id"] for s in sessions if s["label"] == "shop")
+    big = next(s["id"] for s in sessions if s["label"] == "big")
+
+    params = StdioServerParameters(command=os.path.join(BIN, "routelog"), args=["mcp", "--store", STORE])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await asyncio.wait_for(session.initialize(), 30)
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            want = {"list_sessions", "get_events", "get_state", "diff", "blame", "lifetimes", "bisect", "minimize", "verify", "export"}
+            check("lists every tool", set(tools) == want, sorted(tools))
+            for t in tools.values():
+                check(f"{t.name} is annotated read-only with both schemas",
+                      t.annotations is not None and t.annotations.read_only_hint is True and t.output_schema and t.input_schema, t)
+
+            calls = {
+                "list_sessions": {},
+                "get_events": {"session": shop, "from": 2, "limit": 5},
+                "get_state": {"session": shop, "seq": 6},
+                "diff": {"a": shop + "@3", "b": shop + "@6"},
+                "blame": {"session": shop, "seq": 6},
+                "lifetimes": {"session": shop, "route": "checkout"},
+                "bisect": {"session": shop, "predicate": 'count(chain, id == "checkout") >= 2'},
+                "minimize": {"session": shop, "predicate": 'count(chain, id == "checkout") >= 2', "name": "checkout-twice"},
+                "verify": {"session": shop},
+                "export": {"session": shop},
+            }
+            answers = {}
+            for name, args in calls.items():
+                r = await asyncio.wait_for(session.call_tool(name, args), 60)
+                ok = not r.is_error and r.structured_content is not None
+                check(f"{name} answers", ok, r.content[0].text if r.content else r)
+                if not ok:
+                    continue
+                answers[name] = r.structured_content
+                try:
+                    jsonschema.validate(r.structured_content, tools[name].output_schema)
+                    check(f"{name} matches its output schema", True)
+                except jsonschema.ValidationError as e:
+                    check(f"{name} matches its output schema", False, e.message)
+                check(f"{name} is under 80 KB", size(r) <= LIMIT, size(r))
+
+            if "get_events" in answers:
+                ev = answers["get_events"]["events"]
+                check("get_events starts at from and keeps to limit", [e["seq"] for e in ev] == [2, 3, 4, 5, 6], ev)
+            if "blame" in answers:
+                els = answers["blame"]["elements"]
+                top = [e for e in els if e["kind"] == "presentation" and e["id"] == "checkout"]
+                check("blame names the show that put the second checkout there and the dismiss that removed it",
+                      any(e["put"] == 6 and e["end"] == 8 and e.get("putEvent", "").startswith("show") for e in top), top)
+            if "lifetimes" in answers:
+                check("lifetimes of checkout", [(l["start"], l["end"]) for l in answers["lifetimes"]["lifetimes"]] == [(3, None), (6, 8)],
+                      answers["lifetimes"])
+            if "bisect" in answers:
+                check("bisect finds the second checkout", answers["bisect"]["seq"] == 6, answers["bisect"])
+            if "minimize" in answers:
+                m = answers["minimize"]
+                check("minimize returns a fixture and an expectReplay test",
+                      m["fixture"] and len(m["fixture"]["events"]) <= 4 and "expectReplay(fixture: \"Fixtures/checkout-twice.json\")" in (m["test"] or ""), m)
+            if "export" in answers:
+                text = json.dumps(answers["export"])
+                check("export is redacted by default", answers["export"]["redacted"] is True and "A-1" not in text, text[:300])
+
+            # Paging through 100,000 events with the cursor.
+            start, seen, pages, cursor, biggest = time.time(), 0, 0, None, 0
+            while pages < 5000:
+                args = {"session": big, "limit": 1000}
+                if cursor:
+                    args["cursor"] = cursor
+                r = await session.call_tool("get_events", args)
+                if r.is_error:
+                    check("pages through 100,000 events", False, r.content[0].text)
+                    break
+                pages += 1
+                biggest = max(biggest, size(r))
+                ev = r.structured_content["events"]
+                if ev and ev[0]["seq"] != seen + 1:
+                    check("pages are contiguous", False, f"page {pages} starts at {ev[0]['seq']} after {seen}")
+                    break
+                seen += len(ev)
+                cursor = r.structured_content["next"]
+                if cursor is None:
+                    break
+            check(f"pages through {BIG} events ({pages} pages, {time.time() - start:.1f} s, largest {biggest} bytes)",
+                  seen == BIG and biggest <= LIMIT, f"saw {seen}")
+            r = await session.call_tool("get_events", {"session": big, "outcome": "rejected"})
+            check("filters by outcome", not r.is_error and r.structured_content["events"] == [], r.content[0].text[:200])
+            r = await session.call_tool("get_events", {"session": big, "route": "item-7", "limit": 3})
+            check("filters by route id", not r.is_error and [e["seq"] for e in r.structured_content["events"]] == [29, 229, 429], r.content[0].text[:300])
+            r = await session.call_tool("lifetimes", {"session": big})
+            check("a long lifetimes answer pages", not r.is_error and r.structured_content["next"] is not None and size(r) <= LIMIT,
+                  r.content[0].text[:200])
+
+            # Errors are tool errors with the CLI's message; the server keeps running.
+            r = await session.call_tool("get_state", {"session": "nosuchsession"})
+            check("a bad ref is a tool error", r.is_error and "unknown session" in r.content[0].text.lower(), r.content[0].text if r.content else r)
+            r = await session.call_tool("blame", {"session": shop + "@99"})
+            check("a seq out of range is a tool error", r.is_error and "out of range" in r.content[0].text, r.content[0].text)
+            r = await session.call_tool("bisect", {"session": shop, "predicate": "depth =="})
+            check("a bad predicate is a tool error", r.is_error and "predicate" in r.content[0].text, r.content[0].text)
+            r = await session.call_tool("get_state", {"session": "latest@2"})
+            check("the server still answers, and refs are the CLI's", not r.is_error and r.structured_content["seq"] == 2, r)
+            r = await session.call_tool("blame", {"session": "#1@4"})
+            check("an entry-number ref (#1 is the shop) blames its state", not r.is_error and r.structured_content["seq"] == 4
+                  and r.structured_content["session"] == shop, r.content[0].text[:300] if r.content else r)
+
+            res = await session.read_resource("routelog://sessions")
+            check("resource routelog://sessions", "shop" in res.contents[0].text, res)
+            res = await session.read_resource(f"routelog://sessions/{shop}/state/3")
+            check("resource state/3", json.loads(res.contents[0].text)["seq"] == 3, res)
+            res = await session.read_resource(f"routelog://sessions/{shop}/events")
+            check("resource events", len(json.loads(res.contents[0].text)["events"]) == len(SHOP), res)
+            templates = (await session.list_resource_templates()).resource_templates
+            check("resource templates", len(templates) == 2, templates)
+            prompts = {p.name for p in (await session.list_prompts()).prompts}
+            check("prompts", prompts == {"diagnose_navigation_bug", "write_regression_test"}, prompts)
+            p = await session.get_prompt("write_regression_test", {"session": shop, "predicate": "depth > 2"})
+            check("prompt text", "minimize" in p.messages[0].content.text, p)
+
+
+try:
+    asyncio.run(asyncio.wait_for(main(), 240))
+finally:
+    shutil.rmtree(WORK, ignore_errors=True)
+if failures:
+    print(f"{len(failures)} MCP check(s) failed", file=sys.stderr)
+    sys.exit(1)
+print("all MCP checks passed")
