@@ -88,6 +88,9 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored let logger: Logger
     @ObservationIgnored private let clock: @Sendable () -> Int64
     @ObservationIgnored private let recorder: Recorder
+    /// Where each event goes before its call returns, when the log keeps journals (see
+    /// ``RouteLogCore/JournalingEventLog``).
+    @ObservationIgnored private let journal: (any EventJournal)?
     @ObservationIgnored private(set) var history: History
     @ObservationIgnored private var routeCache = RouteCache<Route>()
     /// `Route`'s name, stored with every route the navigator records.
@@ -120,8 +123,9 @@ public final class Navigator<Route: Routable> {
                             clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1,
                             historyWindow: Int = Navigator.defaultHistoryWindow) throws {
         let info = try log.createSession(session)
+        let journal = Self.beginRun(log: log, session: info.id, head: 0, RunStart(appVersion: session.appVersion, build: session.build), logger: logger)
         self.init(log: log, session: info.id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: retryDelay,
-                  historyWindow: historyWindow)
+                  historyWindow: historyWindow, journal: journal)
     }
 
     /// The number of recent events a navigator keeps in memory for time travel by default: 4,096
@@ -141,7 +145,7 @@ public final class Navigator<Route: Routable> {
     }
 
     private init(log: any EventLog, session: SessionID, state: NavigationState, headSeq: UInt64, logger: Logger,
-                 clock: @escaping @Sendable () -> Int64, retryDelay: Double, historyWindow: Int) {
+                 clock: @escaping @Sendable () -> Int64, retryDelay: Double, historyWindow: Int, journal: (any EventJournal)? = nil) {
         self.log = log
         self.session = session
         self.logger = logger
@@ -152,7 +156,8 @@ public final class Navigator<Route: Routable> {
         self.live = state
         self.headSeq = headSeq
         self.history = History(base: Snapshot(seq: headSeq, state: state), capacity: historyWindow)
-        self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay)
+        self.journal = journal
+        self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay, journal: journal)
         connectRecorder()
     }
 
@@ -172,14 +177,18 @@ public final class Navigator<Route: Routable> {
     ///     `Route.migrate`.
     ///   - historyWindow: recent events kept in memory for time travel (``defaultHistoryWindow``).
     /// - Throws: `EventLogError` (or the store's error) when the session cannot be read.
+    ///   - run: this launch's app version and build, recorded as the session's new run (see
+    ///     ``RouteLogCore/RunInfo``) when the log records runs.
     public convenience init(log: any EventLog, restoring session: SessionID, migrate: ((RecordedRoute) throws -> Route?)? = nil,
+                            run: RunStart = RunStart(),
                             logger: Logger = Logger(label: "RouteLog"),
                             clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1,
                             historyWindow: Int = Navigator.defaultHistoryWindow) throws {
         let info = try log.session(session)
         let plan = try RestorePlan.make(log: log, session: info, restorer: RouteRestorer<Route>(appVersion: info.appVersion, migrate: migrate))
+        let journal = Self.beginRun(log: log, session: session, head: info.eventCount, run, logger: logger)
         self.init(log: log, session: session, state: plan.folded, headSeq: info.eventCount, logger: logger, clock: clock, retryDelay: retryDelay,
-                  historyWindow: historyWindow)
+                  historyWindow: historyWindow, journal: journal)
         var report = plan.report
         if plan.needsReset {
             let result = record(.reset(plan.restored), origin: .system, note: report.reason, callSite: nil)
@@ -191,8 +200,12 @@ public final class Navigator<Route: Routable> {
         restoreReport = report
     }
 
-    /// Opens the most recent session of `log` if there is one (see
-    /// ``init(log:restoring:migrate:logger:clock:retryDelay:)``), otherwise starts a new one.
+    /// Opens the newest session this scene wrote (see
+    /// ``init(log:restoring:migrate:run:logger:clock:retryDelay:historyWindow:)``), otherwise starts
+    /// `new`. This scene's sessions are those with `new`'s label and app name that an app wrote
+    /// (never one that entered the log by `routelog import`): an app and its extensions sharing a
+    /// store, each with its own label, never restore each other's sessions. The restored session
+    /// continues with a new run of `new`'s app version and build.
     ///
     /// - Throws: what the log throws when it cannot be read or cannot create a session.
     public static func restoringLatest(log: any EventLog, orStarting new: NewSession = NewSession(),
@@ -200,10 +213,37 @@ public final class Navigator<Route: Routable> {
                                        logger: Logger = Logger(label: "RouteLog"),
                                        clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
                                        historyWindow: Int = Navigator.defaultHistoryWindow) throws -> Navigator {
-        if let last = try log.sessions().last {
-            return try Navigator(log: log, restoring: last.id, migrate: migrate, logger: logger, clock: clock, historyWindow: historyWindow)
+        try restoringLatest(log: log, where: { $0.label == new.label && $0.appName == new.appName }, orStarting: new, migrate: migrate,
+                            logger: logger, clock: clock, historyWindow: historyWindow)
+    }
+
+    /// Opens the newest session that `filter` accepts and that an app wrote (never an imported
+    /// one), otherwise starts `new`; the restored session continues with a new run of `new`'s app
+    /// version and build. "Newest" is the last to enter the log (``SessionInfo/entryOrder``).
+    ///
+    /// - Throws: what the log throws when it cannot be read or cannot create a session.
+    public static func restoringLatest(log: any EventLog, where filter: (SessionInfo) -> Bool, orStarting new: NewSession = NewSession(),
+                                       migrate: ((RecordedRoute) throws -> Route?)? = nil,
+                                       logger: Logger = Logger(label: "RouteLog"),
+                                       clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
+                                       historyWindow: Int = Navigator.defaultHistoryWindow) throws -> Navigator {
+        if let last = try log.sessions().last(where: { !$0.imported && filter($0) }) {
+            return try Navigator(log: log, restoring: last.id, migrate: migrate, run: RunStart(appVersion: new.appVersion, build: new.build),
+                                 logger: logger, clock: clock, historyWindow: historyWindow)
         }
         return try Navigator(log: log, session: new, logger: logger, clock: clock, historyWindow: historyWindow)
+    }
+
+    /// Starts a run and opens its journal when the log keeps journals; a journal that cannot be
+    /// opened is reported and the navigator records without it.
+    private static func beginRun(log: any EventLog, session: SessionID, head: UInt64, _ run: RunStart, logger: Logger) -> (any EventJournal)? {
+        guard let journaling = log as? any JournalingEventLog else { return nil }
+        do {
+            return try journaling.beginRun(of: session, head: head, run)
+        } catch {
+            logger.error("no crash-safe journal for this session; calls are written only by the recorder: \(error)", metadata: ["session": "\(session)"])
+            return nil
+        }
     }
 
     /// What restoring the session did: `nil` when this navigator started a new session.
@@ -447,7 +487,11 @@ public final class Navigator<Route: Routable> {
         withMutation(keyPath: headSeqPath) { _headSeq = seq }
         history.append(event, outcome: outcome, after: _live, seq: seq)
         let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: callSite, note: note)
-        recorder.enqueue(RecordedEvent(event, meta: meta), digest: _live.digest)
+        let recorded = RecordedEvent(event, meta: meta)
+        let digest = _live.digest
+        // In the journal before the call returns: the event survives the process from here on.
+        journal?.write(recorded, seq: seq, digest: digest)
+        recorder.enqueue(recorded, digest: digest)
         if !outcome.isApplied {
             let site = callSite.map { " at \($0.file):\($0.line)" } ?? ""
             logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome)\(site)")

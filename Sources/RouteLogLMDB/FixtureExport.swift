@@ -38,7 +38,7 @@ extension LMDBEventLog {
     public func importFixture(_ fixture: Fixture, label: String? = nil) throws -> SessionInfo {
         let header = fixture.session
         let new = NewSession(label: label ?? header?.label ?? fixture.name, appName: header?.app, appVersion: header?.appVersion)
-        let info = try createSession(new, createdAt: header?.created ?? options.clock())
+        let info = try createSession(new, createdAt: header?.created ?? options.clock(), imported: true)
         if !fixture.events.isEmpty {
             try append(fixture.events, to: info.id, expectedSeq: 0)
         }

@@ -145,6 +145,12 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// Heads of the sessions this log has written; touched only on the writer thread.
     private var heads: [SessionID: Head] = [:]
 
+    /// What this log found in the store's journals when it opened: what it recovered (read-write)
+    /// or shows beside the stored events (read-only), and what it could not.
+    public private(set) var journalRecovery = JournalRecovery()
+    /// The journaled events a read-only log shows (set once, at open).
+    private(set) var overlay: JournalOverlay?
+
     private init(path: String, options: Options, environment: LMDBEnvironment, databases: [LMDBDatabase]) {
         self.path = path
         self.options = options
@@ -217,7 +223,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 ? try openExistingStore(environment, path: path)
                 : try createOrOpenStore(environment, path: path)
             let log = LMDBEventLog(path: path, options: options, environment: environment, databases: databases)
-            if !options.readOnly { try log.applyRetention() }
+            if options.readOnly {
+                (log.overlay, log.journalRecovery) = log.loadOverlay()
+            } else {
+                // Before retention, which must not take a session whose journal holds its last events.
+                log.journalRecovery = log.recoverJournals()
+                try log.applyRetention()
+            }
             return log
         } catch let error as LMDBError {
             throw LMDBEventLogError.storage(error, operation: "opening \(path)")
@@ -525,7 +537,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     }
 
     /// Creates a session with a given creation time (used by import).
-    func createSession(_ new: NewSession, createdAt: Int64) throws -> SessionInfo {
+    func createSession(_ new: NewSession, createdAt: Int64, imported: Bool = false) throws -> SessionInfo {
         let writer = try requireWriter()
         var rng = SystemRandomNumberGenerator()
         let id = SessionID.v7(milliseconds: createdAt, random: (rng.next(), rng.next()))
@@ -556,6 +568,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             row.info.entryOrder = last + 1
             let encoded = row.encode()
             try txn.put(encoded, forKey: key, in: sessionsDB, options: .noOverwrite)
+            if imported { try txn.put([1], forKey: ImportMark.key(row.eventPrefix), in: metaDB) }
             let head = Head(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
             scratch[id] = head
             return { [self] in heads[id] = head }
@@ -565,15 +578,22 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     }
 
     public func sessions() throws -> [SessionInfo] {
-        try withRead("listing sessions in \(path)") { txn in try sessions(txn) }
+        let all = try withRead("listing sessions in \(path)") { txn in try sessions(txn) }
+        return overlay == nil ? all : all.map(withJournaled)
     }
 
     public func session(_ id: SessionID) throws -> SessionInfo {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        guard let row = try withRead("reading session \(id)", { try readRow($0, id, key) }) else {
+        guard let info = try withRead("reading session \(id)", { txn in
+            try readRow(txn, id, key).map { row in
+                var info = row.info
+                info.imported = try isImported(txn, info)
+                return info
+            }
+        }) else {
             throw EventLogError.sessionNotFound(id)
         }
-        return row.info
+        return overlay == nil ? info : withJournaled(info)
     }
 
     /// The hash of a session's last record (zero when it has none): the head of its chain.
@@ -654,6 +674,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     ///   (nothing is written); `EventLogError.sessionNotFound`; ``LMDBEventLogError``.
     @discardableResult
     public func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
+        try append(events, to: id, expectedSeq: expectedSeq, also: nil)
+    }
+
+    /// ``append(_:to:expectedSeq:)``, with `also` writing more in the same transaction (given the
+    /// session's key prefix).
+    func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64,
+                also: ((LMDBWriteTransaction, [UInt8]) throws -> Void)?) throws -> [StoredEvent] {
         let writer = try requireWriter()
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         try locks?.hold(id)
@@ -730,6 +757,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             head.row.headHash = hash
             if let last = events.last { head.row.info.lastEventAt = last.meta.timestamp }
             try txn.put(head.row.encode(), forKey: key, in: sessionsDB)
+            try also?(txn, prefix)
             scratch[id] = head
             result = stored
             let committed = head
@@ -751,6 +779,24 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// - Throws: `EventLogError.sessionNotFound`; ``LMDBEventLogError/corruptRecord(session:seq:reason:)``
     ///   for a record that is garbled, truncated or missing.
     public func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
+        guard let pending = overlay?.sessions[id]?.events else { return try readStored(id, from: from, through: through, body) }
+        // A read-only log goes on with the journaled events after the stored ones.
+        var next = max(from, 1)
+        var stopped = false
+        try readStored(id, from: from, through: through) { e in
+            next = e.seq + 1
+            if try !body(e) { stopped = true; return false }
+            return true
+        }
+        guard !stopped, next <= through, let stored = storedCount(id), next > stored else { return }
+        for e in pending where e.seq >= next && e.seq <= through {
+            guard e.seq == next else { return }
+            if try !body(e) { return }
+            next += 1
+        }
+    }
+
+    private func readStored(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         var next = max(from, 1)
         var last: UInt64?

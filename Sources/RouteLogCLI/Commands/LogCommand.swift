@@ -78,12 +78,16 @@ final class LogPrinter {
     private(set) var eventWidth = 38
     private(set) var siteWidth = 22
     static let maxEventWidth = 64, maxSiteWidth = 40
+    /// The session's runs and the seqs a reader shows from a crashed app's journal (see
+    /// `LogCommand+Runs.swift`).
+    let marks: RunMarks
 
     init(session: ResolvedSession, json: Bool, out: Output, from: UInt64) throws {
         self.session = session
         self.json = json
         self.out = out
         self.from = from
+        marks = RunMarks(session)
         let start = from > 0 ? from - 1 : 0
         let known = min(start, session.info.eventCount)
         replayer = Replayer(state: try call { try session.log.state(of: session.id, at: known) }, seq: known)
@@ -122,6 +126,7 @@ final class LogPrinter {
         if json {
             out.line(jsonLine(e))
         } else {
+            if let boundary = marks.boundary(before: e.seq) { out.line(out.paint(boundary, .dim)) }
             out.line { writeTextLine(e, into: &$0) }
         }
     }
@@ -134,6 +139,7 @@ final class LogPrinter {
         o["time"] = e.meta.timestamp == 0 ? .null : .string(ISO8601.format(milliseconds: e.meta.timestamp))
         o["site"] = e.meta.callSite.map { .string("\($0.file):\($0.line)") } ?? .null
         o["note"] = e.meta.note.map(JSONValue.string) ?? .null
+        marks.annotate(&o, e.seq)
         return JSONValue.object(o).canonicalText
     }
 
@@ -172,6 +178,7 @@ final class LogPrinter {
         b += seq.utf8
         if colors { b += Self.reset }
         b += Self.gap
+        if marks.journaled != nil { pad(marks.isJournaled(e.seq) ? "recovered" : "", 9, .yellow) }
         if e.meta.timestamp == 0 || origin == nil || origin == 0 {
             pad("-", 9)
         } else {

@@ -9,7 +9,9 @@ struct SessionsCommand: ParsableCommand {
         discussion: """
         One line per session, in the order they entered the store (so the last line is `latest`): \
         # (that order), id, label, app/version, created (the time the app recorded; an import \
-        keeps it), added (when the session entered this store), events, last event time, head digest.
+        keeps it), added (when the session entered this store), events, last event time, head digest, \
+        runs (launches of the app that wrote the session, with how many crashed: `3 (1 crashed)`; \
+        `-` for a session from before runs were recorded or imported).
         """
     )
 
@@ -19,21 +21,22 @@ struct SessionsCommand: ParsableCommand {
     func run() throws {
         let log = try store.workspace().store()
         let all = try call { try log.sessions() }
+        let runs = try all.map { s in try call { try (log as? any JournalingEventLog)?.runs(of: s.id) ?? [] } }
         let out = Output.stdout()
         if json {
-            out.line(JSONValue.array(all.map(Self.json)).canonicalText)
+            out.line(JSONValue.array(zip(all, runs).map { Self.json($0, runs: $1) }).canonicalText)
             return
         }
         if all.isEmpty {
             out.line("no sessions in \(store.path)")
             return
         }
-        var rows = [["#", "ID", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD"].map { out.paint($0, .bold) }]
-        for s in all {
+        var rows = [["#", "ID", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD", "RUNS"].map { out.paint($0, .bold) }]
+        for (s, r) in zip(all, runs) {
             rows.append([
                 s.entryOrder == 0 ? "-" : String(s.entryOrder),
                 s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt), Render.time(s.enteredAt),
-                String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short,
+                String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short, Self.runs(r),
             ])
         }
         for line in Render.table(rows) { out.line(line) }
@@ -48,7 +51,14 @@ struct SessionsCommand: ParsableCommand {
         }
     }
 
-    static func json(_ s: SessionInfo) -> JSONValue {
+    /// `3`, `3 (1 crashed)`, or `-` without runs.
+    static func runs(_ runs: [RunInfo]) -> String {
+        guard !runs.isEmpty else { return "-" }
+        let crashed = runs.filter { if case .crashed = $0.end { true } else { false } }.count
+        return crashed == 0 ? String(runs.count) : "\(runs.count) (\(crashed) crashed)"
+    }
+
+    static func json(_ s: SessionInfo, runs: [RunInfo] = []) -> JSONValue {
         var o: [String: JSONValue] = [
             "id": .string(s.id.rawValue), "label": .string(s.label), "created": .string(ISO8601.format(milliseconds: s.createdAt)),
             "events": .int(Int64(s.eventCount)), "headDigest": .string(s.headDigest.hex),
@@ -59,6 +69,25 @@ struct SessionsCommand: ParsableCommand {
         o["lastEventAt"] = s.lastEventAt.flatMap { $0 == 0 ? nil : JSONValue.string(ISO8601.format(milliseconds: $0)) } ?? .null
         o["added"] = s.enteredAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
         o["order"] = s.entryOrder == 0 ? .null : .int(Int64(s.entryOrder))
+        o["imported"] = .bool(s.imported)
+        // The runs: how many, and each one's start, app version, build and end.
+        o["runs"] = .int(Int64(runs.count))
+        o["crashedRuns"] = .int(Int64(runs.filter { if case .crashed = $0.end { true } else { false } }.count))
+        o["runList"] = .array(runs.map(Self.json))
+        return .object(o)
+    }
+
+    static func json(_ run: RunInfo) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "run": .int(Int64(run.number)), "firstSeq": .int(Int64(run.firstSeq)), "end": .string(run.end.name),
+            "started": .string(ISO8601.format(milliseconds: run.startedAt)),
+        ]
+        o["appVersion"] = run.appVersion.map(JSONValue.string) ?? .null
+        o["build"] = run.build.map(JSONValue.string) ?? .null
+        if case .crashed(let n, let last) = run.end {
+            o["recovered"] = .int(Int64(n))
+            o["lastSeq"] = .int(Int64(last))
+        }
         return .object(o)
     }
 }
