@@ -138,7 +138,13 @@ final class Journal: EventJournal, @unchecked Sendable {
         #else
         guard ftruncate(fd, off_t(capacity)) == 0 else { throw fail("cannot size") }
         #endif
-        guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+        // The pages are faulted in (writable) now, not one by one on the call path.
+        #if os(Linux)
+        let flags = MAP_SHARED | MAP_POPULATE
+        #else
+        let flags = MAP_SHARED
+        #endif
+        guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, flags, fd, 0), base != MAP_FAILED else {
             throw fail("cannot map")
         }
         Self.writeHeader(base, firstSeq: firstSeq, run: run, segment: segmentNumber)
@@ -260,6 +266,8 @@ struct JournalContents {
     var run: UInt32
     var files: [String]
     var entries: [JournalEntry] = []
+    /// The bytes of the valid entries.
+    var bytes = 0
     /// A torn last entry was dropped (the process died while writing it).
     var droppedTornEntry = false
     /// A damaged entry with valid entries after it: the entries before it are kept, nothing
@@ -352,6 +360,7 @@ enum JournalReader {
             switch entry(raw, at: offset, length: length) {
             case .some(let e) where e.seq == expected:
                 out.entries.append(e)
+                out.bytes += Journal.entrySize(payload: Int(length))
                 expected += 1
                 offset += Journal.entrySize(payload: Int(length))
             case .some(let e):

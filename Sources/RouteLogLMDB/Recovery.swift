@@ -17,6 +17,10 @@ public struct JournalRecovery: Hashable, Sendable {
         public var count: UInt64
         public var firstSeq: UInt64
         public var lastSeq: UInt64
+        /// The bytes the journal's entries took (all of its entries, recovered or not).
+        public var journalBytes: Int
+        /// The journal's entries, recovered or already in the store.
+        public var journalEntries: Int
     }
 
     public var recovered: [Recovered] = []
@@ -80,7 +84,8 @@ extension LMDBEventLog {
             guard !plan.events.isEmpty else { continue }
             overlay.sessions[id] = JournalOverlay.Pending(run: contents.run, events: plan.events)
             report.recovered.append(.init(session: id, run: Int(contents.run), count: UInt64(plan.events.count),
-                                          firstSeq: plan.events[0].seq, lastSeq: plan.events[plan.events.count - 1].seq))
+                                          firstSeq: plan.events[0].seq, lastSeq: plan.events[plan.events.count - 1].seq,
+                                          journalBytes: contents.bytes, journalEntries: contents.entries.count))
         }
         return (overlay, report)
     }
@@ -152,7 +157,8 @@ extension LMDBEventLog {
                     continue
                 }
                 report.recovered.append(.init(session: id, run: Int(contents.run), count: UInt64(plan.events.count),
-                                              firstSeq: plan.events[0].seq, lastSeq: plan.events[plan.events.count - 1].seq))
+                                              firstSeq: plan.events[0].seq, lastSeq: plan.events[plan.events.count - 1].seq,
+                                          journalBytes: contents.bytes, journalEntries: contents.entries.count))
             }
             if contents.damage != nil || plan.problem != nil {
                 // Kept for a person to look at, out of the way of later opens.
