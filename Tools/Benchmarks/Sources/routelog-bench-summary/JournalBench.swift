@@ -16,6 +16,7 @@ enum JournalBench {
         var recoveries: [Double] = []
         var opens: [Double] = []
         var bytesPerEvent = 0.0
+        var writes: [Double] = []
         let clock = ContinuousClock()
         for run in 0..<max(1, o.runs) {
             progress("journal: run \(run + 1): \(n) journaled events")
@@ -27,7 +28,13 @@ enum JournalBench {
                 let log = try LMDBEventLog.open(at: path, options: .init(retention: .none))
                 let session = try log.createSession(NewSession(label: "bench", appName: "Bench", appVersion: "1.0")).id
                 let journal = try log.beginRun(of: session, head: 0, RunStart(appVersion: "1.0"))
-                for (i, e) in recorded.enumerated() { journal.write(e, seq: UInt64(i + 1), digest: digests[i]) }
+                var t = clock.now
+                for (i, e) in recorded.enumerated() {
+                    journal.write(e, seq: UInt64(i + 1), digest: digests[i])
+                    let now = clock.now
+                    writes.append((now - t).seconds * 1_000_000)
+                    t = now
+                }
                 journal.close(allCommitted: false)
             }
             let t0 = clock.now
@@ -43,7 +50,10 @@ enum JournalBench {
             opens.append((clock.now - t1).seconds * 1000)
         }
         let best = recoveries.min()!, baseline = opens.min()!
+        writes.sort()
         return [
+            Figure(name: "journal-write-p50", value: percentile(writes, 0.5), unit: "µs", count: writes.count,
+                   note: "one EventJournal.write (encode, checksum, copy into the mapped segment), timed alone; p99 \(Summary.format(percentile(writes, 0.99))) µs, p999 \(Summary.format(percentile(writes, 0.999))) µs"),
             Figure(name: "store-open", value: baseline, unit: "ms", count: n, median: Measure.median(opens), runs: opens.count,
                    note: "baseline: opening the same store read-write with no journal left"),
             Figure(name: "crash-recovery", value: best, unit: "ms", baseline: "store-open", baselineValue: baseline,
