@@ -94,7 +94,8 @@ struct CrashRecoveryTests {
         let journaledRounds = try await withThrowingTaskGroup(of: Int.self) { group in
             for lane in 0..<lanes {
                 let mine = order.enumerated().filter { $0.offset % lanes == lane }.map(\.element)
-                group.addTask { try await Self.lane(dir.path("store\(lane)"), deaths: mine, seed: UInt64(lane)) }
+                let store = dir.path("store\(lane)")
+                group.addTask { try await Self.lane(store, deaths: mine, seed: UInt64(lane)) }
             }
             return try await group.reduce(0, +)
         }
