@@ -144,7 +144,7 @@ final class Journal: EventJournal, @unchecked Sendable {
         #else
         let flags = MAP_SHARED
         #endif
-        guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, flags, fd, 0), base != MAP_FAILED else {
+        guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, flags, fd, 0), base != UnsafeMutableRawPointer(bitPattern: -1) else {
             throw fail("cannot map")
         }
         Self.writeHeader(base, firstSeq: firstSeq, run: run, segment: segmentNumber)
