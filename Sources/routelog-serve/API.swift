@@ -233,6 +233,7 @@ struct API: Sendable {
         let events = try log.events(info.id, from: 1, through: info.eventCount)
         let timeline = Timeline.build(header: Timeline.Header(info), events: events)
         let live: JSONValue = .object(["stream": .string("/api/sessions/\(info.id.rawValue)/stream")])
-        return Self.response(timeline.html(extra: ["live": live]), type: "text/html; charset=utf-8")
+        let runs = (try? log.runs(of: info.id)) ?? []
+        return Self.response(timeline.html(extra: ["live": live, "runs": TimelineRuns.json(runs)]), type: "text/html; charset=utf-8")
     }
 }
