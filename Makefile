@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BENCH_OUT ?= $(CURDIR)/.build/bench-summary.json
 FUZZ_SECONDS ?= 60
 
-.PHONY: setup build test doc-examples test-tsan demo bench fuzz fixtures-check clean
+.PHONY: setup build test doc-examples test-tsan demo bench fuzz fixtures-check apple-check clean
 
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
 # tests), libsqlite3-dev (the benchmark baseline), pkg-config, python3 (the doc examples check), and
@@ -52,6 +52,12 @@ fuzz: setup
 # Compiles every ```swift block of README.md and the DocC articles against the built modules.
 doc-examples: build
 	Tools/DocExamples/check.sh
+
+# Type-checks RouteLogCore, RouteLog, RouteLogSwiftUI and RouteLogLMDB for arm64-apple-ios17.0 against
+# the iOS SDK at IOS_SDK (an iPhoneOS17.x.sdk folder), and every README/DocC Swift block marked
+# swiftui or apple. Not part of `make test`: it needs an SDK, which a Linux machine does not have.
+apple-check: setup
+	IOS_SDK="$(IOS_SDK)" Tools/AppleCheck/check.sh
 
 test-tsan: setup
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan

@@ -10,15 +10,29 @@ public struct PathBinding<Route: Routable>: Sendable {
     public let navigator: Navigator<Route>
     /// The frame whose stack it is.
     public let frame: FrameRef
+    /// For one tab's root stack (``Navigator/pathBinding(inTab:)``), that tab; `nil` otherwise.
+    public let tab: String?
 
-    /// The frame's stack now.
-    @MainActor public func get() -> [Route] { navigator.path(in: frame) }
+    init(navigator: Navigator<Route>, frame: FrameRef, tab: String? = nil) {
+        self.navigator = navigator
+        self.frame = frame
+        self.tab = tab
+    }
 
-    /// Records what it takes to turn the current stack into `newValue`.
+    /// The frame's stack now (for a tab's binding, that tab's root stack, selected or not).
+    @MainActor public func get() -> [Route] {
+        if let tab { return navigator.path(inTab: tab) }
+        return navigator.path(in: frame)
+    }
+
+    /// Records what it takes to turn the current stack into `newValue`. A tab's binding records
+    /// only while its tab is selected (events name the selected tab's root): a write for another
+    /// tab records nothing.
     ///
     /// - Returns: the results of the recorded calls, in order (empty when nothing changed).
     @MainActor @discardableResult
     public func set(_ newValue: [Route], file: String = #fileID, line: Int = #line) -> [CallResult] {
+        if let tab, navigator.selectedTab != tab { return [] }
         let current = get()
         var common = 0
         while common < current.count, common < newValue.count, current[common] == newValue[common] { common += 1 }
@@ -71,12 +85,19 @@ public struct PresentationBinding<Route: Routable>: Sendable {
     /// `nil` records `interactiveDismiss(token)` for the presentation this binding was created
     /// for (token 0, which no presentation has, when there was none: the write is stale). A
     /// route presents it from the frame with origin `user`.
+    ///
+    /// The `nil` write's origin: `user` when the binding's presentation is the top-most one (the
+    /// user swiped it away), `system` when it no longer is (a late write: SwiftUI catching up with
+    /// a presentation that was already dismissed or replaced, which the reducer rejects as
+    /// `stale`). So a query for refused swipes counts `origin = 'user'` and never SwiftUI's late nils.
     @MainActor @discardableResult
     public func set(_ newValue: Route?, file: String = #fileID, line: Int = #line) -> CallResult {
         if let route = newValue {
             return navigator.show(route, as: style, in: frame, origin: .user, file: file, line: line)
         }
-        return navigator.interactiveDismiss(token: token ?? 0, file: file, line: line)
+        let token = token ?? 0
+        let late = navigator.state.topPresentation?.token != token
+        return navigator.send(.interactiveDismiss(token: token), origin: late ? .system : .user, file: file, line: line)
     }
 
     /// `get() != nil`, for `alert(_:isPresented:presenting:)` and `confirmationDialog`.
@@ -109,6 +130,13 @@ extension Navigator {
     /// A binding to a frame's stack (the root's by default).
     public func pathBinding(in frame: FrameRef = .root) -> PathBinding<Route> {
         PathBinding(navigator: self, frame: frame)
+    }
+
+    /// A binding to the root stack of the tab `id`, for that tab's own `NavigationStack`: it reads
+    /// the tab's stack whether or not the tab is selected (a `TabView` keeps every tab's view), and
+    /// records the user's pushes and pops while the tab is selected.
+    public func pathBinding(inTab id: String) -> PathBinding<Route> {
+        PathBinding(navigator: self, frame: .root, tab: id)
     }
 
     /// A binding to what `frame` presents with `style`, remembering the presentation shown now.

@@ -77,13 +77,27 @@ public enum CrashLoopGuard {
         return true
     }
 
-    /// The start time of a process (Linux: field 22 of `/proc/PID/stat`); `nil` where unknown.
+    /// The start time of a process, to tell it from a later process with the same pid; `nil`
+    /// where unknown. Linux: field 22 of `/proc/PID/stat`. Apple platforms: `sysctl`'s
+    /// `KERN_PROC_PID` (inside an iOS sandbox, other processes may be unknown: then only `kill`'s
+    /// answer decides whether the marker's process is alive).
     static func processStartTime(_ pid: Int32) -> UInt64? {
+        #if os(Linux)
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After the command name: state is field 3, so start time (22) is the 20th from here.
         return fields.count > 19 ? UInt64(fields[19]) : nil
+        #elseif canImport(Darwin)
+        var info = kinfo_proc()
+        var size = MemoryLayout<kinfo_proc>.stride
+        var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, pid]
+        guard sysctl(&mib, UInt32(mib.count), &info, &size, nil, 0) == 0, size > 0 else { return nil }
+        let started = info.kp_proc.p_un.__p_starttime
+        return UInt64(started.tv_sec) &* 1_000_000 &+ UInt64(started.tv_usec)
+        #else
+        return nil
+        #endif
     }
 
     private static func withLock<R>(_ markers: String, _ body: () throws -> R) throws -> R {

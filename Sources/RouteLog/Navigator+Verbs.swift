@@ -14,6 +14,12 @@ extension Navigator {
     /// presentation. ``path`` is the same stack.
     public var rootPath: [Route] { path(in: .root) }
 
+    /// The root stack of the tab `id`, selected or not (empty when there is no such tab): what a
+    /// tab's own `NavigationStack` shows while another tab is selected.
+    public func path(inTab id: String) -> [Route] {
+        (state.tabs?.first { $0.id == id }?.root.path ?? []).compactMap(route)
+    }
+
     /// Pops a frame's stack (the active frame's by default) back to the last `route` on it, which
     /// stays on top, as FlowStacks' `goBackTo` does. Records one `pop(count:)` event.
     ///

@@ -429,10 +429,14 @@ public final class Navigator<Route: Routable> {
         send(.selectTab(id), origin: origin, file: file, line: line)
     }
 
-    /// Replaces the whole state (a deep link, state restoration). Presentation tokens are
-    /// renumbered to end at the reset's own seq, as the reducer requires.
+    /// Replaces the whole state (a deep link; origin `deepLink` unless told otherwise). The
+    /// snapshot's presentation tokens are renumbered, whatever they are (1, or 100,000), to end at
+    /// the reset's own seq in tree order, so the reducer's rule (no token larger than the reset's
+    /// seq) always holds and the reset is applied: app code building a deep link cannot know the
+    /// seq its reset will get. The recorded event holds the renumbered tokens. `reset(to:)` with a
+    /// core `NavigationState` renumbers nothing: a token larger than the seq is `invalidState`.
     @discardableResult
-    public func reset(to snapshot: NavigationSnapshot<Route>, origin: Origin = .system,
+    public func reset(to snapshot: NavigationSnapshot<Route>, origin: Origin = .deepLink,
                       file: String = #fileID, line: Int = #line) -> CallResult {
         if let t = past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
         do {
@@ -443,10 +447,11 @@ public final class Navigator<Route: Routable> {
         }
     }
 
-    /// Replaces the whole state with a core state. Refused when it holds a route that does not
-    /// decode as `Route`.
+    /// Replaces the whole state with a core state, as recorded (tokens are not renumbered: one
+    /// larger than the reset's seq is rejected as `invalidState`, as the reducer rules say).
+    /// Refused when it holds a route that does not decode as `Route`.
     @discardableResult
-    public func reset(to state: NavigationState, origin: Origin = .system, file: String = #fileID, line: Int = #line) -> CallResult {
+    public func reset(to state: NavigationState, origin: Origin = .deepLink, file: String = #fileID, line: Int = #line) -> CallResult {
         do { _ = try NavigationSnapshot<Route>(state) } catch {
             return refuse(.undecodableRoute(error), file: file, line: line)
         }

@@ -110,11 +110,35 @@ extension RouteRef {
                                      message: "missing key \"\(key.stringValue)\" at \(Self.codingPath(context.codingPath))")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
                 let DecodingError.dataCorrupted(context) {
+            if let name = Self.unknownCase(context, in: payload.value) {
+                throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
+                                         message: "case \"\(name)\" is no longer a case of \(T.self) at \(Self.codingPath(context.codingPath))")
+            }
             throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
                                      message: "\(context.debugDescription) at \(Self.codingPath(context.codingPath))")
         } catch {
             throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type, message: "\(error)")
         }
+    }
+
+    /// The case a payload names when the decoder says only "Invalid number of keys found, expected
+    /// one": a synthesized enum decoder finds no key it knows, because the case the route was
+    /// recorded with has been removed or renamed. The payload there is an object with one key,
+    /// the old case's name.
+    private static func unknownCase(_ context: DecodingError.Context, in payload: JSONValue) -> String? {
+        guard context.debugDescription.hasPrefix("Invalid number of keys found") else { return nil }
+        var value = payload
+        for key in context.codingPath {
+            if let i = key.intValue, let a = value.arrayValue, i >= 0, i < a.count {
+                value = a[i]
+            } else if let v = value[key.stringValue] {
+                value = v
+            } else {
+                return nil
+            }
+        }
+        guard case .object(let o) = value, o.count == 1 else { return nil }
+        return o.keys.first
     }
 
     private static func codingPath(_ path: [any CodingKey]) -> String {

@@ -7,7 +7,7 @@ public enum SessionJSON {
         .object([
             "id": .string(s.id.rawValue), "label": .string(s.label), "created": .string(ISO8601.format(milliseconds: s.createdAt)),
             "events": .int(Int64(s.eventCount)), "headDigest": .string(s.headDigest.hex),
-            "app": s.appName.map(JSONValue.string) ?? .null, "version": s.appVersion.map(JSONValue.string) ?? .null,
+            "app": s.appName.map(JSONValue.string) ?? .null, "appVersion": s.appVersion.map(JSONValue.string) ?? .null,
             "lastEventAt": s.lastEventAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null,
         ])
     }

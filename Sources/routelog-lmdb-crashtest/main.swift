@@ -290,7 +290,10 @@ case "fleet":
                 var generator = SessionGenerator(seed: seed &+ UInt64(i))
                 let n = 150 + Int((seed &+ UInt64(i) &* 7919) % 250)
                 let events = generator.events(n).enumerated().map { j, e in
-                    let origin: Origin = j % 3 == 0 ? .user : (j % 7 == 0 ? .system : .app)
+                    // Swipes are the user's, except every fourth, which stands for SwiftUI's late nil
+                    // write (origin system): the refused-swipes query must leave those out.
+                    let origin: Origin = e.kind == .interactiveDismiss ? (j % 4 == 0 ? .system : .user)
+                        : j % 3 == 0 ? .user : (j % 7 == 0 ? .system : .app)
                     let site = origin == .app ? sites[j % sites.count].split(separator: ":") : nil
                     return RecordedEvent(e, meta: EventMetadata(timestamp: 1_795_000_000_000 + Int64(i) * 3_600_000 + Int64(j) * 500, origin: origin,
                                                                 callSite: site.map { CallSite(file: String($0[0]), line: Int($0[1])!) }))
@@ -315,7 +318,7 @@ case "fleet":
                     }
                     guard let reason = step.outcome.reason else { continue }
                     rejections["\(runVersion)\t\(reason.rawValue)", default: 0] += 1
-                    if e.event.kind == .interactiveDismiss, let top = replayer.state.topPresentation {
+                    if e.event.kind == .interactiveDismiss, e.meta.origin == .user, let top = replayer.state.topPresentation {
                         refused[top.route.id, default: 0] += 1
                     }
                 }

@@ -42,7 +42,7 @@ struct EndToEndTests {
         CLI.expectError(try await run(["state", "upsell.json@11"]), status: 2, "seq out of range: 11 (session upsell.json has 10 events)")
         CLI.expectError(try await run(["bisect", "upsell.json", "--predicate", "top.id =="]), status: 2, "predicate: column 10:")
         // 3: data.
-        CLI.expectError(try await run(["log", "empty.json"]), status: 3, "empty session: empty.json has no events")
+        CLI.expectError(try await run(["export", "empty.json", "-o", "x.json"]), status: 3, "empty session: empty.json has no events")
     }
 
     @Test func theFixtureCorpusPasses() async throws {

@@ -26,11 +26,13 @@ struct ErrorTests {
     }
 
     @Test func emptySession() async throws {
-        CLI.expectError(await run(["log", "$/empty.json"]), status: 3, "empty session: empty.json has no events")
+        // An app that has just started has an empty session: log and state show it (exit 0).
+        let log = await run(["log", "$/empty.json"])
+        #expect(log.status == 0 && log.stdout == "empty.json has no events yet\n" && log.stderr.isEmpty, "\(log)")
         CLI.expectError(await run(["bisect", "$/empty.json", "--predicate", "depth > 0"]), status: 3, "empty session")
         CLI.expectError(await run(["minimize", "$/empty.json", "--predicate", "depth > 0", "-o", "$/x.json"]), status: 3, "empty session")
         CLI.expectError(await run(["export", "$/empty.json", "-o", "$/x.json"]), status: 3, "empty session")
-        CLI.expectError(await run(["state", "$/empty.json"]), status: 3, "empty session")
+        #expect(await run(["state", "$/empty.json"]).status == 0)
         // The state before any event is still there to look at.
         #expect(await run(["state", "$/empty.json@0", "--json"]).status == 0)
     }

@@ -128,6 +128,8 @@ struct SessionRefTests {
         ("dir/no-extension", .file("dir/no-extension"), nil),
         ("odd@name.json", .file("odd@name.json"), nil),
         ("odd@name.json@2", .file("odd@name.json"), 2),
+        ("#12", .entry(12), nil),
+        ("#1@0", .entry(1), 0),
     ])
     func parses(_ text: String, _ base: SessionRef.Base, _ seq: UInt64?) throws {
         let ref = try SessionRef(parsing: text)
@@ -141,6 +143,9 @@ struct SessionRefTests {
         ("latest~x", "bad session reference 'latest~x': expected a number after 'latest~'"),
         ("latest~-1", "bad session reference 'latest~-1': expected a number after 'latest~'"),
         ("abc@99999999999999999999", "seq out of range: 99999999999999999999 in 'abc@99999999999999999999'"),
+        ("#0", "bad session reference '#0': expected an entry number after '#' (the # column of 'routelog sessions', from 1)"),
+        ("#-2", "bad session reference '#-2': expected an entry number after '#' (the # column of 'routelog sessions', from 1)"),
+        ("#1a", "bad session reference '#1a': expected an entry number after '#' (the # column of 'routelog sessions', from 1)"),
     ])
     func rejects(_ text: String, _ message: String) {
         do {

@@ -252,7 +252,8 @@ struct StoreTests {
     @Test func emptySessionInAStore() async throws {
         try dir.write("empty.json", #"{"format": "routelog-fixture/1", "name": "nothing yet", "events": []}"#)
         try await importFiles(["empty.json"])
-        CLI.expectError(try await run(["log", "latest", "--store", "st"]), status: 3, "empty session:")
+        let log = try await run(["log", "latest", "--store", "st"])
+        #expect(log.status == 0 && log.stdout.hasSuffix(" has no events yet\n"), "\(log)")
         CLI.expectError(try await run(["bisect", "latest", "--store", "st", "--predicate", "depth > 0"]), status: 3, "empty session:")
     }
 

@@ -138,7 +138,7 @@ enum BinarySamples {
         }
         check(PresentationStyle.allCases, \.wireCode, PresentationStyle.init(wireCode:), [0, 1, 2, 3, 4])
         check(Event.Kind.allCases, \.wireCode, Event.Kind.init(wireCode:), [1, 2, 3, 4, 5, 6, 7, 8, 9])
-        check(Origin.allCases, \.wireCode, Origin.init(wireCode:), [0, 1, 2])
+        check(Origin.allCases, \.wireCode, Origin.init(wireCode:), [0, 1, 2, 3])
         // Declaration order (the precedence order) differs from the order reasons were numbered in.
         check(RejectionReason.allCases, \.wireCode, RejectionReason.init(wireCode:), [0, 3, 11, 13, 12, 1, 7, 8, 2, 4, 5, 6, 10, 9, 14])
         let outcomes: [Outcome] = [.applied(.changed), .applied(.updatedInPlace)] + RejectionReason.allCases.map(Outcome.rejected)
@@ -299,13 +299,15 @@ enum BinarySamples {
             ([1, 5, 3, 0], BinaryDecodingError(offset: 2, message: "unknown dismiss target 3")),
             ([1, 6, 2, 0], BinaryDecodingError(offset: 2, message: "invalid optional-token marker 2")),
             ([1, 7, 0, 5, 0], BinaryDecodingError(offset: 3, message: "invalid optional-string marker 5")),
-            ([1, 3, 0, 3], BinaryDecodingError(offset: 3, message: "unknown origin 3")),
             ([1, 3, 0, 0b10_0000], BinaryDecodingError(offset: 3, message: "invalid metadata flags 0x20")),
             ([1, 3, 0, 0b100, 0], BinaryDecodingError(offset: 4, message: "timestamp flagged as present but 0")),
         ]
         for (bytes, expected) in cases {
             #expect(throws: expected, "\(bytes)") { try BinaryCodec.decodeRecordedEvent(bytes) }
         }
+        // Origin code 3 was unused before `deepLink` took it; codes 0–2 read as they always did.
+        #expect(try BinaryCodec.decodeRecordedEvent([1, 3, 0, 3]) == RecordedEvent(.popToRoot(), meta: EventMetadata(origin: .deepLink)))
+        #expect(try BinaryCodec.decodeRecordedEvent([1, 3, 0, 2]) == RecordedEvent(.popToRoot(), meta: EventMetadata(origin: .system)))
         let stateCases: [([UInt8], BinaryDecodingError)] = [
             ([1, 2], BinaryDecodingError(offset: 1, message: "unknown state kind 2")),
             ([1, 0, 0, 2], BinaryDecodingError(offset: 3, message: "invalid presentation flags 0x2")),

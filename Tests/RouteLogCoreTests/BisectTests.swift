@@ -94,7 +94,7 @@ private func log2Ceil(_ x: Int) -> Int {
                 for (name, truth) in monotonePredicates(ref) {
                     let note = "seed \(seed) n \(n) K \(k) \(name)"
                     let expected = truth.firstIndex(of: true).map(UInt64.init)
-                    let result = try Bisect.firstSeq(in: session) { ctx in
+                    let result = try Bisect.firstSeq(in: session, mode: .binary) { ctx in
                         ref.check(ctx, note)
                         return truth[Int(ctx.seq)]
                     }
@@ -132,7 +132,7 @@ private func log2Ceil(_ x: Int) -> Int {
             try log.append(ref.events.map { RecordedEvent($0) }, to: s.id, expectedSeq: 0)
             for (name, truth) in monotonePredicates(ref) {
                 let note = "seed \(seed) \(name)"
-                let result = try Bisect.firstSeq(in: log, session: s.id) { ctx in
+                let result = try Bisect.firstSeq(in: log, session: s.id, mode: .binary) { ctx in
                     ref.check(ctx, note)
                     return truth[Int(ctx.seq)]
                 }
@@ -142,7 +142,7 @@ private func log2Ceil(_ x: Int) -> Int {
                 let linear = try Bisect.firstSeq(in: log, session: s.id, mode: .linear) { truth[Int($0.seq)] }
                 #expect(linear.seq == result.seq, "\(note) linear")
                 // A prefix: seqs 0...700 only.
-                let prefix = try Bisect.firstSeq(in: log, session: s.id, through: 700) { ctx in
+                let prefix = try Bisect.firstSeq(in: log, session: s.id, through: 700, mode: .binary) { ctx in
                     #expect(ctx.seq <= 700, "\(note)")
                     return truth[Int(ctx.seq)]
                 }
@@ -174,7 +174,7 @@ private func log2Ceil(_ x: Int) -> Int {
                 #expect(result.seq == expected.map(UInt64.init), "\(note)")
                 if let e = expected, e > 0 { #expect(result.stateBefore == ref.states[e - 1], "\(note)") }
                 // Binary mode on a non-monotone predicate finds a transition, if the last seq holds.
-                let binary = try Bisect.firstSeq(in: session) { p($0) }
+                let binary = try Bisect.firstSeq(in: session, mode: .binary) { p($0) }
                 if let b = binary.seq.map(Int.init) {
                     #expect(p(ref.context(b)) && (b == 0 || !p(ref.context(b - 1))), "\(note) binary \(b)")
                 } else {
@@ -199,7 +199,7 @@ private func log2Ceil(_ x: Int) -> Int {
             }
             let note = "round \(round) n \(n) boundary \(boundary.map(String.init) ?? "none") skips \(skips.sorted())"
             let session = CheckpointedSession([Event](repeating: .push(RouteRef(id: "a")), count: n), checkpointInterval: 4)
-            let result = try Bisect.run(in: session, verdict: { ctx -> Bisect.Verdict in
+            let result = try Bisect.run(in: session, mode: .binary, verdict: { ctx -> Bisect.Verdict in
                 let seq = Int(ctx.seq)
                 if skips.contains(seq) { return .skip }
                 return boundary.map { seq >= $0 } == true ? .bad : .good
@@ -234,9 +234,9 @@ private func log2Ceil(_ x: Int) -> Int {
     @Test func edgeCases() throws {
         // An empty session: only seq 0 exists.
         let empty = CheckpointedSession([Event](), checkpointInterval: 8)
-        let r0 = try Bisect.firstSeq(in: empty) { _ in true }
+        let r0 = try Bisect.firstSeq(in: empty, mode: .binary) { _ in true }
         #expect(r0.seq == 0 && r0.context?.event == nil && r0.stateBefore == nil)
-        #expect(try Bisect.firstSeq(in: empty) { _ in false }.seq == nil)
+        #expect(try Bisect.firstSeq(in: empty, mode: .binary) { _ in false }.seq == nil)
         #expect(try Bisect.firstSeq(in: empty, mode: .linear) { _ in true }.seq == 0)
         // A predicate that throws stops the search with its error.
         struct Boom: Error {}
@@ -246,9 +246,22 @@ private func log2Ceil(_ x: Int) -> Int {
         #expect(s.state(at: 4).root.path.count == 4)
         #expect(s.state(at: 99).root.path.count == 10)
         // The event-list entry point.
-        let r = try Bisect.firstSeq(in: [Event](repeating: .push(RouteRef(id: "a")), count: 100), checkpointInterval: 10) { $0.state.root.path.count >= 37 }
+        let r = try Bisect.firstSeq(in: [Event](repeating: .push(RouteRef(id: "a")), count: 100), checkpointInterval: 10, mode: .binary) { $0.state.root.path.count >= 37 }
         #expect(r.seq == 37)
         #expect(r.diff?.changes.map(\.path) == ["root.path[36]"])
+    }
+
+    @Test func theDefaultModeIsLinearAsTheCLIs() throws {
+        // A predicate that holds for a while and then stops: binary mode judges the last seq
+        // (false) and answers nil; the default must find the first seq where it holds.
+        let events = [Event](repeating: .push(RouteRef(id: "a")), count: 40)
+        let holdsForAWhile: (BisectContext) -> Bool = { (10...20).contains($0.state.root.path.count) }
+        let byDefault = try Bisect.firstSeq(in: events, where: holdsForAWhile)
+        #expect(byDefault.mode == .linear)
+        #expect(byDefault.seq == 10)
+        #expect(try Bisect.firstSeq(in: events, mode: .binary, where: holdsForAWhile).seq == nil)
+        #expect(try Bisect.firstSeq(in: CheckpointedSession(events), where: holdsForAWhile).seq == 10)
+        #expect(try Bisect.run(in: CheckpointedSession(events), verdict: { holdsForAWhile($0) ? .bad : .good }).mode == .linear)
     }
 
     @Test func aLogThatMissesEventsIsAnError() throws {
@@ -257,7 +270,7 @@ private func log2Ceil(_ x: Int) -> Int {
             try Bisect.firstSeq(in: log, session: log.id, mode: .linear) { _ in false }
         }
         #expect(throws: BisectError.self) {
-            try Bisect.firstSeq(in: log, session: log.id) { $0.seq >= 8 }
+            try Bisect.firstSeq(in: log, session: log.id, mode: .binary) { $0.seq >= 8 }
         }
         #expect(throws: EventLogError.seqOutOfRange(session: log.id, seq: 11, count: 10)) {
             try Bisect.firstSeq(in: log, session: log.id, through: 11) { _ in true }

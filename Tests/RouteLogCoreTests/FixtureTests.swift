@@ -169,7 +169,7 @@ struct FixtureFormatTests {
 
     @Test func badMetadataAndExpectations() {
         let meta = Self.good.replacingOccurrences(of: #"{"push":{"route":{"id":"b"}}}"#, with: #"{"push":{"route":{"id":"b"}},"meta":{"origin":"usr"}}"#)
-        #expect(error(meta) == #"Fixtures/x.json: events[2].meta.origin: unknown value "usr" (expected one of app, user, system)"#)
+        #expect(error(meta) == #"Fixtures/x.json: events[2].meta.origin: unknown value "usr" (expected one of app, user, system, deepLink)"#)
         let outcome = Self.good.replacingOccurrences(of: "\n  ]\n}", with: "\n  ],\n  \"expect\": {\"outcomes\": [\"applied\", \"applied\", \"rejected:stael\"]}\n}")
         #expect(error(outcome).hasPrefix(#"Fixtures/x.json: expect.outcomes[2]: expected an outcome like"#))
         let digest = Self.good.replacingOccurrences(of: "\n  ]\n}", with: "\n  ],\n  \"expect\": {\"digest\": \"abc\"}\n}")

@@ -250,7 +250,7 @@ struct MetadataGenerator {
         case 2: m.timestamp = Int64(bitPattern: rng.next()) // a broken clock: any value at all
         default: m.timestamp = 1_600_000_000_000 + Int64(rng.next() % 2_500_000_000_000)
         }
-        m.origin = Origin.allCases[Int(rng.next() % 3)]
+        m.origin = Origin.allCases[Int(rng.next() % UInt64(Origin.allCases.count))]
         if rng.next() % 2 == 0 {
             m.callSite = CallSite(file: Self.files[Int(rng.next() % UInt64(Self.files.count))], line: Int(rng.next() % 5000) - 10)
         }

@@ -3,7 +3,7 @@ import Testing
 
 /// RouteLog's own UTF-8 validator (iOS 17 has no `String(validating:as:)`) agrees with the standard
 /// library's, which Linux has: on every sequence of one and two bytes, on every lead byte followed
-/// by every second byte and two continuation bytes, and on seeded random runs of mixed bytes.
+/// by every second byte and continuation (or not) bytes, and on seeded random runs of mixed bytes.
 @Suite struct UTF8ValidationTests {
     static func ours(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
@@ -21,6 +21,7 @@ import Testing
                 let two = [UInt8(a), UInt8(b)]
                 if Self.ours(two) != Self.stdlib(two) { disagreements.append(two) }
                 // Three- and four-byte forms: the lead and second byte decide; the rest continue.
+                guard a >= 0xC0 else { continue }
                 for tail in [[0x80], [0xBF], [0x80, 0x80], [0xBF, 0xBF], [0x41], [0x80, 0x41]] as [[UInt8]] {
                     let seq = two + tail
                     if Self.ours(seq) != Self.stdlib(seq) { disagreements.append(seq) }
@@ -46,6 +47,25 @@ import Testing
         }
         // The draw reaches both answers often enough to mean something.
         #expect(valid > 1_000 && checked - valid > 1_000)
+    }
+
+    /// The eight-bytes-at-a-time skip over ASCII stops at a non-ASCII byte wherever it stands.
+    @Test func longASCIIRunsWithOneScalarAnywhere() {
+        for n in [7, 8, 9, 16, 17, 40] {
+            for at in 0..<n {
+                var bad = Array(repeating: UInt8(ascii: "a"), count: n)
+                bad[at] = 0x80                                   // a lone continuation byte
+                #expect(!Self.ours(bad), "0x80 at \(at) of \(n)")
+                var good = bad
+                good[at] = 0xC3; good.insert(0xA9, at: at + 1)   // é
+                #expect(Self.ours(good), "é at \(at) of \(n)")
+                if at + 1 == n {
+                    var cut = Array(repeating: UInt8(ascii: "a"), count: n)
+                    cut[at] = 0xE2                               // a three-byte lead at the end
+                    #expect(!Self.ours(cut))
+                }
+            }
+        }
     }
 
     @Test func decodersRefuseWhatTheValidatorRefuses() throws {

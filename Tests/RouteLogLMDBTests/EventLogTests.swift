@@ -36,6 +36,19 @@ struct EventLogBasicsTests {
         #expect(try log.verify(session: s.id).failure == nil)
     }
 
+    @Test func everyOriginIsStoredAndReadBackIncludingDeepLink() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
+        let s = try log.createSession(NewSession(label: "origins"))
+        let events = Origin.allCases.enumerated().map { i, origin in
+            RecordedEvent(.push(RouteRef(id: "r\(i)")), meta: EventMetadata(timestamp: 1_700_000_000_000 + Int64(i), origin: origin))
+        }
+        try log.append(events, to: s.id, expectedSeq: 0)
+        #expect(try log.events(s.id).map(\.meta.origin) == [.app, .user, .system, .deepLink])
+        #expect(try log.verify(session: s.id).failure == nil)
+    }
+
     @Test func wrongExpectedSeqIsAConflictAndWritesNothing() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }

@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func aLateNilWriteForAReplacedSheetIsStaleAndKeepsTheNewOne() async throws {
-        let (nav, _) = try navigator()
+        let (nav, log) = try navigator()
         nav.show(.player(episode: 1))                               // token 1
         let oldBinding = nav.presentationBinding(style: .sheet)     // SwiftUI holds this one
         nav.show(.settings)                                         // app replaces the sheet: token 2
@@ -41,6 +41,11 @@ import Testing
         #expect(nav.top == nil)
         // Another late write after everything is gone is stale too.
         #expect(oldBinding.set(nil).outcome == .rejected(.stale))
+        // Late writes are SwiftUI's, not the user's: origin system; the swipe on the current sheet is the user's.
+        await nav.flush()
+        let swipes = try log.events(nav.session).filter { if case .interactiveDismiss = $0.event { true } else { false } }
+        #expect(swipes.map(\.meta.origin) == [.system, .user, .system])
+        #expect(swipes.map(\.event) == [.interactiveDismiss(token: 1), .interactiveDismiss(token: 2), .interactiveDismiss(token: 1)])
     }
 
     @Test func anInPlaceUpdateKeepsTheTokenSoTheBindingStaysValid() async throws {
@@ -129,5 +134,29 @@ import Testing
         #expect(tab.set("").outcome == .rejected(.invalidTabs))
         await nav.flush()
         #expect(try log.events(nav.session)[1].meta.origin == .user)
+    }
+
+    /// A tab's own stack (what `RouteStack(navigator, tab:)` binds): read whether or not the tab is
+    /// selected, written only while it is; the root binding follows the selected tab instead.
+    @Test func tabStackBindingReadsItsTabAndWritesOnlyWhenSelected() async throws {
+        let (nav, log) = try navigator()
+        nav.setTabs(["library", "search"], selected: "library")
+        nav.push(.episode(id: 1))
+        nav.selectTab("search")
+        nav.push(.settings)
+        let library = nav.pathBinding(inTab: "library"), search = nav.pathBinding(inTab: "search")
+        #expect(library.get() == [.episode(id: 1)] && search.get() == [.settings])
+        #expect(nav.pathBinding().get() == [.settings])               // the selected tab's root
+        #expect(nav.pathBinding(inTab: "nowhere").get() == [])
+        // Not selected: a write from the library's stack records nothing and changes nothing.
+        let before = nav.seq
+        #expect(library.set([]).isEmpty && nav.seq == before && library.get() == [.episode(id: 1)])
+        // Selected: the same write is the user's pop on that tab.
+        nav.selectTab("library")
+        #expect(library.set([.episode(id: 1), .episode(id: 2)]).map(\.isApplied) == [true])
+        #expect(library.get() == [.episode(id: 1), .episode(id: 2)] && search.get() == [.settings])
+        await nav.flush()
+        let last = try #require(try log.events(nav.session).last)
+        #expect(last.event.kind == .push && last.meta.origin == .user)
     }
 }

@@ -80,7 +80,7 @@ private enum AppRoute: Routable {
         let nav = try Navigator<AppRoute>.restoringLatest(log: log, orStarting: NewSession(label: "main", appVersion: "3.2"), migrate: AppRoute.withoutMigration, clock: fixedClock)
         await nav.flush()
         #expect(nav.session == session && nav.path == [] && nav.top == nil)
-        let reason = "restore: dropped seq 1 episode-1 (AppRoute): Invalid number of keys found, expected one. at the top level; "
+        let reason = "restore: dropped seq 1 episode-1 (AppRoute): case \"episode\" is no longer a case of AppRoute at the top level; "
             + "dropped seq 2 player (AppRoute): missing key \"speed\" at .player, with 2 routes above it"
         #expect(nav.restoreReport?.reason == reason && nav.restoreReport?.isComplete == false)
         #expect(try log.events(session).last?.meta.note == reason)

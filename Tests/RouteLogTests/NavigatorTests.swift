@@ -158,7 +158,7 @@ import Testing
         #expect(player.push(.episode(id: 4)) == .recorded(seq: 6, outcome: .rejected(.unknownFrame)))
     }
 
-    @Test func deepLinkResetRenumbersTokensAndIsRecordedAsSystem() async throws {
+    @Test func deepLinkResetRenumbersTokensAndIsRecordedAsDeepLink() async throws {
         let log = InMemoryEventLog(clock: fixedClock)
         let nav = try Navigator<PodRoute>(log: log, clock: fixedClock)
         nav.push(.settings)
@@ -171,11 +171,26 @@ import Testing
         expected.selectedScreen.presented?.token = 2
         #expect(try nav.snapshot() == expected)
         await nav.flush()
-        #expect(try log.events(nav.session).last?.meta.origin == .system)
+        #expect(try log.events(nav.session).last?.meta.origin == .deepLink)
+        // A token far past the reset's seq (100,000) is renumbered too: the typed API always applies.
+        target.selectedScreen.presented?.token = 100_000
+        #expect(nav.reset(to: target, origin: .system) == .recorded(seq: 3, outcome: .applied()))
+        #expect(nav.top?.token == 3)
+        await nav.flush()
+        let recorded = try #require(try log.events(nav.session).last)
+        #expect(recorded.meta.origin == .system)
+        guard case .reset(let state) = recorded.event else { Issue.record("expected a reset"); return }
+        #expect(state.allTokens() == [3], "the log holds the renumbered token")
+        // A core state is recorded as given: the reducer's rule rejects a token past the seq.
+        var core = try target.coreState()
+        #expect(core.allTokens() == [100_000])
+        #expect(nav.reset(to: core) == .recorded(seq: 4, outcome: .rejected(.invalidState)))
+        core = try nav.snapshot().coreState()
+        #expect(nav.reset(to: core) == .recorded(seq: 5, outcome: .applied()))
         // A core state holding a foreign route is refused.
         let foreign = NavigationState(root: Frame(path: [RouteRef(id: "x", payload: try RawJSON(parsing: "{\"nope\":1}"))]))
         guard case .refused(.undecodableRoute) = nav.reset(to: foreign) else { Issue.record("expected a refusal"); return }
-        #expect(nav.headSeq == 2)
+        #expect(nav.headSeq == 5)
     }
 
     @Test func anInMemoryNavigatorRecordsToItsOwnLog() async throws {

@@ -73,7 +73,8 @@ enum RouteV2: Routable {
 
 /// What the decoder says about each version 1 payload read as version 2.
 enum Msg {
-    static let unknownCase = "Invalid number of keys found, expected one. at the top level"
+    /// A case of version 1 that version 2 no longer has: the note names the case.
+    static func unknownCase(_ name: String) -> String { "case \"\(name)\" is no longer a case of RouteV2 at the top level" }
     static let missingSpeed = "missing key \"speed\" at .player"
     static let retyped = "Expected to decode String but found number instead. at .chapter.number"
 }
@@ -126,13 +127,13 @@ enum Msg {
         #expect(try nav.snapshot() == NavigationSnapshot(root: Screen(path: [.settings])))
         let report = try #require(nav.restoreReport)
         #expect(report.dropped == [
-            DroppedRoute(route: try RouteRef(RouteV1.episode(id: 1)), seq: 2, reason: .undecodable(message: Msg.unknownCase)),
+            DroppedRoute(route: try RouteRef(RouteV1.episode(id: 1)), seq: 2, reason: .undecodable(message: Msg.unknownCase("episode"))),
             DroppedRoute(route: try RouteRef(RouteV1.queue), seq: 3, reason: .above(routeID: "episode-1")),
         ])
         #expect(report.causes.count == 1 && !report.isComplete && report.migrated.isEmpty && report.source == .folded)
         #expect(report.appVersion == "1.0" && report.seq == 3)
         try expectOneRestoreEvent(log, nav, recordedHead: head,
-                                  reason: "restore: dropped seq 2 episode-1 (RouteV1): \(Msg.unknownCase), with 1 route above it")
+                                  reason: "restore: dropped seq 2 episode-1 (RouteV1): \(Msg.unknownCase("episode")), with 1 route above it")
     }
 
     @Test func aRemovedCaseTakesItsPresentationAndEverythingAboveIt() async throws {
@@ -145,12 +146,12 @@ enum Msg {
         #expect(try nav.snapshot() == NavigationSnapshot(root: Screen(path: [.settings])))
         let report = try #require(nav.restoreReport)
         #expect(report.dropped.map(\.description) == [
-            "seq 2: route \"upsell\" (stored as RouteV1) no longer decodes: \(Msg.unknownCase)",
+            "seq 2: route \"upsell\" (stored as RouteV1) no longer decodes: \(Msg.unknownCase("upsell"))",
             "seq 3: route \"queue\" (stored as RouteV1) went with \"upsell\" below it",
             "seq 4: route \"settings\" (stored as RouteV1) went with \"upsell\" below it",
         ])
         try expectOneRestoreEvent(log, nav, recordedHead: head,
-                                  reason: "restore: dropped seq 2 upsell (RouteV1): \(Msg.unknownCase), with 2 routes above it")
+                                  reason: "restore: dropped seq 2 upsell (RouteV1): \(Msg.unknownCase("upsell")), with 2 routes above it")
     }
 
     @Test func aNewFieldWithoutAMigrationDropsThePresentation() async throws {
@@ -185,7 +186,7 @@ enum Msg {
             token: 1, route: .queue, style: .sheet,
             content: Screen(path: [.settings], presented: Presented(token: 5, route: .settings, style: .alert))))))
         try expectOneRestoreEvent(log, nav, recordedHead: head,
-                                  reason: "restore: dropped seq 3 upsell (RouteV1): \(Msg.unknownCase), with 1 route above it")
+                                  reason: "restore: dropped seq 3 upsell (RouteV1): \(Msg.unknownCase("upsell")), with 1 route above it")
     }
 
     @Test func aRemovedCaseInAnotherTabKeepsThatTabsRoot() async throws {
@@ -204,7 +205,7 @@ enum Msg {
         ], selectedTab: "home"))
         #expect(nav.tabs == ["home", "library"] && nav.selectedTab == "home")
         try expectOneRestoreEvent(log, nav, recordedHead: head,
-                                  reason: "restore: dropped seq 4 upsell (RouteV1): \(Msg.unknownCase), with 1 route above it")
+                                  reason: "restore: dropped seq 4 upsell (RouteV1): \(Msg.unknownCase("upsell")), with 1 route above it")
     }
 
     @Test func everyChangeAtOnceNamesEachDroppedRouteInWalkOrder() async throws {
@@ -220,7 +221,7 @@ enum Msg {
             TabScreen(id: "home", screen: Screen()), TabScreen(id: "library", screen: Screen(path: [.settings])),
         ], selectedTab: "library"))
         #expect(nav.restoreReport?.causes.map(\.route.id) == ["episode-1", "player", "chapter-2"])
-        try expectOneRestoreEvent(log, nav, recordedHead: head, reason: "restore: dropped seq 2 episode-1 (RouteV1): \(Msg.unknownCase); "
+        try expectOneRestoreEvent(log, nav, recordedHead: head, reason: "restore: dropped seq 2 episode-1 (RouteV1): \(Msg.unknownCase("episode")); "
                                   + "dropped seq 3 player (RouteV1): \(Msg.missingSpeed); dropped seq 6 chapter-2 (RouteV1): \(Msg.retyped)")
     }
 
@@ -324,7 +325,7 @@ enum Msg {
         #expect(nav.path == [.settings] && nav.top == nil)
         let last = try #require(try store.events(nav.session).last)
         #expect(last.seq == 4 && last.meta.origin == .system && last.event == .reset(nav.state))
-        #expect(last.meta.note == "restore: dropped seq 2 episode-7 (RouteV1): \(Msg.unknownCase); dropped seq 3 upsell (RouteV1): \(Msg.unknownCase)")
+        #expect(last.meta.note == "restore: dropped seq 2 episode-7 (RouteV1): \(Msg.unknownCase("episode")); dropped seq 3 upsell (RouteV1): \(Msg.unknownCase("upsell"))")
         #expect(try store.session(nav.session).headDigest == nav.state.digest)
     }
 
@@ -413,8 +414,8 @@ enum Msg {
         }
         let problems = routeDecodingProblems(try Fixture(contentsOf: path).events.map(\.event), as: RouteV2.self)
         #expect(problems == [
-            "seq 2: route \"episode-1\" (stored as RouteV1) no longer decodes: \(Msg.unknownCase); it needs a migration (RouteV2.migrate), or restoring a session that holds it drops it",
-            "seq 3: route \"upsell\" (stored as RouteV1) no longer decodes: \(Msg.unknownCase); it needs a migration (RouteV2.migrate), or restoring a session that holds it drops it",
+            "seq 2: route \"episode-1\" (stored as RouteV1) no longer decodes: \(Msg.unknownCase("episode")); it needs a migration (RouteV2.migrate), or restoring a session that holds it drops it",
+            "seq 3: route \"upsell\" (stored as RouteV1) no longer decodes: \(Msg.unknownCase("upsell")); it needs a migration (RouteV2.migrate), or restoring a session that holds it drops it",
         ])
         withKnownIssue { expectReplay(fixture: path, decoding: RouteV2.self, record: false) }
     }
@@ -588,7 +589,7 @@ final class SwappableReducerLog: EventLog, @unchecked Sendable {
         func withoutSites(_ f: Fixture) -> [RecordedEvent] { f.events.map { var e = $0; e.meta.callSite = nil; return e } }
         #expect(withoutSites(checkedIn) == withoutSites(fixture), "re-record with ROUTELOG_RECORD=1")
         #expect(checkedIn.expect == fixture.expect)
-        #expect(checkedIn.events[8].meta.note == "restore: dropped seq 2 episode-1 (RouteV1): \(Msg.unknownCase); "
+        #expect(checkedIn.events[8].meta.note == "restore: dropped seq 2 episode-1 (RouteV1): \(Msg.unknownCase("episode")); "
                 + "dropped seq 3 player (RouteV1): \(Msg.missingSpeed), with 1 route above it; dropped seq 7 upsell (RouteV1): removed by a migration")
     }
 }

@@ -11,7 +11,8 @@ Markers combine: <!-- example: continues, swiftui -->. A chain that names `AppRo
 declaring it is compiled with AppRoute.swift (the README's running example).
 
 Usage: extract.py OUT_DIR FILE.md...   Writes OUT_DIR/NNN/main.swift (plus AppRoute.swift when
-needed) and OUT_DIR/NNN/origin (file:line of the chain's first block).
+needed), OUT_DIR/NNN/origin (file:line of the chain's first block) and OUT_DIR/NNN/platforms
+(its swiftui / apple markers, one a line).
 """
 import os
 import re
@@ -84,6 +85,9 @@ def main():
                 dst.write(src.read())
         with open(os.path.join(d, "origin"), "w", encoding="utf-8") as f:
             f.write(origin + "\n")
+        # The platform markers of the chain, one a line (Tools/AppleCheck checks these on iOS).
+        with open(os.path.join(d, "platforms"), "w", encoding="utf-8") as f:
+            f.write("".join(m + "\n" for m in sorted(platforms)))
     print(len(chains))
 
 

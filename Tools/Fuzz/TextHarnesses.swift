@@ -91,7 +91,7 @@ func fuzzPredicate(_ buffer: UnsafeRawBufferPointer) {
 
 // MARK: Session references
 
-/// Session references (`latest~N`, `REF@N`, prefixes, files). On any text: no trap, a one-line
+/// Session references (`latest~N`, `#N`, `REF@N`, prefixes, files). On any text: no trap, a one-line
 /// usage error, or a reference that keeps its text and whose parts write back to it.
 func fuzzSessionRef(_ buffer: UnsafeRawBufferPointer) {
     guard let text = String(validating: buffer, as: UTF8.self) else { return }
@@ -109,6 +109,9 @@ func fuzzSessionRef(_ buffer: UnsafeRawBufferPointer) {
         case .file(let path):
             check(!path.isEmpty, "an empty file name")
             body = path
+        case .entry(let n):
+            check(n >= 1, "#N with N below 1")
+            body = "#\(n)"
         }
         // The parts write back to a reference that reads the same (`latest~07@010` → `latest~7@10`).
         let rebuilt = body + (ref.seq.map { "@\($0)" } ?? "")

@@ -11,7 +11,15 @@ struct ExportCommand: ParsableCommand {
         --format fixture (the default) writes one SESSION's events (with their metadata) and an \
         expect block replayed with the current reducer. --redact replaces every string and number \
         inside route payloads (and notes) with a stable hash, keeping route ids, types, styles and \
-        the shape of the payloads, so a tester can attach the file to a bug report. The fixture's \
+        the shape of the payloads, so a tester can attach the file to a bug report; strings become \
+        "redacted:" and a hash, numbers stay numbers (a hash below 10^9; a fraction stays a \
+        fraction), so an app decoding its routes still reads them. Ids built from payloads \
+        ("episode-303") leak what the payloads held: --redact-ids (which implies --redact) also \
+        replaces every route id and tab id with "id-" and a hash of it. The same id gets the same \
+        hash throughout the file and empty ids stay empty, so replaying the redacted file gives \
+        the same outcomes and a state of the same shape. --no-times writes no event times and \
+        no creation time, and names the session by its label rather than its id, so exporting \
+        the same events again (a new recording of the same steps) gives the same bytes. The fixture's \
         name is the output file's name without .json (as in Fixtures/), or --name; the session's \
         label stays in the session header.
 
@@ -40,6 +48,8 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "With events-jsonl: every session in the store.") var all = false
     @Option(help: "The fixture's name (default: the file name without .json; with -o -, the session's label).") var name: String?
     @Flag(help: "Replace payload strings and numbers with stable hashes.") var redact = false
+    @Flag(name: .customLong("redact-ids"), help: "Also replace route ids and tab ids with stable hashes (implies --redact).") var redactIDs = false
+    @OptionGroup var stable: StableFixtureOptions
     @Flag(help: "Print a JSON summary instead of a sentence.") var json = false
 
     func validate() throws {
@@ -50,7 +60,9 @@ struct ExportCommand: ParsableCommand {
         case .eventsJSONL:
             if all && !sessions.isEmpty { throw ValidationError("give SESSIONs or --all, not both") }
             if !all && sessions.isEmpty { throw ValidationError("give at least one SESSION, or --all") }
-            if redact || name != nil { throw ValidationError("--redact and --name apply to --format fixture only") }
+            if redact || redactIDs || name != nil || stable.noTimes {
+                throw ValidationError("--redact, --redact-ids, --no-times and --name apply to --format fixture only")
+            }
         }
     }
 
@@ -59,16 +71,21 @@ struct ExportCommand: ParsableCommand {
         let session = sessions[0]
         let s = try store.workspace().resolve(try parseRef(session))
         try s.requireEvents()
-        var events = try call { try s.log.events(s.id, from: 1, through: s.seqOrHead) }.map(\.recorded)
-        if redact { events = events.map(Redactor.redact) }
+        var events = stable.events(try call { try s.log.events(s.id, from: 1, through: s.seqOrHead) }.map(\.recorded))
+        let redactor = Redactor(ids: redactIDs)
+        if redact || redactIDs { events = events.map(redactor.redact) }
         let app = SessionsCommand.app(s.info)
         let fileName = output == "-" ? nil : URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
         let name = self.name ?? fileName ?? s.document?.name ?? (s.info.label.isEmpty ? s.id.rawValue : s.info.label)
-        var description = s.document?.description ?? "Exported from session \(s.id.rawValue)" + (app == "-" ? "" : " (\(app))") + "."
-        if redact { description += " Payloads redacted." }
-        let header = s.document?.session ?? (s.document == nil
+        // With --no-times the description names the session by its label, not by its id: a new
+        // recording of the same events gets a new id, and the file must come out the same.
+        let source = !stable.noTimes ? "session \(s.id.rawValue)" : s.info.label.isEmpty ? "a session" : "session '\(s.info.label)'"
+        var description = s.document?.description ?? "Exported from \(source)" + (app == "-" ? "" : " (\(app))") + "."
+        if redact || redactIDs { description += " Payloads redacted." }
+        if redactIDs { description += " Route and tab ids hashed." }
+        let header = stable.header(s.document?.session ?? (s.document == nil
             ? Fixture.SessionHeader(label: s.info.label, app: s.info.appName, appVersion: s.info.appVersion, created: s.info.createdAt)
-            : nil)
+            : nil))
         let doc = Fixture(name: name, description: description, session: header, events: events, expect: Fixture.expectation(for: events))
         if output == "-" {
             writeStdout(doc.rendered())
@@ -78,10 +95,12 @@ struct ExportCommand: ParsableCommand {
         let out = Output.stdout()
         if json {
             out.line(JSONValue.object([
-                "file": .string(output), "events": .int(Int64(events.count)), "digest": .string(doc.expect?.digest?.hex ?? ""), "redacted": .bool(redact),
+                "file": .string(output), "events": .int(Int64(events.count)), "digest": .string(doc.expect?.digest?.hex ?? ""),
+                "redacted": .bool(redact || redactIDs), "idsRedacted": .bool(redactIDs),
             ]).canonicalText)
         } else {
-            out.line("exported \(events.count) events of \(s.name) to \(output)" + (redact ? " (payloads redacted)" : ""))
+            out.line("exported \(events.count) events of \(s.name) to \(output)"
+                     + (redactIDs ? " (payloads redacted, ids hashed)" : redact ? " (payloads redacted)" : ""))
         }
     }
 }
@@ -161,38 +180,46 @@ final class JSONLSink {
     }
 }
 
-/// Replaces payload strings and numbers with stable hashes; ids, types and styles are kept.
-enum Redactor {
-    static func redact(_ e: RecordedEvent) -> RecordedEvent {
+/// Replaces payload strings and numbers with stable hashes; with `ids`, route and tab ids too.
+/// Types, styles, tokens and the shape of everything are kept. Every hash is ``StableHasher``'s
+/// (never `Hasher`, which is seeded per process), so the same input gives the same file.
+struct Redactor {
+    /// Whether route ids and tab ids are hashed too.
+    var ids = false
+
+    func redact(_ e: RecordedEvent) -> RecordedEvent {
         var meta = e.meta
-        meta.note = meta.note.map(hash)
+        meta.note = meta.note.map(Self.hash)
         return RecordedEvent(redact(e.event), meta: meta)
     }
 
-    static func redact(_ e: Event) -> Event {
+    func redact(_ e: Event) -> Event {
         switch e {
         case .push(let r, let f): .push(redact(r), frame: f)
         case .show(let r, let style, let d, let p): .show(redact(r), style: style, dismissible: d, placement: p)
         case .reset(let state): .reset(redact(state))
-        default: e
+        case .setTabs(let tabs, let selected): .setTabs(tabs.map(id), selected: selected.map(id))
+        case .selectTab(let tab): .selectTab(id(tab))
+        case .pop, .popToRoot, .dismiss, .interactiveDismiss: e
         }
     }
 
-    static func redact(_ r: RouteRef) -> RouteRef {
-        RouteRef(id: r.id, type: r.type, payload: r.payload.map { RawJSON(redact($0.value)) })
+    func redact(_ r: RouteRef) -> RouteRef {
+        RouteRef(id: id(r.id), type: r.type, payload: r.payload.map { RawJSON(Self.redact($0.value)) })
     }
 
     static func redact(_ v: JSONValue) -> JSONValue {
         switch v {
         case .string(let s): .string(hash(s))
-        case .int, .double: .string(hash(v.canonicalText))
+        case .int: .int(number(v.canonicalText))
+        case .double: .double(Double(number(v.canonicalText)) / 1000 + 0.0005)  // never a whole number
         case .array(let a): .array(a.map(redact))
         case .object(let o): .object(o.mapValues(redact))
         case .null, .bool: v
         }
     }
 
-    static func redact(_ f: Frame) -> Frame {
+    func redact(_ f: Frame) -> Frame {
         var f = f
         f.path = f.path.map(redact)
         if var p = f.presented {
@@ -203,11 +230,21 @@ enum Redactor {
         return f
     }
 
-    static func redact(_ s: NavigationState) -> NavigationState {
+    func redact(_ s: NavigationState) -> NavigationState {
         if let tabs = s.tabs {
-            return NavigationState(tabs: tabs.map { Tab(id: $0.id, root: redact($0.root)) }, selectedTab: s.selectedTab ?? "")
+            return NavigationState(tabs: tabs.map { Tab(id: id($0.id), root: redact($0.root)) }, selectedTab: id(s.selectedTab ?? ""))
         }
         return NavigationState(root: redact(s.root))
+    }
+
+    /// An id as written: hashed (`id-` and 12 hex digits) when ``ids`` is set; an empty id stays
+    /// empty, so an event the reducer rejects for its empty id is still rejected.
+    func id(_ text: String) -> String {
+        guard ids, !text.isEmpty else { return text }
+        var h = StableHasher()
+        h.combine("route-id")
+        h.combine(text)
+        return "id-" + h.finalize().short
     }
 
     /// `redacted:` and 12 hex digits of a stable hash of the text.
@@ -215,5 +252,14 @@ enum Redactor {
         var h = StableHasher()
         h.combine(text)
         return "redacted:" + h.finalize().short
+    }
+
+    /// A stable hash of a number's text, below 10^9: a number that stays a number (an app's
+    /// `Int` or `Double` field still decodes) and fits any JSON reader's integers.
+    static func number(_ text: String) -> Int64 {
+        var h = StableHasher()
+        h.combine("number")
+        h.combine(text)
+        return Int64(h.finalize().lo % 1_000_000_000)
     }
 }

@@ -10,13 +10,14 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         Each FILE becomes a new session (the store is created if it does not exist). A \
         hand-written event list without an expect block imports fine. Every file is read and \
-        checked before anything is written.
+        checked before anything is written. Without --label a session keeps the label its file \
+        records: an export's session label, else the fixture's "name".
         """
     )
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "Fixture or export files.", completion: .file(extensions: ["json"])) var files: [String]
-    @Option(help: "The label of the new sessions (default: each file's name).") var label: String?
+    @Option(help: "The label of the new sessions (default: the label the file records, an export's session label, else the fixture's name).") var label: String?
     @Flag(help: "Print one JSON object per imported session.") var json = false
 
     func validate() throws {

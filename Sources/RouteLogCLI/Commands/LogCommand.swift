@@ -15,13 +15,16 @@ struct LogCommand: AsyncParsableCommand {
 
         --follow keeps printing events as another process appends them (stop it with Ctrl-C, \
         or give --to). --json prints one JSON object per line.
+
+        A session without events (an app that has just started) is not an error: log prints \
+        one line saying so (nothing with --json) and exits 0.
         """
     )
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The session (id, prefix, latest, latest~N, FILE.json; REF@N stops at N).") var session: String
-    @Option(help: "First seq to print (default 1).") var from: UInt64?
-    @Option(help: "Last seq to print (default: the last one).") var to: UInt64?
+    @Option(parsing: .unconditional, help: "First seq to print (default 1).", transform: SeqArgument.parse) var from: UInt64?
+    @Option(parsing: .unconditional, help: "Last seq to print (default: the last one).", transform: SeqArgument.parse) var to: UInt64?
     @Flag(help: "Keep printing new events as they are appended.") var follow = false
     @Flag(help: "Print one JSON object per line.") var json = false
 
@@ -37,7 +40,10 @@ struct LogCommand: AsyncParsableCommand {
         if let to, let seq = ref.seq, to > seq { last = seq }
         if let to, let from, to < from { throw CLIError.usage("--to \(to) is before --from \(from)") }
         if !follow {
-            try s.requireEvents()
+            if s.info.eventCount == 0 && from == nil && to == nil {
+                if !json { Output.stdout().line("\(s.name) has no events yet") }
+                return
+            }
             if first > s.info.eventCount { try s.check(seq: first, what: "--from") }
             if let to { try s.check(seq: to, what: "--to") }
         }
@@ -81,6 +87,8 @@ final class LogPrinter {
     /// The session's runs and the seqs a reader shows from a crashed app's journal (see
     /// `LogCommand+Runs.swift`).
     let marks: RunMarks
+    /// The origin column: as wide as the longest origin (`deepLink`).
+    static let originWidth = Origin.allCases.map(\.rawValue.count).max() ?? 6
 
     init(session: ResolvedSession, json: Bool, out: Output, from: UInt64) throws {
         self.session = session
@@ -184,7 +192,7 @@ final class LogPrinter {
         } else {
             pad(Render.relativeTime(e.meta.timestamp, from: origin!), 9)
         }
-        pad(e.meta.origin.rawValue, 6)
+        pad(e.meta.origin.rawValue, Self.originWidth)
         pad(Render.truncate(Render.event(e.event), eventWidth), eventWidth)
         switch e.outcome {
         case .applied: pad(e.outcome.description, 23, .green)

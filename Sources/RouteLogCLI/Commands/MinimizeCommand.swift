@@ -11,7 +11,10 @@ struct MinimizeCommand: ParsableCommand {
         The session is first cut at the first seq where the predicate holds (or --run says bad). \
         Then delta debugging (ddmin) removes events while the last event of the remaining list \
         still makes the predicate hold, until removing any single event would make it pass. \
-        The result is written with -o as a fixture (with its expect block) and printed.
+        The result is written with -o as a fixture (with its expect block) and printed. Its \
+        description names the session (a file by its name, without folders) and the predicate \
+        or --run command (absolute paths cut to their last component); with --no-times the \
+        events carry no times, so minimizing the same events again gives the same bytes.
 
         \(Predicate.helpText)
         """
@@ -24,6 +27,7 @@ struct MinimizeCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The fixture file to write.", valueName: "file"), completion: .file(extensions: ["json"]))
     var output: String
     @Option(help: "The fixture's name (default: the file name without .json).") var name: String?
+    @OptionGroup var stable: StableFixtureOptions
     @Flag(help: "Print the result as JSON.") var json = false
 
     func run() throws {
@@ -37,7 +41,7 @@ struct MinimizeCommand: ParsableCommand {
         guard let firstBad = search.seq else {
             throw CLIError("nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)", code: Exit.different)
         }
-        let events = try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded)
+        let events = stable.events(try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded))
         // The core's ddmin renumbers the tokens events name, so a kept swipe on the sheet created
         // by a kept event still names that sheet.
         let result: Minimize.Result<RecordedEvent>
@@ -53,7 +57,7 @@ struct MinimizeCommand: ParsableCommand {
         let fileName = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
         let doc = Fixture(
             name: name ?? fileName,
-            description: "Minimized from \(s.name) with \(judge.summary): \(minimal.count) of \(firstBad) events.",
+            description: "Minimized from \(s.portableName) with \(judge.portableSummary): \(minimal.count) of \(firstBad) events.",
             events: minimal, expect: Fixture.expectation(for: minimal)
         )
         try doc.write(to: output)

@@ -39,6 +39,8 @@ enum HelpText {
     Wherever a command takes a SESSION it accepts:
       ID            a session id, or a unique prefix of one
       latest        the newest session; latest~N is the Nth before it
+      '#N'          the session the store numbered N (the # column of sessions; quoted,
+                    as a shell takes # for a comment)
       FILE.json     a fixture or export file (needs no store)
       REF@N         that session at seq N (0 is the state before any event)
     """
@@ -53,7 +55,8 @@ enum HelpText {
       0  ok, or equal
       1  different, failed, or found bad
       2  usage error (bad option, unknown session, seq out of range, bad predicate)
-      3  data error (corrupt, unreadable, not a store, newer format, empty session)
+      3  data error (corrupt, unreadable, not a store, newer format, empty session
+         given to diff, bisect, minimize or export; log and state show an empty one)
     """
 }
 

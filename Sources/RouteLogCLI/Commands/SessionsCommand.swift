@@ -8,10 +8,14 @@ struct SessionsCommand: ParsableCommand {
         abstract: "List the sessions in the store.",
         discussion: """
         One line per session, in the order they entered the store (so the last line is `latest`): \
-        # (that order), id, label, app/version, created (the time the app recorded; an import \
-        keeps it), added (when the session entered this store), events, last event time, head digest, \
-        runs (launches of the app that wrote the session, with how many crashed: `3 (1 crashed)`; \
-        `-` for a session from before runs were recorded or imported).
+        # (that order), id, prefix (the shortest prefix of the id that names this session and no \
+        other), label, app/version, created (the time the app recorded; an import keeps it), added \
+        (when the session entered this store), events, last event time, head digest, runs (launches \
+        of the app that wrote the session, with how many crashed: `3 (1 crashed)`; `-` for a session \
+        from before runs were recorded or imported). Either the prefix or #N (the # column; quote it \
+        in a shell, where # starts a comment) names the session wherever a command takes a SESSION. \
+        --json prints the same fields, the prefix as "prefix", # as "order", and the runs as "runs", \
+        "crashedRuns" and "runList".
         """
     )
 
@@ -23,19 +27,20 @@ struct SessionsCommand: ParsableCommand {
         let all = try call { try log.sessions() }
         let runs = try all.map { s in try call { try (log as? any JournalingEventLog)?.runs(of: s.id) ?? [] } }
         let out = Output.stdout()
+        let prefixes = shortestUniquePrefixes(all.map(\.id.rawValue))
         if json {
-            out.line(JSONValue.array(zip(all, runs).map { Self.json($0, runs: $1) }).canonicalText)
+            out.line(JSONValue.array(zip(all, runs).map { Self.json($0, prefix: prefixes[$0.id.rawValue], runs: $1) }).canonicalText)
             return
         }
         if all.isEmpty {
             out.line("no sessions in \(store.path)")
             return
         }
-        var rows = [["#", "ID", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD", "RUNS"].map { out.paint($0, .bold) }]
+        var rows = [["#", "ID", "PREFIX", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD", "RUNS"].map { out.paint($0, .bold) }]
         for (s, r) in zip(all, runs) {
             rows.append([
                 s.entryOrder == 0 ? "-" : String(s.entryOrder),
-                s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt), Render.time(s.enteredAt),
+                s.id.rawValue, prefixes[s.id.rawValue] ?? s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt), Render.time(s.enteredAt),
                 String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short, Self.runs(r),
             ])
         }
@@ -58,17 +63,22 @@ struct SessionsCommand: ParsableCommand {
         return crashed == 0 ? String(runs.count) : "\(runs.count) (\(crashed) crashed)"
     }
 
-    static func json(_ s: SessionInfo, runs: [RunInfo] = []) -> JSONValue {
+    /// One session of `sessions --json`; `prefix` (the shortest unique prefix among the store's
+    /// sessions) is `null` when not given, and `runs` empty when not read.
+    static func json(_ s: SessionInfo) -> JSONValue { json(s, prefix: nil) }
+
+    static func json(_ s: SessionInfo, prefix: String?, runs: [RunInfo] = []) -> JSONValue {
         var o: [String: JSONValue] = [
             "id": .string(s.id.rawValue), "label": .string(s.label), "created": .string(ISO8601.format(milliseconds: s.createdAt)),
             "events": .int(Int64(s.eventCount)), "headDigest": .string(s.headDigest.hex),
         ]
         o["app"] = s.appName.map(JSONValue.string) ?? .null
-        o["version"] = s.appVersion.map(JSONValue.string) ?? .null
+        o["appVersion"] = s.appVersion.map(JSONValue.string) ?? .null
         // Events recorded without a time carry 0: that is "no time", not 1970 (the table prints "-").
         o["lastEventAt"] = s.lastEventAt.flatMap { $0 == 0 ? nil : JSONValue.string(ISO8601.format(milliseconds: $0)) } ?? .null
         o["added"] = s.enteredAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
         o["order"] = s.entryOrder == 0 ? .null : .int(Int64(s.entryOrder))
+        o["prefix"] = prefix.map(JSONValue.string) ?? .null
         o["imported"] = .bool(s.imported)
         // The runs: how many, and each one's start, app version, build and end.
         o["runs"] = .int(Int64(runs.count))

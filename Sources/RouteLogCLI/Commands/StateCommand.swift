@@ -8,13 +8,14 @@ struct StateCommand: ParsableCommand {
         abstract: "Show the state after an event (time travel).",
         discussion: """
         Prints the state after event --at N (default: the last event; 0 is the state before any \
-        event) as an indented tree, or with --json as canonical JSON {"digest", "seq", "state"}.
+        event) as an indented tree, or with --json as canonical JSON {"digest", "seq", "state"}. \
+        A session without events (an app that has just started) shows the state at seq 0.
         """
     )
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The session (id, prefix, latest, latest~N, FILE.json, or REF@N).") var session: String
-    @Option(help: "The seq to show (default: the last one).") var at: UInt64?
+    @Option(parsing: .unconditional, help: "The seq to show (default: the last one).", transform: SeqArgument.parse) var at: UInt64?
     @Flag(help: "Print canonical JSON.") var json = false
 
     func run() throws {
@@ -23,7 +24,6 @@ struct StateCommand: ParsableCommand {
         let s = try store.workspace().resolve(ref)
         let seq = at ?? s.seqOrHead
         try s.check(seq: seq, what: "--at")
-        if at == nil && ref.seq == nil { try s.requireEvents() }
         let state = try call { try s.log.state(of: s.id, at: seq) }
         let out = Output.stdout()
         if json {

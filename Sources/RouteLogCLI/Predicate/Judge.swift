@@ -42,6 +42,23 @@ struct Judge {
         }
     }
 
+    /// ``summary`` for a file that is kept (a minimized fixture's description): every word of a
+    /// `--run` command that is an absolute path is cut to its last component, so the file says
+    /// nothing of the machine it was made on and is the same wherever it is regenerated.
+    var portableSummary: String {
+        switch kind {
+        case .predicate: return summary
+        case .run(let c):
+            let words = c.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+                let quote = word.first.map { $0 == "'" || $0 == "\"" } == true ? String(word.first!) : ""
+                let bare = quote.isEmpty ? Substring(word) : word.dropFirst()
+                guard bare.hasPrefix("/") else { return String(word) }
+                return quote + (bare.split(separator: "/").last.map(String.init) ?? String(bare))
+            }
+            return "--run '\(words.joined(separator: " "))'"
+        }
+    }
+
     func judge(_ c: PredicateContext) throws(CLIError) -> Bisect.Verdict {
         switch kind {
         case .predicate(let p): return p.holds(in: c) ? .bad : .good

@@ -2,8 +2,9 @@ import Foundation
 import RouteLogCore
 import RouteLogLMDB
 
-/// A session reference as the user writes it: an id or unique prefix, `latest`, `latest~N`, or a
-/// fixture/export file (`*.json`), optionally followed by `@N` for the state at seq N.
+/// A session reference as the user writes it: an id or unique prefix, `latest`, `latest~N`, `#N`
+/// (the store's entry number, the `#` column of `sessions`), or a fixture/export file (`*.json`),
+/// optionally followed by `@N` for the state at seq N.
 struct SessionRef: Equatable, CustomStringConvertible {
     enum Base: Equatable {
         /// `latest` (0) or `latest~N`.
@@ -12,6 +13,8 @@ struct SessionRef: Equatable, CustomStringConvertible {
         case id(String)
         /// A fixture or export file; needs no store.
         case file(String)
+        /// `#N`: the session that entered the store N-th (``SessionInfo/entryOrder``).
+        case entry(UInt64)
     }
 
     var base: Base
@@ -41,6 +44,12 @@ struct SessionRef: Equatable, CustomStringConvertible {
         let b = String(body)
         if b.hasSuffix(".json") || b.contains("/") {
             base = .file(b)
+        } else if b.hasPrefix("#") {
+            let digits = b.dropFirst()
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = UInt64(digits), n >= 1 else {
+                throw .usage("bad session reference '\(shown)': expected an entry number after '#' (the # column of 'routelog sessions', from 1)")
+            }
+            base = .entry(n)
         } else if b == "latest" {
             base = .latest(back: 0)
         } else if b.hasPrefix("latest~") {
@@ -135,6 +144,15 @@ final class Workspace {
             }
             let info = all[all.count - 1 - back]
             resolved = ResolvedSession(log: log, id: info.id, info: info, name: info.id.rawValue, document: nil, seq: ref.seq)
+        case .entry(let n):
+            let log = try store()
+            let all = try call { try log.sessions() }
+            guard let info = all.first(where: { $0.entryOrder == n }) else {
+                let numbered = all.map(\.entryOrder).filter { $0 > 0 }
+                let range = numbered.isEmpty ? "no session in it has an entry number" : "its entry numbers run \(numbered.min()!)…\(numbered.max()!)"
+                throw .usage("unknown session: #\(n) (the store \(storePath) has no session #\(n); \(range))")
+            }
+            resolved = ResolvedSession(log: log, id: info.id, info: info, name: info.id.rawValue, document: nil, seq: ref.seq)
         case .id(let prefix):
             let log = try store()
             let all = try call { try log.sessions() }
@@ -161,6 +179,22 @@ final class Workspace {
         let log = FileEventLog(doc)
         return (log, log.info)
     }
+}
+
+/// The shortest prefix of each id that names it and no other (what `sessions` prints, and what a
+/// `SessionRef` prefix resolves back to that session): one character past the longest common
+/// prefix with its neighbours in sorted order.
+func shortestUniquePrefixes(_ ids: [String]) -> [String: String] {
+    let sorted = Array(Set(ids)).sorted()
+    func common(_ a: String, _ b: String) -> Int { zip(a, b).prefix { $0 == $1 }.count }
+    var out: [String: String] = [:]
+    for (i, id) in sorted.enumerated() {
+        var shared = 0
+        if i > 0 { shared = max(shared, common(id, sorted[i - 1])) }
+        if i + 1 < sorted.count { shared = max(shared, common(id, sorted[i + 1])) }
+        out[id] = String(id.prefix(min(id.count, shared + 1)))
+    }
+    return out
 }
 
 /// Runs `body`, turning any error into a ``CLIError``.

@@ -91,7 +91,9 @@ public struct CheckpointedSession: Sendable {
 /// Finds the first seq at which a predicate over the state (and the event and outcome that led
 /// to it) holds, like `git bisect` over a session.
 ///
-/// Two modes:
+/// Two modes; ``Mode/linear`` is the default, as it is for `routelog bisect`, because it is exact
+/// for every predicate (binary mode answers `nil` for a predicate that holds for a while and then
+/// stops holding):
 /// - ``Mode/binary`` assumes the predicate is monotone (false up to some seq, true from there on,
 ///   e.g. "the path has ever been deeper than 5" or "the state equals the bad one from here on").
 ///   It materializes O(log N) states, each from the nearest checkpoint, and reports how many in
@@ -163,12 +165,13 @@ public enum Bisect {
     ///   - session: the session to search.
     ///   - through: the last seq to consider (default: the session's last event); seqs
     ///     `0...through` are searched.
-    ///   - mode: ``Mode/binary`` (default) or ``Mode/linear``.
+    ///   - mode: ``Mode/linear`` (default: exact for any predicate, as the CLI's `bisect`) or
+    ///     ``Mode/binary`` (O(log N) states, for monotone predicates).
     ///   - predicate: true where the condition holds.
     /// - Returns: the first seq where `predicate` holds, with counts.
     /// - Throws: the log's errors (``EventLogError/seqOutOfRange(session:seq:count:)`` when
     ///   `through` is past the last event), ``BisectError``, or what `predicate` throws.
-    public static func firstSeq(in log: some EventLog, session: SessionID, through: UInt64? = nil, mode: Mode = .binary,
+    public static func firstSeq(in log: some EventLog, session: SessionID, through: UInt64? = nil, mode: Mode = .linear,
                                 where predicate: (BisectContext) throws -> Bool) throws -> Result {
         try run(in: log, session: session, through: through, mode: mode, verdict: { try predicate($0) ? .bad : .good })
     }
@@ -176,7 +179,7 @@ public enum Bisect {
     /// Searches a session of a log with a three-way ``Verdict``, as `git bisect run` does: the
     /// first seq judged ``Verdict/bad``, trying neighbours of seqs judged ``Verdict/skip``
     /// (see ``firstSeq(in:session:through:mode:where:)``).
-    public static func run(in log: some EventLog, session: SessionID, through: UInt64? = nil, mode: Mode = .binary,
+    public static func run(in log: some EventLog, session: SessionID, through: UInt64? = nil, mode: Mode = .linear,
                            verdict: (BisectContext) throws -> Verdict) throws -> Result {
         let count = try log.session(session).eventCount
         if let through, through > count { throw EventLogError.seqOutOfRange(session: session, seq: through, count: count) }
@@ -185,20 +188,20 @@ public enum Bisect {
     }
 
     /// Searches an in-memory session with checkpoints.
-    public static func firstSeq(in session: CheckpointedSession, mode: Mode = .binary,
+    public static func firstSeq(in session: CheckpointedSession, mode: Mode = .linear,
                                 where predicate: (BisectContext) throws -> Bool) throws -> Result {
         try search(session, mode: mode, verdict: { try predicate($0) ? .bad : .good })
     }
 
     /// Searches an in-memory session with checkpoints, with a three-way ``Verdict``.
-    public static func run(in session: CheckpointedSession, mode: Mode = .binary,
+    public static func run(in session: CheckpointedSession, mode: Mode = .linear,
                            verdict: (BisectContext) throws -> Verdict) throws -> Result {
         try search(session, mode: mode, verdict: verdict)
     }
 
     /// Searches a list of events, keeping a checkpoint every `checkpointInterval` events
     /// (building them folds the list once; ``Result/materialized`` counts only the search).
-    public static func firstSeq(in events: [Event], checkpointInterval: Int = 1024, mode: Mode = .binary,
+    public static func firstSeq(in events: [Event], checkpointInterval: Int = 1024, mode: Mode = .linear,
                                 where predicate: (BisectContext) throws -> Bool) throws -> Result {
         try search(CheckpointedSession(events, checkpointInterval: checkpointInterval), mode: mode,
                    verdict: { try predicate($0) ? .bad : .good })

@@ -1,5 +1,5 @@
 extension EventMetadata: CanonicalJSONConvertible {
-    /// `{"time"?: "2026-11-22T21:43:54.123Z", "origin": "app"|"user"|"system", "site"?: "File.swift:12", "note"?: "…"}`.
+    /// `{"time"?: "2026-11-22T21:43:54.123Z", "origin": "app"|"user"|"system"|"deepLink", "site"?: "File.swift:12", "note"?: "…"}`.
     /// `time` is left out when it is unknown (0), and written as milliseconds when it falls outside
     /// the years 0001–9999 that ISO 8601 text can hold.
     public var json: JSONValue {

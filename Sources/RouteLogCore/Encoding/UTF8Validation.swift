@@ -34,10 +34,15 @@ enum UTF8Validation {
         }
     }
 
-    /// Whether all of `b` is well-formed UTF-8.
+    /// Whether all of `b` is well-formed UTF-8. Runs of ASCII are skipped eight bytes at a time.
     static func isValid(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = b.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        let n = b.count
         var i = 0
-        while i < b.count {
+        while i < n {
+            while i + 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+            guard i < n else { break }
             if b[i] < 0x80 { i += 1; continue }
             let len = scalarLength(b, at: i)
             if len == 0 { return false }

@@ -38,9 +38,10 @@ extension Event.Kind: WireCoded {
     public static var wireCodeBase: UInt8 { 1 }
 }
 
-/// The origin bits of the binary codec's metadata flags.
+/// The origin bits of the binary codec's metadata flags (two bits: 0 app, 1 user, 2 system,
+/// 3 deepLink; with `deepLink` the two bits are full).
 extension Origin: WireCoded {
-    public static let wireTable: [Self] = [.app, .user, .system]
+    public static let wireTable: [Self] = [.app, .user, .system, .deepLink]
 }
 
 /// In the order reasons were added (not their precedence, which is their declaration order).

@@ -331,7 +331,7 @@ extension Fixture {
 
 /// A regular file mapped read-only. ``release(_:)`` lets go of the pages before an offset (they
 /// are read from the file again if touched), so a scan of a large file keeps only a window of it
-/// resident.
+/// resident (on Linux; see ``release(_:)`` for Apple platforms).
 final class MappedFile {
     let buffer: UnsafeBufferPointer<UInt8>
     private let base: UnsafeMutableRawPointer
@@ -357,7 +357,12 @@ final class MappedFile {
         guard offset - released >= Self.window else { return }
         let page = Int(getpagesize())
         let end = offset / page * page
+        #if os(Linux)
+        // Drops the pages from this process; they are read from the file again if touched.
         madvise(base + released, end - released, MADV_DONTNEED)
+        #endif
+        // Apple platforms: MADV_DONTNEED only lowers the pages' priority there; they are clean
+        // file pages, which the kernel reclaims under memory pressure without being asked.
         released = end
     }
 

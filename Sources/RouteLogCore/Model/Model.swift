@@ -261,8 +261,13 @@ public enum Origin: String, Hashable, Sendable, CaseIterable, Codable {
     case app
     /// The user acted through the UI (a swipe, a back button, a tap outside).
     case user
-    /// The system (state restoration, a deep link).
+    /// The system: state restoration, and SwiftUI's own writes (a presentation binding's late
+    /// `nil` for a presentation that is already gone).
     case system
+    /// A deep link (a URL, a notification, a shortcut) opened by the app: the default origin of
+    /// ``Event/reset(_:)`` calls made through the navigator. Added after `system`; stores and
+    /// fixtures written before it never hold it, and read as before.
+    case deepLink
 }
 
 /// A source location recorded with an event.

@@ -351,7 +351,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         let main = try env.database(named: nil)
         let clock = ContinuousClock()
         let deadline = clock.now + creationWait
-        var seen: (hasMeta: Bool, transactionID: Int)
+        var seen = (hasMeta: false, transactionID: 0)
         while true {
             seen = try env.withReadTransaction { txn in
                 try checkNoForeignDatabases(txn, main: main, path: path)
