@@ -12,15 +12,20 @@ public enum SessionJSON {
         ])
     }
 
-    /// An event as `routelog log --json` prints it; `state` is the state after it.
-    public static func logLine(_ e: StoredEvent, state: NavigationState) -> JSONValue {
-        .object([
+    /// An event as `routelog log --json` prints it; `state` is the state after it, `run` the
+    /// number of the run that wrote it (absent for sessions without runs) and `recovered` whether
+    /// a reader shows it from a crashed app's journal before the store holds it.
+    public static func logLine(_ e: StoredEvent, state: NavigationState, run: Int? = nil, recovered: Bool = false) -> JSONValue {
+        var o: [String: JSONValue] = [
             "seq": .int(Int64(e.seq)), "event": e.event.json, "outcome": e.outcome.json, "digest": .string(e.digest.hex),
             "origin": .string(e.meta.origin.rawValue), "summary": .string(summary(state)),
             "time": e.meta.timestamp == 0 ? .null : .string(ISO8601.format(milliseconds: e.meta.timestamp)),
             "site": e.meta.callSite.map { .string("\($0.file):\($0.line)") } ?? .null,
             "note": e.meta.note.map(JSONValue.string) ?? .null,
-        ])
+        ]
+        if let run { o["run"] = .int(Int64(run)) }
+        if recovered { o["recovered"] = .bool(true) }
+        return .object(o)
     }
 
     /// The state as `routelog state REF@N --json` prints it: `{"digest", "seq", "state"}`.

@@ -119,9 +119,12 @@ struct API: Sendable {
         if from <= info.eventCount {
             var r = Replayer(state: try log.state(of: info.id, at: from - 1), seq: from - 1)
             let through = min(info.eventCount, from + limit - 1)
+            // As `log --json`: each event's run, and the events shown from a crashed app's journal.
+            let runs = try log.runs(of: info.id)
+            let journaled = log.journaled(info.id)
             try log.read(info.id, from: from, through: through) { e in
                 r.apply(e.event)
-                lines.append(SessionJSON.logLine(e, state: r.state))
+                lines.append(SessionJSON.logLine(e, state: r.state, run: runs.run(of: e.seq)?.number, recovered: journaled?.contains(e.seq) ?? false))
                 last = e.seq
                 return true
             }

@@ -29,10 +29,4 @@ struct RunMarks {
         if let previous { parts.append("the previous run ended \(previous.end)") }
         return parts.joined(separator: " · ")
     }
-
-    /// Adds `"recovered": true` to a journaled event's JSON line and its run's number.
-    func annotate(_ o: inout [String: JSONValue], _ seq: UInt64) {
-        if isJournaled(seq) { o["recovered"] = .bool(true) }
-        if let run = runs.run(of: seq) { o["run"] = .int(Int64(run.number)) }
-    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RouteLogCore
 import RouteLogLMDB
+import RouteLogTimeline
 
 /// `routelog log`: one line per event, optionally following a live session.
 struct LogCommand: AsyncParsableCommand {
@@ -140,15 +141,7 @@ final class LogPrinter {
     }
 
     func jsonLine(_ e: StoredEvent) -> String {
-        var o: [String: JSONValue] = [
-            "seq": .int(Int64(e.seq)), "event": e.event.json, "outcome": e.outcome.json, "digest": .string(e.digest.hex),
-            "origin": .string(e.meta.origin.rawValue), "summary": .string(Render.summary(replayer.state)),
-        ]
-        o["time"] = e.meta.timestamp == 0 ? .null : .string(ISO8601.format(milliseconds: e.meta.timestamp))
-        o["site"] = e.meta.callSite.map { .string("\($0.file):\($0.line)") } ?? .null
-        o["note"] = e.meta.note.map(JSONValue.string) ?? .null
-        marks.annotate(&o, e.seq)
-        return JSONValue.object(o).canonicalText
+        SessionJSON.logLine(e, state: replayer.state, run: marks.runs.run(of: e.seq)?.number, recovered: marks.isJournaled(e.seq)).canonicalText
     }
 
     static func site(_ e: StoredEvent) -> String { e.meta.callSite.map { "\($0.file):\($0.line)" } ?? "-" }
