@@ -73,6 +73,34 @@ struct JournalDamageTests {
         }
     }
 
+    /// Before any read-write open, `state`, `export` and `report` show a crashed app's journaled
+    /// events (marked recovered where they have a field for it), and reading writes nothing.
+    @Test func readersShowTheJournalBeforeRecovery() async throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let (id, files, expected) = try journalOnlySession(dir.path, count: 12)
+        let state = await InProcess.run(["state", "--store", dir.path, id.rawValue, "--json"])
+        #expect(state.status == 0, "\(state)")
+        guard case .object(let o)? = try? JSONValue(parsing: state.stdout), case .int(let seq)? = o["seq"] else {
+            Issue.record("not a state: \(state.stdout)")
+            return
+        }
+        #expect(seq == 12 && o["digest"] == .string(expected[11].digest.hex))
+        let export = await InProcess.run(["export", "--store", dir.path, id.rawValue, "--format", "events-jsonl", "-o", "-"])
+        let rows = export.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+        #expect(export.status == 0 && rows.count == 12, "\(export)")
+        #expect(rows.allSatisfy { if case .object(let r) = $0 { r["recovered"] == .bool(true) && r["run_end"] == .string("crashed") } else { false } })
+        let page = dir.path("page.html")
+        let report = await InProcess.run(["report", "--store", dir.path, id.rawValue, "-o", page])
+        #expect(report.status == 0, "\(report)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("\"end\":\"crashed\"") && html.contains("\"lastSeq\":12"))
+        // The readers left the journal where it was and wrote nothing to the store.
+        #expect(JournalReader.list((dir.path as NSString).appendingPathComponent("journal")).flatMap(\.files) == files)
+        let log = try LMDBEventLog.open(at: dir.path, options: .init(readOnly: true))
+        #expect(log.journaled(id) == 1...12)
+    }
+
     /// A damaged entry with entries after it: a reader stops with one line (exit 3); the next
     /// read-write open recovers what comes before it and invents nothing after it.
     @Test func damagedMiddleEntryIsReported() async throws {
