@@ -153,6 +153,9 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     let bare = try Navigator<BenchRoute>(log: WithoutJournal(try LMDBEventLog.open(at: try dir.subdirectory("bare"))))
     _ = timedCalls(warmUp) { NavigatorMix.call(bare, $0) }
     let bareCalls = timedCalls(n, from: warmUp) { NavigatorMix.call(bare, $0) }.sorted()
+    // Its calls with no context switch, the baseline of navigator-call-p999-unswitched.
+    let bareUnswitched = timedCallsWithSwitches(n, from: warmUp + n) { NavigatorMix.call(bare, $0) }
+        .filter { $0.involuntary == 0 && $0.voluntary == 0 }.map(\.micros).sorted()
     try waitForRecorder(bare)
 
     // navigator-call: the same mix on a navigator recording to an LMDB store, default options.
@@ -185,6 +188,7 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
                               note: "Navigator call on the main actor, LMDB store with default durability and the crash-safe journal, realistic mix with payloads"))
     }
     figures.append(Figure(name: "navigator-call-p999-unswitched", value: unpreempted.isEmpty ? nil : percentile(unpreempted, 0.999), unit: "µs",
+                          baseline: bareUnswitched.isEmpty ? nil : "no-journal", baselineValue: bareUnswitched.isEmpty ? nil : percentile(bareUnswitched, 0.999),
                           target: .valueAtMost(50), count: unpreempted.count,
                           note: "the same loop, calls with no context switch; of \(n) calls \(blocked) blocked (voluntary switch), \(preempted) preempted; "
                               + "p50 \(Summary.format(unpreempted.isEmpty ? .nan : percentile(unpreempted, 0.5))) µs, p99 \(Summary.format(unpreempted.isEmpty ? .nan : percentile(unpreempted, 0.99))) µs"))
