@@ -285,7 +285,9 @@ struct API: Sendable {
     /// new ones do (a page of a million events never sits whole in the server's memory).
     func viewerPage(_ context: BasicRequestContext) throws -> Response {
         let info = try resolve(context)
-        let timeline = Timeline(header: Timeline.Header(info), initialStateJSON: Timeline.Builder().stateJSON, entries: [])
+        var timeline = Timeline(header: Timeline.Header(info), initialStateJSON: Timeline.Builder().stateJSON, entries: [])
+        // No screens yet: the page asks `live.lanes` for them as the stream brings events.
+        timeline.lanes = TimelineLanes.json(Lifetimes(events: [Event]()))
         let live: JSONValue = .object([
             "stream": .string("/api/sessions/\(info.id.rawValue)/stream"),
             "lanes": .string("/api/sessions/\(info.id.rawValue)/lanes"),
