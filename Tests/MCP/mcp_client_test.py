@@ -4,9 +4,9 @@
     /usr/bin/python3 Tests/MCP/mcp_client_test.py BIN_DIR
 
 BIN_DIR holds the built routelog and routelog-mcp. A new store gets a known shop session and a
-20,000-event session (imported from generated fixture files); the client starts `routelog mcp`,
+100,000-event session (imported from generated fixture files); the client starts `routelog mcp`,
 lists the tools, calls each one on the shop session and validates its structuredContent against the
-tool's output schema, checks every response stays under 80 KB, pages through the 20,000 events
+tool's output schema, checks every response stays under 80 KB, pages through the 100,000 events
 with get_events' cursor, reads the resources and prompts, and gets a tool error (not a crash) for a
 bad ref, after which the server still answers. The MCP SDK and jsonschema are installed by
 `make setup`; without them this script fails (it never skips). Exits 1 when any check fails.
@@ -28,7 +28,7 @@ BIN = sys.argv[1]
 WORK = tempfile.mkdtemp(prefix="routelog-mcp-")
 STORE = os.path.join(WORK, "store")
 LIMIT = 80_000
-BIG = 20_000
+BIG = 100_000
 
 SHOP = [
     {"setTabs": {"ids": ["home", "cart"], "selected": "home"}},
@@ -148,7 +148,7 @@ async def main():
                 text = json.dumps(answers["export"])
                 check("export is redacted by default", answers["export"]["redacted"] is True and "A-1" not in text, text[:300])
 
-            # Paging through the big session with the cursor.
+            # Paging through 100,000 events with the cursor.
             start, seen, pages, cursor, biggest = time.time(), 0, 0, None, 0
             while pages < 5000:
                 args = {"session": big, "limit": 1000}
@@ -156,7 +156,7 @@ async def main():
                     args["cursor"] = cursor
                 r = await session.call_tool("get_events", args)
                 if r.is_error:
-                    check(f"pages through {BIG} events", False, r.content[0].text)
+                    check("pages through 100,000 events", False, r.content[0].text)
                     break
                 pages += 1
                 biggest = max(biggest, size(r))
