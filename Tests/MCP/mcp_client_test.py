@@ -206,7 +206,7 @@ async def main():
 
 
 try:
-    asyncio.run(asyncio.wait_for(main(), 240))
+    asyncio.run(asyncio.wait_for(main(), 600))
 finally:
     shutil.rmtree(WORK, ignore_errors=True)
 if failures:
