@@ -107,11 +107,19 @@ public struct Timeline: Sendable {
         public var new: Range<Int>?
     }
 
-    /// The UTF-16 range of `needle` in `haystack` (the first occurrence).
-    static func find(_ needle: [UInt16], in haystack: [UInt16]) -> Range<Int>? {
-        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty ? 0..<0 : nil }
-        var i = 0
-        let last = haystack.count - needle.count
+    /// The UTF-16 range of `needle` in `haystack`: the first occurrence at or after `hint`, else the
+    /// first one before it. Values looked for in the order of the text (a path's routes, one after
+    /// another) are each found where the search starts, so finding them all is linear.
+    static func find(_ needle: [UInt16], in haystack: [UInt16], from hint: Int = 0) -> Range<Int>? {
+        if needle.isEmpty { return 0..<0 }
+        let start = min(max(0, hint), haystack.count)
+        return find(needle, in: haystack, within: start..<haystack.count) ?? find(needle, in: haystack, within: 0..<min(haystack.count, start + needle.count - 1))
+    }
+
+    static func find(_ needle: [UInt16], in haystack: [UInt16], within bounds: Range<Int>) -> Range<Int>? {
+        guard let first = needle.first, needle.count <= bounds.count else { return nil }
+        var i = bounds.lowerBound
+        let last = bounds.upperBound - needle.count
         while i <= last {
             if haystack[i] == first {
                 var j = 1
@@ -212,9 +220,12 @@ public struct Timeline: Sendable {
             let text = before.json.canonicalText, next = after.json.canonicalText
             let changes = StateDiff.between(before, after).changes
             let a = Array(text.utf16), b = Array(next.utf16)
+            var hints = (old: 0, new: 0)
             let ranges = changes.map { c in
-                ChangeRange(old: c.old.flatMap { Timeline.find(Array($0.canonicalText.utf16), in: a) },
-                            new: c.new.flatMap { Timeline.find(Array($0.canonicalText.utf16), in: b) })
+                let r = ChangeRange(old: c.old.flatMap { Timeline.find(Array($0.canonicalText.utf16), in: a, from: hints.old) },
+                                    new: c.new.flatMap { Timeline.find(Array($0.canonicalText.utf16), in: b, from: hints.new) })
+                hints = (r.old?.upperBound ?? hints.old, r.new?.upperBound ?? hints.new)
+                return r
             }
             return StateTextLayout.Edit(splice: Splice.between(text, next), changes: changes, ranges: ranges)
         }
