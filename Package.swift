@@ -113,6 +113,12 @@ let package = Package(
             dependencies: ["RouteLogLMDB", "RouteLogCore"],
             swiftSettings: strict
         ),
+        // A child process for the crash tests: an app navigating on a store, then dying.
+        .executableTarget(
+            name: "routelog-crash-app",
+            dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
+            swiftSettings: strict
+        ),
         // Helpers shared by the test targets (one TempDir for all).
         .target(name: "RouteLogTestSupport", path: "Tests/RouteLogTestSupport", swiftSettings: strict),
         .testTarget(

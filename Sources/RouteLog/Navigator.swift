@@ -69,7 +69,7 @@ public final class Navigator<Route: Routable> {
     /// The live state (the head of the session).
     private var live: NavigationState
     /// The past state shown while travelling.
-    private var past: (seq: UInt64, state: NavigationState)?
+    var past: (seq: UInt64, state: NavigationState)?
 
     /// The seq of the last event of the session (the live head).
     public private(set) var headSeq: UInt64
@@ -87,7 +87,10 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored public let log: any EventLog
     @ObservationIgnored let logger: Logger
     @ObservationIgnored private let clock: @Sendable () -> Int64
-    @ObservationIgnored private let recorder: Recorder
+    @ObservationIgnored let recorder: Recorder
+    /// Where each event goes before its call returns, when the log keeps journals (see
+    /// ``RouteLogCore/JournalingEventLog``).
+    @ObservationIgnored private let journal: (any EventJournal)?
     @ObservationIgnored private(set) var history: History
     @ObservationIgnored private var routeCache = RouteCache<Route>()
     /// `Route`'s name, stored with every route the navigator records.
@@ -120,8 +123,9 @@ public final class Navigator<Route: Routable> {
                             clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1,
                             historyWindow: Int = Navigator.defaultHistoryWindow) throws {
         let info = try log.createSession(session)
+        let journal = Self.beginRun(log: log, session: info.id, head: 0, RunStart(appVersion: session.appVersion, build: session.build), logger: logger)
         self.init(log: log, session: info.id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: retryDelay,
-                  historyWindow: historyWindow)
+                  historyWindow: historyWindow, journal: journal)
     }
 
     /// The number of recent events a navigator keeps in memory for time travel by default: 4,096
@@ -141,7 +145,7 @@ public final class Navigator<Route: Routable> {
     }
 
     private init(log: any EventLog, session: SessionID, state: NavigationState, headSeq: UInt64, logger: Logger,
-                 clock: @escaping @Sendable () -> Int64, retryDelay: Double, historyWindow: Int) {
+                 clock: @escaping @Sendable () -> Int64, retryDelay: Double, historyWindow: Int, journal: (any EventJournal)? = nil) {
         self.log = log
         self.session = session
         self.logger = logger
@@ -152,7 +156,8 @@ public final class Navigator<Route: Routable> {
         self.live = state
         self.headSeq = headSeq
         self.history = History(base: Snapshot(seq: headSeq, state: state), capacity: historyWindow)
-        self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay)
+        self.journal = journal
+        self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay, journal: journal)
         connectRecorder()
     }
 
@@ -172,14 +177,18 @@ public final class Navigator<Route: Routable> {
     ///     `Route.migrate`.
     ///   - historyWindow: recent events kept in memory for time travel (``defaultHistoryWindow``).
     /// - Throws: `EventLogError` (or the store's error) when the session cannot be read.
+    ///   - run: this launch's app version and build, recorded as the session's new run (see
+    ///     ``RouteLogCore/RunInfo``) when the log records runs.
     public convenience init(log: any EventLog, restoring session: SessionID, migrate: ((RecordedRoute) throws -> Route?)? = nil,
+                            run: RunStart = RunStart(),
                             logger: Logger = Logger(label: "RouteLog"),
                             clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1,
                             historyWindow: Int = Navigator.defaultHistoryWindow) throws {
         let info = try log.session(session)
         let plan = try RestorePlan.make(log: log, session: info, restorer: RouteRestorer<Route>(appVersion: info.appVersion, migrate: migrate))
+        let journal = Self.beginRun(log: log, session: session, head: info.eventCount, run, logger: logger)
         self.init(log: log, session: session, state: plan.folded, headSeq: info.eventCount, logger: logger, clock: clock, retryDelay: retryDelay,
-                  historyWindow: historyWindow)
+                  historyWindow: historyWindow, journal: journal)
         var report = plan.report
         if plan.needsReset {
             let result = record(.reset(plan.restored), origin: .system, note: report.reason, callSite: nil)
@@ -191,8 +200,12 @@ public final class Navigator<Route: Routable> {
         restoreReport = report
     }
 
-    /// Opens the most recent session of `log` if there is one (see
-    /// ``init(log:restoring:migrate:logger:clock:retryDelay:)``), otherwise starts a new one.
+    /// Opens the newest session this scene wrote (see
+    /// ``init(log:restoring:migrate:run:logger:clock:retryDelay:historyWindow:)``), otherwise starts
+    /// `new`. This scene's sessions are those with `new`'s label and app name that an app wrote
+    /// (never one that entered the log by `routelog import`): an app and its extensions sharing a
+    /// store, each with its own label, never restore each other's sessions. The restored session
+    /// continues with a new run of `new`'s app version and build.
     ///
     /// - Throws: what the log throws when it cannot be read or cannot create a session.
     public static func restoringLatest(log: any EventLog, orStarting new: NewSession = NewSession(),
@@ -200,10 +213,37 @@ public final class Navigator<Route: Routable> {
                                        logger: Logger = Logger(label: "RouteLog"),
                                        clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
                                        historyWindow: Int = Navigator.defaultHistoryWindow) throws -> Navigator {
-        if let last = try log.sessions().last {
-            return try Navigator(log: log, restoring: last.id, migrate: migrate, logger: logger, clock: clock, historyWindow: historyWindow)
+        try restoringLatest(log: log, where: { $0.label == new.label && $0.appName == new.appName }, orStarting: new, migrate: migrate,
+                            logger: logger, clock: clock, historyWindow: historyWindow)
+    }
+
+    /// Opens the newest session that `filter` accepts and that an app wrote (never an imported
+    /// one), otherwise starts `new`; the restored session continues with a new run of `new`'s app
+    /// version and build. "Newest" is the last to enter the log (``SessionInfo/entryOrder``).
+    ///
+    /// - Throws: what the log throws when it cannot be read or cannot create a session.
+    public static func restoringLatest(log: any EventLog, where filter: (SessionInfo) -> Bool, orStarting new: NewSession = NewSession(),
+                                       migrate: ((RecordedRoute) throws -> Route?)? = nil,
+                                       logger: Logger = Logger(label: "RouteLog"),
+                                       clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
+                                       historyWindow: Int = Navigator.defaultHistoryWindow) throws -> Navigator {
+        if let last = try log.sessions().last(where: { !$0.imported && filter($0) }) {
+            return try Navigator(log: log, restoring: last.id, migrate: migrate, run: RunStart(appVersion: new.appVersion, build: new.build),
+                                 logger: logger, clock: clock, historyWindow: historyWindow)
         }
         return try Navigator(log: log, session: new, logger: logger, clock: clock, historyWindow: historyWindow)
+    }
+
+    /// Starts a run and opens its journal when the log keeps journals; a journal that cannot be
+    /// opened is reported and the navigator records without it.
+    private static func beginRun(log: any EventLog, session: SessionID, head: UInt64, _ run: RunStart, logger: Logger) -> (any EventJournal)? {
+        guard let journaling = log as? any JournalingEventLog else { return nil }
+        do {
+            return try journaling.beginRun(of: session, head: head, run)
+        } catch {
+            logger.error("no crash-safe journal for this session; calls are written only by the recorder: \(error)", metadata: ["session": "\(session)"])
+            return nil
+        }
     }
 
     /// What restoring the session did: `nil` when this navigator started a new session.
@@ -452,7 +492,11 @@ public final class Navigator<Route: Routable> {
         withMutation(keyPath: headSeqPath) { _headSeq = seq }
         history.append(event, outcome: outcome, after: _live, seq: seq)
         let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: callSite, note: note)
-        recorder.enqueue(RecordedEvent(event, meta: meta), digest: _live.digest)
+        let recorded = RecordedEvent(event, meta: meta)
+        let digest = _live.digest
+        // In the journal before the call returns: the event survives the process from here on.
+        journal?.write(recorded, seq: seq, digest: digest)
+        recorder.enqueue(recorded, digest: digest)
         if !outcome.isApplied {
             let site = callSite.map { " at \($0.file):\($0.line)" } ?? ""
             logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome)\(site)")
@@ -504,283 +548,5 @@ public final class Navigator<Route: Routable> {
     public var memoryFootprint: MemoryFootprint {
         MemoryFootprint(historyEvents: history.eventCount, historyCheckpoints: history.checkpointCount,
                         cachedRoutes: routeCache.count, unwrittenEvents: recorder.status.pendingCount)
-    }
-
-    // MARK: - Time travel
-
-    /// Whether the navigator shows a past state.
-    public var isTravelling: Bool { past != nil }
-
-    /// Shows the state after event `seq` (0 = before any event). Calls are refused until
-    /// ``resume()``; the log is untouched. Travelling to ``headSeq`` is the same as resuming.
-    ///
-    /// - Throws: ``TimeTravelError``.
-    public func travel(to seq: UInt64) throws(TimeTravelError) {
-        guard seq <= headSeq else { throw .seqOutOfRange(seq: seq, headSeq: headSeq) }
-        if seq == headSeq { resume(); return }
-        let state: NavigationState
-        if let s = history.state(at: seq) {
-            state = s
-        } else {
-            do { state = try loggedState(at: seq) } catch { throw .logUnreadable("\(error)") }
-        }
-        do { try checkDecodable(state, through: seq) } catch let e as RouteDecodingError {
-            throw .undecodableRoute(e)
-        } catch {
-            throw .logUnreadable("\(error)")
-        }
-        past = (seq, state)
-    }
-
-    /// The state after `seq`, older than the history window: the log's snapshot and events, then
-    /// the events the recorder has not written yet (during an outage the backlog can be longer
-    /// than the window). Reading never waits on the writer: the log's reads run beside its appends.
-    private func loggedState(at seq: UInt64) throws -> NavigationState {
-        let (written, unwritten) = recorder.unwritten(through: seq)
-        guard seq > written else { return try log.state(of: session, at: seq) }
-        var r = Replayer(state: try log.state(of: session, at: written), seq: written)
-        for e in unwritten { r.apply(e.event) }
-        return r.state
-    }
-
-    /// Moves one event back. Returns `false` at seq 0.
-    @discardableResult
-    public func stepBack() throws(TimeTravelError) -> Bool {
-        let at = seq
-        guard at > 0 else { return false }
-        try travel(to: at - 1)
-        return true
-    }
-
-    /// Moves one event forward; reaching the head resumes. Returns `false` when live.
-    @discardableResult
-    public func stepForward() throws(TimeTravelError) -> Bool {
-        guard let at = past?.seq else { return false }
-        try travel(to: at + 1)
-        return true
-    }
-
-    /// Returns to the live head.
-    public func resume() {
-        if past != nil { past = nil }
-    }
-
-    // MARK: - Decoding checks
-
-    /// Throws if a route of `state` does not decode, naming the last event up to `through`
-    /// that recorded it.
-    private func checkDecodable(_ state: NavigationState, through: UInt64) throws {
-        if everyRouteDecodes(state) { return }
-        do {
-            _ = try NavigationSnapshot<Route>(state)
-        } catch {
-            var seq: UInt64? = nil
-            let bad = error.routeID
-            try? log.read(session, from: 1, through: through) { stored in
-                if stored.outcome.isApplied && stored.event.carries(routeID: bad) { seq = stored.seq }
-                return true
-            }
-            if seq == nil { seq = history.lastSeq(carrying: bad, through: through) }
-            var e = error
-            e.seq = seq
-            throw e
-        }
-    }
-}
-
-extension Navigator {
-    /// Whether every route of `state` decodes as `Route` with its id: through the route cache, so
-    /// travel decodes only the routes it has not seen.
-    fileprivate func everyRouteDecodes(_ state: NavigationState) -> Bool {
-        func decodes(_ f: Frame) -> Bool {
-            for r in f.path where route(r) == nil { return false }
-            guard let p = f.presented else { return true }
-            return route(p.route) != nil && (p.content.map(decodes) ?? true)
-        }
-        if let tabs = state.tabs { return tabs.allSatisfy { decodes($0.root) } }
-        return decodes(state.root)
-    }
-}
-
-/// Why in-app time travel could not move.
-public enum TimeTravelError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The seq is past the head of the session.
-    case seqOutOfRange(seq: UInt64, headSeq: UInt64)
-    /// The past state holds a route that no longer decodes.
-    case undecodableRoute(RouteDecodingError)
-    /// The log could not be read.
-    case logUnreadable(String)
-
-    /// One line for logs and the demo.
-    public var description: String {
-        switch self {
-        case .seqOutOfRange(let seq, let head): "seq \(seq) is past the head of the session (\(head))"
-        case .undecodableRoute(let e): e.description
-        case .logUnreadable(let m): "cannot read the log: \(m)"
-        }
-    }
-}
-
-extension Event {
-    /// Whether the event carries a route with this id.
-    func carries(routeID: String) -> Bool {
-        switch self {
-        case .push(let r, _), .show(let r, _, _, _): r.id == routeID
-        case .reset(let s): NavigationState.routeIDs(of: s).contains(routeID)
-        default: false
-        }
-    }
-}
-
-extension NavigationState {
-    static func routeIDs(of s: NavigationState) -> Set<String> {
-        var out = Set<String>()
-        func walk(_ f: Frame) {
-            for r in f.path { out.insert(r.id) }
-            if let p = f.presented {
-                out.insert(p.route.id)
-                if let c = p.content { walk(c) }
-            }
-        }
-        if let tabs = s.tabs { tabs.forEach { walk($0.root) } } else { walk(s.root) }
-        return out
-    }
-}
-
-/// The recent past a navigator keeps in memory for in-app time travel: the last `capacity`
-/// events with their outcomes, and a checkpoint (the state) every ``checkpointInterval`` events.
-///
-/// Every buffer is allocated once, at its full size, and then overwritten in a ring: appending
-/// never grows or copies an array, and the memory held does not depend on the session's length.
-/// States older than the window come from the log (its snapshots and events).
-struct History {
-    static let checkpointInterval: UInt64 = 256
-    /// The default window: 4,096 events (16 checkpoints).
-    static let defaultCapacity = 4_096
-
-    /// Events kept (a multiple of ``checkpointInterval``, at least one interval).
-    let capacity: Int
-    /// The seq the navigator opened at: checkpoints fall on `origin + k × checkpointInterval`.
-    let origin: UInt64
-    /// The seq of the last event appended.
-    private(set) var headSeq: UInt64
-    private var events: [Event] = []
-    private var outcomes: [Outcome] = []
-    private var checkpoints: [Snapshot] = []
-
-    /// A history holding only `base`, keeping at most `capacity` events (rounded up to a whole
-    /// number of checkpoint intervals).
-    init(base: Snapshot, capacity: Int = History.defaultCapacity) {
-        let interval = Int(Self.checkpointInterval)
-        self.capacity = max(1, (capacity + interval - 1) / interval) * interval
-        origin = base.seq
-        headSeq = base.seq
-        events.reserveCapacity(self.capacity)
-        outcomes.reserveCapacity(self.capacity)
-        checkpoints.reserveCapacity(checkpointSlots)
-        checkpoints.append(base)
-    }
-
-    /// One more checkpoint than the window spans, so the oldest one stays until the events after
-    /// it are overwritten.
-    private var checkpointSlots: Int { capacity / Int(Self.checkpointInterval) + 1 }
-
-    /// The oldest seq whose state the window can give.
-    var baseSeq: UInt64 {
-        let span = headSeq - origin
-        guard span > UInt64(capacity) else { return origin }
-        let k = (span - UInt64(capacity) + Self.checkpointInterval - 1) / Self.checkpointInterval
-        return origin + k * Self.checkpointInterval
-    }
-
-    /// Events held in memory (at most ``capacity``).
-    var eventCount: Int { events.count }
-    /// Checkpoints held in memory (at most `capacity / checkpointInterval + 1`).
-    var checkpointCount: Int { checkpoints.count }
-
-    private func slot(ofEvent seq: UInt64) -> Int { Int((seq - origin - 1) % UInt64(capacity)) }
-    private func slot(ofCheckpoint k: UInt64) -> Int { Int(k % UInt64(checkpointSlots)) }
-
-    mutating func append(_ event: Event, outcome: Outcome, after state: NavigationState, seq: UInt64) {
-        precondition(seq == headSeq + 1, "history events must be appended in order")
-        headSeq = seq
-        if events.count < capacity {
-            events.append(event)
-            outcomes.append(outcome)
-        } else {
-            let i = slot(ofEvent: seq)
-            events[i] = event
-            outcomes[i] = outcome
-        }
-        let offset = seq - origin
-        if offset % Self.checkpointInterval == 0 {
-            let k = offset / Self.checkpointInterval
-            if checkpoints.count < checkpointSlots {
-                checkpoints.append(Snapshot(seq: seq, state: state))
-            } else {
-                checkpoints[slot(ofCheckpoint: k)] = Snapshot(seq: seq, state: state)
-            }
-        }
-    }
-
-    /// The state after `seq`, or `nil` when it is outside the window.
-    func state(at seq: UInt64) -> NavigationState? {
-        guard seq >= baseSeq, seq <= headSeq else { return nil }
-        let cp = checkpoints[slot(ofCheckpoint: (seq - origin) / Self.checkpointInterval)]
-        var r = Replayer(state: cp.state, seq: cp.seq)
-        var s = cp.seq
-        while s < seq {
-            s += 1
-            r.apply(events[slot(ofEvent: s)])
-        }
-        return r.state
-    }
-
-    /// The outcomes of the events after `seq` that the window holds, in order.
-    func outcomes(after seq: UInt64) -> [Outcome] {
-        let first = max(seq, headSeq - UInt64(events.count)) + 1
-        guard first <= headSeq else { return [] }
-        return (first...headSeq).map { outcomes[slot(ofEvent: $0)] }
-    }
-
-    /// The last seq through `through` in the window whose event carries `routeID`.
-    func lastSeq(carrying routeID: String, through: UInt64) -> UInt64? {
-        var s = min(through, headSeq)
-        let oldest = headSeq - UInt64(events.count)
-        while s > oldest {
-            if events[slot(ofEvent: s)].carries(routeID: routeID) { return s }
-            s -= 1
-        }
-        return nil
-    }
-}
-
-/// The typed routes of recently recorded or read route references, so that reads need not decode
-/// JSON again. Holds at most ``capacity`` routes; the oldest entry goes first, one at a time, so
-/// no call ever empties a large table.
-struct RouteCache<Route> {
-    static var capacity: Int { 1_024 }
-    private var routes: [RouteRef: Route] = [:]
-    private var order: [RouteRef] = []
-    private var next = 0
-
-    init() {
-        routes.reserveCapacity(Self.capacity)
-        order.reserveCapacity(Self.capacity)
-    }
-
-    var count: Int { routes.count }
-
-    subscript(ref: RouteRef) -> Route? { routes[ref] }
-
-    mutating func insert(_ route: Route, for ref: RouteRef) {
-        if routes.updateValue(route, forKey: ref) != nil { return }
-        if order.count < Self.capacity {
-            order.append(ref)
-        } else {
-            routes.removeValue(forKey: order[next])
-            order[next] = ref
-            next = (next + 1) % Self.capacity
-        }
     }
 }

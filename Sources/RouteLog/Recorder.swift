@@ -63,6 +63,9 @@ final class Recorder: @unchecked Sendable {
     let log: any EventLog
     let session: SessionID
     let queue: DispatchQueue
+    /// The navigator's journal (when the log keeps one): told what the log committed, and closed
+    /// when the recorder goes (removed if everything was written).
+    let journal: (any EventJournal)?
     private let logger: Logger
     private let retryDelay: Double
 
@@ -91,7 +94,8 @@ final class Recorder: @unchecked Sendable {
     private var digestWarningGiven = false
     private var onChange: (@Sendable () -> Void)?
 
-    init(log: any EventLog, session: SessionID, writtenSeq: UInt64, logger: Logger, retryDelay: Double) {
+    init(log: any EventLog, session: SessionID, writtenSeq: UInt64, logger: Logger, retryDelay: Double, journal: (any EventJournal)? = nil) {
+        self.journal = journal
         self.log = log
         self.session = session
         self.written = writtenSeq
@@ -101,6 +105,8 @@ final class Recorder: @unchecked Sendable {
     }
 
     deinit {
+        let clean = lock.withLock { failure == nil } && handedOver.load(ordering: .acquiring) == writtenByUs
+        journal?.close(allCommitted: clean)
         // Unlink iteratively: a long stack released node by node would recurse.
         var node = handoffs.exchange(nil, ordering: .acquiring)
         while let n = node {
@@ -228,6 +234,7 @@ final class Recorder: @unchecked Sendable {
             stopped.store(false, ordering: .relaxed)
             return (was, onChange)
         }
+        journal?.committed(through: lock.withLock { written })
         if let recovered {
             logger.notice("recording resumed: the log caught up from seq \(recovered.firstUnwrittenSeq)", metadata: ["session": "\(session)"])
             callback?()

@@ -16,6 +16,27 @@ extension PageAssets {
           if (x === last) continue;
           last = x; g.fillRect(x - 1, 0, 2, 10);
         }
+        drawRunMarks(g, w, n);
+      }
+      // Run starts (blue ticks, the launch's version in the tooltip) and crashes (a dark ▼ at the
+      // crashed run's last event), from D.runs when the session has runs.
+      function drawRunMarks(g, w, n) {
+        var runs = D.runs || [], tips = [];
+        for (var i = 0; i < runs.length; i++) {
+          var r = runs[i];
+          if (r.run > 1 && r.firstSeq <= n) {
+            var x = Math.round(r.firstSeq / n * (w - 1));
+            g.fillStyle = '#2f6fdb'; g.fillRect(x - 1, 0, 3, 14);
+            tips.push('run ' + r.run + ' starts at #' + r.firstSeq + (r.version ? ' (' + r.version + ')' : ''));
+          }
+          if (r.end === 'crashed' && r.lastSeq <= n) {
+            var cx = Math.round(r.lastSeq / n * (w - 1));
+            g.fillStyle = '#1d1f27'; g.beginPath(); g.moveTo(cx - 5, 0); g.lineTo(cx + 5, 0); g.lineTo(cx, 9); g.fill();
+            tips.push('run ' + r.run + ' crashed after #' + r.lastSeq);
+          }
+        }
+        $('track').title = tips.join('\n');
+        $('track').setAttribute('data-runs', String(runs.length));
       }
       function updateRange() {
         $('slider').max = String(count());

@@ -4,7 +4,9 @@ import RouteLogCore
 public enum SessionJSON {
     /// A session as `routelog sessions --json` prints it (the CLI prints this very value);
     /// `prefix` (the shortest unique prefix among the store's sessions) is `null` when not given.
-    public static func session(_ s: SessionInfo, prefix: String? = nil) -> JSONValue {
+    /// `runs` are the session's runs (empty when not read); `imported` says whether it entered the
+    /// store by `routelog import`.
+    public static func session(_ s: SessionInfo, prefix: String? = nil, runs: [RunInfo] = []) -> JSONValue {
         var o: [String: JSONValue] = [
             "id": .string(s.id.rawValue), "label": .string(s.label), "created": .string(ISO8601.format(milliseconds: s.createdAt)),
             "events": .int(Int64(clamping: s.eventCount)), "headDigest": .string(s.headDigest.hex),
@@ -17,13 +19,34 @@ public enum SessionJSON {
         o["added"] = s.enteredAt.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null
         o["order"] = s.entryOrder == 0 ? .null : .int(Int64(clamping: s.entryOrder))
         o["prefix"] = prefix.map(JSONValue.string) ?? .null
+        o["imported"] = .bool(s.imported)
+        // The runs: how many, and each one's start, app version, build and end.
+        o["runs"] = .int(Int64(runs.count))
+        o["crashedRuns"] = .int(Int64(runs.filter { if case .crashed = $0.end { true } else { false } }.count))
+        o["runList"] = .array(runs.map(run))
         return .object(o)
     }
 
-    /// All of a store's sessions as `routelog sessions --json` prints them, each with its prefix.
-    public static func sessions(_ all: [SessionInfo]) -> JSONValue {
+    /// One run of a session, as in `runList`.
+    public static func run(_ run: RunInfo) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "run": .int(Int64(run.number)), "firstSeq": .int(Int64(clamping: run.firstSeq)), "end": .string(run.end.name),
+            "started": .string(ISO8601.format(milliseconds: run.startedAt)),
+        ]
+        o["appVersion"] = run.appVersion.map(JSONValue.string) ?? .null
+        o["build"] = run.build.map(JSONValue.string) ?? .null
+        if case .crashed(let n, let last) = run.end {
+            o["recovered"] = .int(Int64(n))
+            o["lastSeq"] = .int(Int64(clamping: last))
+        }
+        return .object(o)
+    }
+
+    /// All of a store's sessions as `routelog sessions --json` prints them, each with its prefix
+    /// and its runs (`runs` reads them; none by default).
+    public static func sessions(_ all: [SessionInfo], runs: (SessionInfo) throws -> [RunInfo] = { _ in [] }) rethrows -> JSONValue {
         let prefixes = shortestUniquePrefixes(all.map(\.id.rawValue))
-        return .array(all.map { session($0, prefix: prefixes[$0.id.rawValue]) })
+        return .array(try all.map { session($0, prefix: prefixes[$0.id.rawValue], runs: try runs($0)) })
     }
 
     /// The shortest prefix of each id that names it and no other (what `sessions` prints, and what a
@@ -42,15 +65,20 @@ public enum SessionJSON {
         return out
     }
 
-    /// An event as `routelog log --json` prints it; `state` is the state after it.
-    public static func logLine(_ e: StoredEvent, state: NavigationState) -> JSONValue {
-        .object([
+    /// An event as `routelog log --json` prints it; `state` is the state after it, `run` the
+    /// number of the run that wrote it (absent for sessions without runs) and `recovered` whether
+    /// a reader shows it from a crashed app's journal before the store holds it.
+    public static func logLine(_ e: StoredEvent, state: NavigationState, run: Int? = nil, recovered: Bool = false) -> JSONValue {
+        var o: [String: JSONValue] = [
             "seq": .int(Int64(e.seq)), "event": e.event.json, "outcome": e.outcome.json, "digest": .string(e.digest.hex),
             "origin": .string(e.meta.origin.rawValue), "summary": .string(summary(state)),
             "time": e.meta.timestamp == 0 ? .null : .string(ISO8601.format(milliseconds: e.meta.timestamp)),
             "site": e.meta.callSite.map { .string("\($0.file):\($0.line)") } ?? .null,
             "note": e.meta.note.map(JSONValue.string) ?? .null,
-        ])
+        ]
+        if let run { o["run"] = .int(Int64(run)) }
+        if recovered { o["recovered"] = .bool(true) }
+        return .object(o)
     }
 
     /// The state as `routelog state REF@N --json` prints it: `{"digest", "seq", "state"}`.

@@ -29,9 +29,11 @@
 //   routelog-lmdb-crashtest fleet STORE SESSIONS SEED
 //       Writes SESSIONS generated sessions (app "Mail", versions 1.0, 1.1 and 2.0 in turn, a few
 //       hundred events each with times, origins and call sites) and prints one JSON line with
-//       the answers of the README's three fleet queries, computed from the replay: rejections by
-//       app version and reason, refused swipes by the screen on top, and the sessions that ended
-//       inside an undismissible presentation.
+//       the answers of the README's four fleet queries, computed from the replay: rejections by
+//       app version and reason, refused swipes by the screen on top, the sessions that ended
+//       inside an undismissible presentation, and what was on screen when a run crashed (every
+//       fourth session's second run, of the next version, dies with its last events only in its
+//       journal, left for the export to show).
 //   routelog-lmdb-crashtest delete STORE SESSION…
 //       Deletes the sessions one by one (durable commits), printing "deleted ID" after each.
 import Foundation
@@ -274,46 +276,75 @@ case "follow-to":
 case "fleet":
     guard args.count == 5, let count = Int(args[3]), let seed = UInt64(args[4]) else { fail("usage: fleet STORE SESSIONS SEED", code: 64) }
     do {
-        let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, retention: .none))
         var rejections: [String: Int] = [:]
         var refused: [String: Int] = [:]
+        var crashed: [String: Int] = [:]
+        var journaled = 0
         var stuck: [String] = []
         let versions = ["1.0", "1.1", "2.0"]
         let sites = ["InboxView.swift:12", "ThreadView.swift:88", "Paywall.swift:7", "Settings.swift:40"]
-        for i in 0..<count {
-            let version = versions[i % versions.count]
-            let session = try log.createSession(NewSession(label: "fleet \(i)", appName: "Mail", appVersion: version)).id
-            var generator = SessionGenerator(seed: seed &+ UInt64(i))
-            let n = 150 + Int((seed &+ UInt64(i) &* 7919) % 250)
-            let events = generator.events(n).enumerated().map { j, e in
-                // Swipes are the user's, except every fourth, which stands for SwiftUI's late nil
-                // write (origin system): the refused-swipes query must leave those out.
-                let origin: Origin = e.kind == .interactiveDismiss ? (j % 4 == 0 ? .system : .user)
-                    : j % 3 == 0 ? .user : (j % 7 == 0 ? .system : .app)
-                let site = origin == .app ? sites[j % sites.count].split(separator: ":") : nil
-                return RecordedEvent(e, meta: EventMetadata(timestamp: 1_795_000_000_000 + Int64(i) * 3_600_000 + Int64(j) * 500, origin: origin,
-                                                            callSite: site.map { CallSite(file: String($0[0]), line: Int($0[1])!) }))
-            }
-            try log.append(events, to: session, expectedSeq: 0)
-            // The answers, from a replay of the generated events (not from the store or the export).
-            var replayer = Replayer()
-            for e in events {
-                let step = replayer.apply(e.event)
-                guard let reason = step.outcome.reason else { continue }
-                rejections["\(version)\t\(reason.rawValue)", default: 0] += 1
-                if e.event.kind == .interactiveDismiss, e.meta.origin == .user, let top = replayer.state.topPresentation {
-                    refused[top.route.id, default: 0] += 1
+        // Released before the answers are printed: the journals left behind stay for the export.
+        do {
+            let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, retention: .none))
+            for i in 0..<count {
+                let version = versions[i % versions.count]
+                let session = try log.createSession(NewSession(label: "fleet \(i)", appName: "Mail", appVersion: version)).id
+                var generator = SessionGenerator(seed: seed &+ UInt64(i))
+                let n = 150 + Int((seed &+ UInt64(i) &* 7919) % 250)
+                let events = generator.events(n).enumerated().map { j, e in
+                    // Swipes are the user's, except every fourth, which stands for SwiftUI's late nil
+                    // write (origin system): the refused-swipes query must leave those out.
+                    let origin: Origin = e.kind == .interactiveDismiss ? (j % 4 == 0 ? .system : .user)
+                        : j % 3 == 0 ? .user : (j % 7 == 0 ? .system : .app)
+                    let site = origin == .app ? sites[j % sites.count].split(separator: ":") : nil
+                    return RecordedEvent(e, meta: EventMetadata(timestamp: 1_795_000_000_000 + Int64(i) * 3_600_000 + Int64(j) * 500, origin: origin,
+                                                                callSite: site.map { CallSite(file: String($0[0]), line: Int($0[1])!) }))
                 }
+                // Every fourth session: a first run of `version` wrote most of it; a second run, of
+                // the next version, crashed with its last events only in its journal.
+                let crashes = i % 4 == 1
+                let split = crashes ? n - 5 - (i % 7) : n
+                let secondVersion = versions[(i + 1) % versions.count]
+                if crashes { _ = try log.beginRun(of: session, head: 0, RunStart(appVersion: version, build: "100")) }
+                try log.append(Array(events[..<split]), to: session, expectedSeq: 0)
+                // The answers, from a replay of the generated events (not from the store or the export).
+                var replayer = Replayer()
+                var journal: (any EventJournal)?
+                if crashes { journal = try log.beginRun(of: session, head: UInt64(split), RunStart(appVersion: secondVersion, build: "200")) }
+                for (j, e) in events.enumerated() {
+                    let step = replayer.apply(e.event)
+                    let runVersion = j < split ? version : secondVersion
+                    if j >= split {
+                        journal?.write(e, seq: step.seq, digest: step.digest)
+                        journaled += 1
+                    }
+                    guard let reason = step.outcome.reason else { continue }
+                    rejections["\(runVersion)\t\(reason.rawValue)", default: 0] += 1
+                    if e.event.kind == .interactiveDismiss, e.meta.origin == .user, let top = replayer.state.topPresentation {
+                        refused[top.route.id, default: 0] += 1
+                    }
+                }
+                journal?.close(allCommitted: false)
+                if crashes {
+                    let top = replayer.state.topPresentation?.route.id ?? ""
+                    crashed["\(secondVersion)\t\(top)\t\(replayer.state.activeFrame.path.count)", default: 0] += 1
+                }
+                if let top = replayer.state.topPresentation, !top.dismissible { stuck.append(session.rawValue) }
             }
-            if let top = replayer.state.topPresentation, !top.dismissible { stuck.append(session.rawValue) }
+            try log.flush()
         }
-        try log.flush()
         func table(_ d: [String: Int]) -> JSONValue {
             .array(d.keys.sorted().map { k in
                 .array(k.split(separator: "\t", omittingEmptySubsequences: false).map { .string(String($0)) } + [.int(Int64(d[k]!))])
             })
         }
-        say(JSONValue.object(["rejections": table(rejections), "refused_swipes": table(refused), "stuck": .array(stuck.sorted().map(JSONValue.string))]).canonicalText)
+        // What was on screen at each crash: version, top presentation (null for none), path length, count.
+        let crashes: JSONValue = .array(crashed.keys.sorted().map { k in
+            let p = k.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return .array([.string(p[0]), p[1].isEmpty ? .null : .string(p[1]), .int(Int64(p[2])!), .int(Int64(crashed[k]!))])
+        })
+        say(JSONValue.object(["rejections": table(rejections), "refused_swipes": table(refused), "stuck": .array(stuck.sorted().map(JSONValue.string)),
+                              "crashed": crashes, "journaled": .int(Int64(journaled))]).canonicalText)
     } catch {
         fail("\(error)")
     }

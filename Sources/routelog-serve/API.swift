@@ -36,7 +36,8 @@ struct API: Sendable {
             await self.guarded {
                 let info = try self.resolve(context)
                 let prefixes = SessionJSON.shortestUniquePrefixes(try self.store.log().sessions().map(\.id.rawValue))
-                return Self.json(SessionJSON.session(info, prefix: prefixes[info.id.rawValue]))
+                let runs = try self.store.log().runs(of: info.id)
+                return Self.json(SessionJSON.session(info, prefix: prefixes[info.id.rawValue], runs: runs))
             }
         }
         // Reading and folding many events runs on the work threads (see `Work`).
@@ -126,7 +127,8 @@ struct API: Sendable {
     // MARK: - JSON API
 
     func sessions() throws -> Response {
-        Self.json(SessionJSON.sessions(try store.log().sessions()))
+        let log = try store.log()
+        return Self.json(try SessionJSON.sessions(try log.sessions(), runs: { try log.runs(of: $0.id) }))
     }
 
     /// `GET /api/sessions/{ref}/events?from=N&limit=M`: the events from seq N (default 1), as
@@ -147,9 +149,12 @@ struct API: Sendable {
         if from <= info.eventCount {
             var r = Replayer(state: try log.state(of: info.id, at: from - 1), seq: from - 1)
             let through = min(info.eventCount, from + limit - 1)
+            // As `log --json`: each event's run, and the events shown from a crashed app's journal.
+            let runs = try log.runs(of: info.id)
+            let journaled = log.journaled(info.id)
             try log.read(info.id, from: from, through: through) { e in
                 r.apply(e.event)
-                lines.append(SessionJSON.logLine(e, state: r.state))
+                lines.append(SessionJSON.logLine(e, state: r.state, run: runs.run(of: e.seq)?.number, recovered: journaled?.contains(e.seq) ?? false))
                 last = e.seq
                 return true
             }
@@ -280,12 +285,15 @@ struct API: Sendable {
     /// new ones do (a page of a million events never sits whole in the server's memory).
     func viewerPage(_ context: BasicRequestContext) throws -> Response {
         let info = try resolve(context)
-        let timeline = Timeline(header: Timeline.Header(info), initialStateJSON: Timeline.Builder().stateJSON, entries: [])
+        var timeline = Timeline(header: Timeline.Header(info), initialStateJSON: Timeline.Builder().stateJSON, entries: [])
+        // No screens yet: the page asks `live.lanes` for them as the stream brings events.
+        timeline.lanes = TimelineLanes.json(Lifetimes(events: [Event]()))
         let live: JSONValue = .object([
             "stream": .string("/api/sessions/\(info.id.rawValue)/stream"),
             "lanes": .string("/api/sessions/\(info.id.rawValue)/lanes"),
         ])
-        return Self.response(timeline.html(extra: ["live": live]), type: "text/html; charset=utf-8")
+        let runs = (try? store.log().runs(of: info.id)) ?? []
+        return Self.response(timeline.html(extra: ["live": live, "runs": TimelineRuns.json(runs)]), type: "text/html; charset=utf-8")
     }
 
     /// `GET /api/sessions/{ref}/lanes`: the timeline's lanes (see `TimelineLanes`) of the whole

@@ -399,9 +399,35 @@ def test_fixture_check_report(d):
     shot(d, "fixture-report.png")
 
 
+def test_report_marks_runs_and_crashes(d):
+    # Two launches of an app on one store, each killed right after its last call: the second
+    # continues the first's session, so the page marks where run 2 starts, and each run that
+    # ended crashed (as `sessions --json` says) at its last event.
+    store = os.path.join(WORK, "runs-store")
+    crash_app = os.path.join(BIN, "routelog-crash-app")
+    for version, seed in [("1.0", "3"), ("1.1", "4")]:
+        p = subprocess.run([crash_app, "navigate", store, "main", version, seed, "25", "kill"], capture_output=True,
+                           text=True, timeout=60, env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
+        assert p.returncode == -signal.SIGKILL, (p.returncode, p.stderr[-500:])
+    info = json.loads(routelog("sessions", "--json", store=store).stdout)[-1]
+    runs = info["runList"]
+    assert [r["run"] for r in runs] == [1, 2] and runs[1]["appVersion"] == "1.1", runs
+    page = os.path.join(WORK, "runs.html")
+    routelog("report", info["id"], "-o", page, store=store)
+    d.get("file://" + page)
+    wait_until("the page", lambda: js(d, "return window.routelog && window.routelog.count"), 10)
+    track = d.find_element(By.ID, "track")
+    assert track.get_attribute("data-runs") == "2"
+    tips = track.get_attribute("title").split("\n")
+    expected = [f"run 2 starts at #{runs[1]['firstSeq']} (1.1)"]
+    expected += [f"run {r['run']} crashed after #{r['lastSeq']}" for r in runs if r["end"] == "crashed"]
+    assert sorted(tips) == sorted(expected), (tips, expected)
+    shot(d, "report-runs.png")
+
+
 TESTS = [test_demo_report_keyboard_slider_and_state, test_demo_report_upsell_lock_and_rejected_swipe,
-         test_report_loads_no_network_resource, test_deep_report_state_at_any_seq, test_xss_session_runs_nothing, test_live_server_follows_appends,
-         test_fixture_check_report]
+         test_report_loads_no_network_resource, test_deep_report_state_at_any_seq, test_xss_session_runs_nothing,
+         test_live_server_follows_appends, test_fixture_check_report, test_report_marks_runs_and_crashes]
 
 
 def main():

@@ -58,8 +58,8 @@ def main():
     run("routelog", "export", "--format", "events-jsonl", "--all", "-o", export, "--store", store)
 
     queries = readme_queries()
-    if len(queries) != 3:
-        raise AssertionError(f"expected three sql blocks in the README's Fleet export section, found {len(queries)}")
+    if len(queries) != 4:
+        raise AssertionError(f"expected four sql blocks in the README's Fleet export section, found {len(queries)}")
     os.chdir(WORK)  # the queries name 'events.jsonl'
     db = duckdb.connect()
 
@@ -82,8 +82,15 @@ def main():
     got = [str(r[0]) for r in db.sql(queries[2]).fetchall()]  # DuckDB reads the ids as UUIDs
     check("sessions that ended inside an undismissible presentation", got, expected["stuck"])
 
+    # 4. What was on screen when the app crashed (the last event of each crashed run), by version.
+    got = [list(r) for r in db.sql(queries[3]).fetchall()]
+    want = sorted(expected["crashed"], key=lambda r: (r[0], r[1] is None, r[1] or "", r[2]))
+    check("what was on screen when the app crashed, by app version", got, want)
+    recovered = db.sql("SELECT count(*) FROM read_json_auto('events.jsonl') WHERE recovered").fetchall()[0][0]
+    check("events shown from crashed apps' journals", [recovered], [expected["journaled"]])
+
     # The answers must say something, or the checks above prove little.
-    for key in ["rejections", "refused_swipes", "stuck"]:
+    for key in ["rejections", "refused_swipes", "stuck", "crashed"]:
         if not expected[key]:
             failures.append(f"the generated sessions give no rows for {key}: change SEED or SESSIONS")
 

@@ -77,7 +77,7 @@ private enum AppRoute: Routable {
 
     @Test func withoutTheMigrationTheGuidesReasonIsWhatTheLogSays() async throws {
         let (log, session) = try await recorded31()
-        let nav = try Navigator<AppRoute>.restoringLatest(log: log, migrate: AppRoute.withoutMigration, clock: fixedClock)
+        let nav = try Navigator<AppRoute>.restoringLatest(log: log, orStarting: NewSession(label: "main", appVersion: "3.2"), migrate: AppRoute.withoutMigration, clock: fixedClock)
         await nav.flush()
         #expect(nav.session == session && nav.path == [] && nav.top == nil)
         let reason = "restore: dropped seq 1 episode-1 (AppRoute): case \"episode\" is no longer a case of AppRoute at the top level; "
@@ -89,7 +89,7 @@ private enum AppRoute: Routable {
 
     @Test func withTheMigrationTheSessionComesBackAsTheGuideSays() async throws {
         let (log, session) = try await recorded31()
-        let nav = try Navigator<AppRoute>.restoringLatest(log: log, clock: fixedClock)
+        let nav = try Navigator<AppRoute>.restoringLatest(log: log, orStarting: NewSession(label: "main", appVersion: "3.2"), clock: fixedClock)
         #expect(try nav.snapshot() == NavigationSnapshot(root: Screen(
             path: [.episodeDetails(id: 1)],
             presented: Presented(token: 2, route: .player(episode: 1, speed: 1), style: .sheet,

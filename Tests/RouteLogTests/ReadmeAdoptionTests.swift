@@ -33,7 +33,7 @@ private enum AppRoute: Routable {
     #expect(nav.presentations.map(\.route) == [.player(episode: 42), .upsell(feature: "chapters")])
     #expect(nav.interactiveDismiss().outcome == .rejected(.notDismissible))
     await nav.flush()
-    let restored = try Navigator<AppRoute>.restoringLatest(log: store)
+    let restored = try Navigator<AppRoute>.restoringLatest(log: store, orStarting: NewSession(label: "main scene"))
     #expect(restored.state == nav.state)
     #expect(try store.events(restored.session).map(\.outcome.description) == ["applied", "applied", "applied", "rejected:notDismissible"])
 }

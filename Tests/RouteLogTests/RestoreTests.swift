@@ -320,7 +320,7 @@ enum Msg {
         old.push(.episode(id: 7))
         old.show(.upsell(feature: "x"))
         await old.flush()
-        let nav = try Navigator<RouteV2>.restoringLatest(log: store, migrate: RouteV2.asToday, clock: fixedClock)
+        let nav = try Navigator<RouteV2>.restoringLatest(log: store, orStarting: NewSession(label: "main", appVersion: "2.0"), migrate: RouteV2.asToday, clock: fixedClock)
         await nav.flush()
         #expect(nav.path == [.settings] && nav.top == nil)
         let last = try #require(try store.events(nav.session).last)

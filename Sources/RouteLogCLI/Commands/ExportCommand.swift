@@ -26,7 +26,9 @@ struct ExportCommand: ParsableCommand {
         --format events-jsonl writes one flat JSON object per event of each SESSION (or of every \
         session with --all): session, app, app_version, label, seq, time, origin, call_site, kind, \
         route_id, route_type, style, placement, token, outcome, reason, digest, and after the \
-        event top_id, top_style, top_dismissible, depth and path_length (see the README). DuckDB \
+        event top_id, top_style, top_dismissible, depth and path_length; then the run that wrote \
+        it: run, run_app_version, run_build, run_end (clean, crashed, open), and recovered (shown \
+        from a crashed app's journal). app_version is the writing run's version (see the README). DuckDB \
         (read_json_auto), Spark and BigQuery read it as is.
 
         -o - writes to stdout.
@@ -112,10 +114,12 @@ extension ExportCommand {
         var rows: Int64 = 0
         for s in targets {
             var replayer = Replayer()
+            let marks = RunMarks(s)
             try call {
                 try s.log.read(s.id, from: 1, through: s.seqOrHead) { event in
                     replayer.apply(event.event)
-                    sink.append(FleetRows.row(s.info, event, after: replayer.state).canonicalText)
+                    sink.append(FleetRows.row(s.info, event, after: replayer.state, run: marks.runs.run(of: event.seq),
+                                              recovered: marks.isJournaled(event.seq)).canonicalText)
                     rows += 1
                     return true
                 }

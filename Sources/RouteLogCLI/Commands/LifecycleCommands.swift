@@ -11,7 +11,7 @@ private func deletionLine(_ verb: String, _ s: SessionInfo) -> String {
 private func deletionJSON(_ sessions: [SessionInfo], dryRun: Bool) -> String {
     JSONValue.object([
         "dryRun": .bool(dryRun),
-        "sessions": .array(sessions.map(SessionsCommand.json)),
+        "sessions": .array(sessions.map { SessionsCommand.json($0) }),
         "events": .int(Int64(sessions.reduce(UInt64(0)) { $0 + $1.eventCount })),
     ]).canonicalText
 }
@@ -214,7 +214,7 @@ struct StatsCommand: ParsableCommand {
                 "sessions": .int(Int64(st.sessions)), "events": .int(Int64(st.events)), "bytesOnDisk": .int(Int64(st.fileBytes)),
                 "liveBytes": .int(Int64(st.liveBytes)), "bytesPerEvent": .double((st.bytesPerEvent * 10).rounded() / 10),
                 "freePages": .int(Int64(st.freePages)), "pageSize": .int(Int64(st.pageSize)), "mapSize": .int(Int64(st.mapSize)),
-                "oldest": st.oldest.map(SessionsCommand.json) ?? .null, "newest": st.newest.map(SessionsCommand.json) ?? .null,
+                "oldest": st.oldest.map { SessionsCommand.json($0) } ?? .null, "newest": st.newest.map { SessionsCommand.json($0) } ?? .null,
             ]).canonicalText)
             return
         }

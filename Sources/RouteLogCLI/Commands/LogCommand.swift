@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RouteLogCore
 import RouteLogLMDB
+import RouteLogTimeline
 
 /// `routelog log`: one line per event, optionally following a live session.
 struct LogCommand: AsyncParsableCommand {
@@ -84,6 +85,9 @@ final class LogPrinter {
     private(set) var eventWidth = 38
     private(set) var siteWidth = 22
     static let maxEventWidth = 64, maxSiteWidth = 40
+    /// The session's runs and the seqs a reader shows from a crashed app's journal (see
+    /// `LogCommand+Runs.swift`).
+    let marks: RunMarks
     /// The origin column: as wide as the longest origin (`deepLink`).
     static let originWidth = Origin.allCases.map(\.rawValue.count).max() ?? 6
 
@@ -92,6 +96,7 @@ final class LogPrinter {
         self.json = json
         self.out = out
         self.from = from
+        marks = RunMarks(session)
         let start = from > 0 ? from - 1 : 0
         let known = min(start, session.info.eventCount)
         replayer = Replayer(state: try call { try session.log.state(of: session.id, at: known) }, seq: known)
@@ -130,19 +135,13 @@ final class LogPrinter {
         if json {
             out.line(jsonLine(e))
         } else {
+            if let boundary = marks.boundary(before: e.seq) { out.line(out.paint(boundary, .dim)) }
             out.line { writeTextLine(e, into: &$0) }
         }
     }
 
     func jsonLine(_ e: StoredEvent) -> String {
-        var o: [String: JSONValue] = [
-            "seq": .int(Int64(e.seq)), "event": e.event.json, "outcome": e.outcome.json, "digest": .string(e.digest.hex),
-            "origin": .string(e.meta.origin.rawValue), "summary": .string(Render.summary(replayer.state)),
-        ]
-        o["time"] = e.meta.timestamp == 0 ? .null : .string(ISO8601.format(milliseconds: e.meta.timestamp))
-        o["site"] = e.meta.callSite.map { .string("\($0.file):\($0.line)") } ?? .null
-        o["note"] = e.meta.note.map(JSONValue.string) ?? .null
-        return JSONValue.object(o).canonicalText
+        SessionJSON.logLine(e, state: replayer.state, run: marks.runs.run(of: e.seq)?.number, recovered: marks.isJournaled(e.seq)).canonicalText
     }
 
     static func site(_ e: StoredEvent) -> String { e.meta.callSite.map { "\($0.file):\($0.line)" } ?? "-" }
@@ -180,6 +179,7 @@ final class LogPrinter {
         b += seq.utf8
         if colors { b += Self.reset }
         b += Self.gap
+        if marks.journaled != nil { pad(marks.isJournaled(e.seq) ? "recovered" : "", 9, .yellow) }
         if e.meta.timestamp == 0 || origin == nil || origin == 0 {
             pad("-", 9)
         } else {

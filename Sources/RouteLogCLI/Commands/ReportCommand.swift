@@ -38,7 +38,9 @@ struct ReportCommand: ParsableCommand {
         }
         let timeline = Timeline.build(header: header, events: events, openAt: ref.seq)
         let path = output ?? "routelog-report-\(s.document == nil ? String(s.id.rawValue.prefix(13)) : "file").html"
-        try ReportFile.write(timeline.html(), to: path)
+        // The runs of a store's session, marked on the page's scrubber.
+        let runs = s.document == nil ? (try? (s.log as? any JournalingEventLog)?.runs(of: s.id)) ?? [] : []
+        try ReportFile.write(runs.isEmpty ? timeline.html() : timeline.html(extra: ["runs": TimelineRuns.json(runs)]), to: path)
         Output.stdout().line(path)
     }
 }

@@ -11,10 +11,12 @@ struct SessionsCommand: ParsableCommand {
         One line per session, in the order they entered the store (so the last line is `latest`): \
         # (that order), id, prefix (the shortest prefix of the id that names this session and no \
         other), label, app/version, created (the time the app recorded; an import keeps it), added \
-        (when the session entered this store), events, last event time, head digest. Either the \
-        prefix or #N (the # column; quote it in a shell, where # starts a comment) names the \
-        session wherever a command takes a SESSION. --json prints the same fields, the prefix as \
-        "prefix" and # as "order".
+        (when the session entered this store), events, last event time, head digest, runs (launches \
+        of the app that wrote the session, with how many crashed: `3 (1 crashed)`; `-` for a session \
+        from before runs were recorded or imported). Either the prefix or #N (the # column; quote it \
+        in a shell, where # starts a comment) names the session wherever a command takes a SESSION. \
+        --json prints the same fields, the prefix as "prefix", # as "order", and the runs as "runs", \
+        "crashedRuns" and "runList".
         """
     )
 
@@ -24,22 +26,23 @@ struct SessionsCommand: ParsableCommand {
     func run() throws {
         let log = try store.workspace().store()
         let all = try call { try log.sessions() }
+        let runs = try all.map { s in try call { try (log as? any JournalingEventLog)?.runs(of: s.id) ?? [] } }
         let out = Output.stdout()
+        let prefixes = SessionJSON.shortestUniquePrefixes(all.map(\.id.rawValue))
         if json {
-            out.line(SessionJSON.sessions(all).canonicalText)
+            out.line(JSONValue.array(zip(all, runs).map { SessionJSON.session($0, prefix: prefixes[$0.id.rawValue], runs: $1) }).canonicalText)
             return
         }
-        let prefixes = SessionJSON.shortestUniquePrefixes(all.map(\.id.rawValue))
         if all.isEmpty {
             out.line("no sessions in \(store.path)")
             return
         }
-        var rows = [["#", "ID", "PREFIX", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD"].map { out.paint($0, .bold) }]
-        for s in all {
+        var rows = [["#", "ID", "PREFIX", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD", "RUNS"].map { out.paint($0, .bold) }]
+        for (s, r) in zip(all, runs) {
             rows.append([
                 s.entryOrder == 0 ? "-" : String(s.entryOrder),
                 s.id.rawValue, prefixes[s.id.rawValue] ?? s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt), Render.time(s.enteredAt),
-                String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short,
+                String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short, Self.runs(r),
             ])
         }
         for line in Render.table(rows) { out.line(line) }
@@ -54,9 +57,14 @@ struct SessionsCommand: ParsableCommand {
         }
     }
 
+    /// `3`, `3 (1 crashed)`, or `-` without runs.
+    static func runs(_ runs: [RunInfo]) -> String {
+        guard !runs.isEmpty else { return "-" }
+        let crashed = runs.filter { if case .crashed = $0.end { true } else { false } }.count
+        return crashed == 0 ? String(runs.count) : "\(runs.count) (\(crashed) crashed)"
+    }
+
     /// One session of `sessions --json` (`routelog-serve`'s `/api/sessions` serves the same value);
     /// `prefix` is `null` when not given.
     static func json(_ s: SessionInfo) -> JSONValue { SessionJSON.session(s) }
-
-    static func json(_ s: SessionInfo, prefix: String?) -> JSONValue { SessionJSON.session(s, prefix: prefix) }
 }

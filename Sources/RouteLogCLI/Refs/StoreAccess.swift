@@ -17,12 +17,17 @@ enum StoreAccess {
         if !create && !FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb")) {
             throw .data("not a store: \(path) (it has no data.mdb)")
         }
+        let log: LMDBEventLog
         do {
-            return try LMDBEventLog.open(at: path, options: .init(readOnly: !writable, durability: writable ? .perEvent : .none,
-                                                                  retention: .none))
+            log = try LMDBEventLog.open(at: path, options: .init(readOnly: !writable, durability: writable ? .perEvent : .none,
+                                                                 retention: .none))
         } catch {
             throw CLIError.from(error)
         }
+        // A reader shows a crashed app's journaled events; one it cannot trust stops the command
+        // (the next read-write open recovers what comes before the damage).
+        if !writable, let problem = log.journalRecovery.problems.first { throw .data(problem) }
+        return log
     }
 }
 

@@ -11,11 +11,13 @@ enum FleetRows {
     static let columns = [
         "session", "app", "app_version", "label", "seq", "time", "origin", "call_site", "kind", "route_id", "route_type",
         "style", "placement", "token", "outcome", "reason", "digest", "top_id", "top_style", "top_dismissible", "depth",
-        "path_length",
+        "path_length", "run", "run_app_version", "run_build", "run_end", "recovered",
     ]
 
-    /// One event's row. `after` is the state after the event (the replay's).
-    static func row(_ info: SessionInfo, _ event: StoredEvent, after: NavigationState) -> JSONValue {
+    /// One event's row. `after` is the state after the event (the replay's); `run` the run that
+    /// wrote it (its version is the row's `app_version`), `recovered` whether a reader shows it
+    /// from a crashed app's journal.
+    static func row(_ info: SessionInfo, _ event: StoredEvent, after: NavigationState, run: RunInfo? = nil, recovered: Bool = false) -> JSONValue {
         func string(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         var route: RouteRef?
         var style: PresentationStyle?
@@ -47,7 +49,7 @@ enum FleetRows {
         return .object([
             "session": .string(info.id.rawValue),
             "app": string(info.appName),
-            "app_version": string(info.appVersion),
+            "app_version": string(run?.appVersion ?? info.appVersion),
             "label": .string(info.label),
             "seq": .int(Int64(event.seq)),
             "time": meta.timestamp == 0 ? .null : .string(ISO8601.format(milliseconds: meta.timestamp)),
@@ -67,6 +69,11 @@ enum FleetRows {
             "top_dismissible": top.map { .bool($0.dismissible) } ?? .null,
             "depth": .int(Int64(after.presentationChain.count)),
             "path_length": .int(Int64(after.activeFrame.path.count)),
+            "run": run.map { .int(Int64($0.number)) } ?? .null,
+            "run_app_version": string(run?.appVersion),
+            "run_build": string(run?.build),
+            "run_end": string(run.flatMap { $0.end == .unknown ? nil : $0.end.name }),
+            "recovered": .bool(recovered),
         ])
     }
 

@@ -34,10 +34,13 @@ public struct NewSession: Hashable, Sendable {
     public var label: String
     public var appName: String?
     public var appVersion: String?
-    public init(label: String = "", appName: String? = nil, appVersion: String? = nil) {
+    /// The app's build; recorded with the run (see ``RunStart``), not with the session.
+    public var build: String?
+    public init(label: String = "", appName: String? = nil, appVersion: String? = nil, build: String? = nil) {
         self.label = label
         self.appName = appName
         self.appVersion = appVersion
+        self.build = build
     }
 }
 
@@ -63,10 +66,12 @@ public struct SessionInfo: Hashable, Sendable {
     /// When the session entered this log (the log's clock at creation or import), in milliseconds
     /// since 1970; `nil` when the log did not record it.
     public var enteredAt: Int64?
+    /// Whether the session entered this log by import (`routelog import`), not by an app writing it.
+    public var imported: Bool
 
     public init(id: SessionID, label: String, appName: String? = nil, appVersion: String? = nil, createdAt: Int64,
                 eventCount: UInt64 = 0, lastEventAt: Int64? = nil, headDigest: Digest = NavigationState().digest,
-                entryOrder: UInt64 = 0, enteredAt: Int64? = nil) {
+                entryOrder: UInt64 = 0, enteredAt: Int64? = nil, imported: Bool = false) {
         self.id = id
         self.label = label
         self.appName = appName
@@ -77,6 +82,7 @@ public struct SessionInfo: Hashable, Sendable {
         self.headDigest = headDigest
         self.entryOrder = entryOrder
         self.enteredAt = enteredAt
+        self.imported = imported
     }
 }
 

@@ -84,6 +84,7 @@ extension LMDBEventLog {
         try txn.deleteAll(withPrefix: prefix, in: eventsDB)
         try txn.deleteAll(withPrefix: prefix, in: snapshotsDB)
         try txn.deleteAll(withPrefix: prefix, in: sitesDB)
+        try removeRunsAndMarks(txn, info)
         try txn.delete(forKey: key, in: sessionsDB)
     }
 
@@ -215,6 +216,7 @@ extension LMDBEventLog {
         }
         // In the order the sessions entered the store; rows from before the counter (entry
         // order 0) first, by their time-ordered ids as before.
+        for i in out.indices { out[i].imported = try isImported(txn, out[i]) }
         return out.enumerated().sorted { a, b in
             a.element.entryOrder != b.element.entryOrder ? a.element.entryOrder < b.element.entryOrder : a.offset < b.offset
         }.map(\.element)

@@ -38,6 +38,6 @@ extension LMDBEventLog {
     public func importFixture(_ fixture: Fixture, label: String? = nil) throws -> SessionInfo {
         let header = fixture.session
         let new = NewSession(label: label ?? header?.label ?? fixture.name, appName: header?.app, appVersion: header?.appVersion)
-        return try createSession(new, createdAt: header?.created ?? options.clock(), events: fixture.events)
+        return try createSession(new, createdAt: header?.created ?? options.clock(), imported: true, events: fixture.events)
     }
 }

@@ -1,64 +1,126 @@
+import Foundation
 import RouteLogCore
 
+// Reading stored records: transactions, session rows, and decoding each event record against
+// the checksum chain of its session.
+
 extension LMDBEventLog {
-    /// Writes `events` after `head` in `txn` (their records, call sites and snapshots, and the
-    /// session's row) and advances `head`; `bodies` are the events' encoded bodies.
-    func appendRecords(_ txn: LMDBWriteTransaction, _ head: inout Head, _ events: [RecordedEvent], bodies: [[UInt8]],
-                       id: SessionID, key: [UInt8]) throws -> [StoredEvent] {
-        let actual = head.row.info.eventCount
-        let interval = options.snapshotInterval
-        var stored: [StoredEvent] = []
-        stored.reserveCapacity(events.count)
-        var hash = head.row.headHash
-        let firstKey = StoreKey.event(head.row.eventPrefix, actual + 1)
-        let inOrder = try txn.lastKey(in: eventsDB).map { $0.lexicographicallyPrecedes(firstKey) } ?? true
-        let putOptions: LMDBPutOptions = inOrder ? .append : .noOverwrite
-        // One key buffer for the whole batch: only its seq bytes change from event to event.
-        var eventKey = firstKey
-        let prefix = head.row.eventPrefix
-        let createdAt = head.row.info.createdAt
-        var payload = BinaryWriter()
-        // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
-        try txn.withCursor(in: eventsDB) { cursor in
-            for i in events.indices {
-                let event = events[i].event
-                let step = head.replayer.apply(event)
-                StoreKey.setSeq(step.seq, in: &eventKey)
-                var sum = Digest.zero
-                let meta = events[i].meta
-                var site: UInt32?
-                if let callSite = meta.callSite {
-                    if let known = head.sites[callSite] {
-                        site = known
-                    } else {
-                        // First used here: its entry is written in this transaction.
-                        let index = UInt32(truncatingIfNeeded: head.sites.count)
-                        let siteKey = SiteCodec.key(prefix, index)
-                        try txn.put(SiteCodec.encode(callSite, key: siteKey), forKey: siteKey, in: sitesDB, options: .noOverwrite)
-                        head.sites[callSite] = index
-                        site = index
-                    }
+    func sessionKey(_ id: SessionID) throws -> [UInt8] {
+        guard let key = StoreKey.sessionBytes(id) else { throw LMDBEventLogError.invalidSessionID(id.rawValue) }
+        return key
+    }
+
+    /// Runs a read transaction, turning LMDB errors into ``LMDBEventLogError/storage(_:operation:)``.
+    func withRead<R>(_ operation: @autoclosure () -> String, _ body: (LMDBReadTransaction) throws -> R) throws -> R {
+        do {
+            return try environment.withReadTransaction(body)
+        } catch let error as LMDBError {
+            throw LMDBEventLogError.storage(error, operation: operation())
+        }
+    }
+
+    func readRow(_ txn: LMDBReadTransaction, _ id: SessionID, _ key: [UInt8]) throws -> SessionRow? {
+        guard let bytes = try txn.value(forKey: key, in: sessionsDB) else { return nil }
+        do {
+            return try bytes.withUnsafeBytes { raw throws(BinaryDecodingError) in try SessionRow.decode(raw, id: id) }
+        } catch {
+            throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "\(error)")
+        }
+    }
+
+    /// Parses a stored event record and checks its checksum, chained to `chain.previous`.
+    func checkedRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64, previous: Digest) throws -> RawRecord {
+        let raw: RawRecord
+        do { raw = try RecordCodec.parse(bytes, previous: previous) } catch {
+            throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "\(error)")
+        }
+        guard raw.computedChecksum == raw.storedChecksum else {
+            throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "checksum mismatch")
+        }
+        return raw
+    }
+
+    /// Decodes a stored event record, the next of `chain`, checking its structure and its
+    /// checksum, and moves `chain` past it.
+    func decodeRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64, chain: inout RecordChain,
+                      _ txn: LMDBReadTransaction) throws -> (StoredEvent, RawRecord) {
+        let raw = try checkedRecord(bytes, session: session, seq: seq, previous: chain.previous)
+        let recorded: RecordedEvent
+        do { recorded = try decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
+            throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "undecodable event payload: \(error)")
+        }
+        return (StoredEvent(seq: seq, recorded: recorded, outcome: raw.outcome, digest: raw.digest), raw)
+    }
+
+    /// Decodes the payload of a record whose checksum was checked, and moves `chain` past it.
+    func decodePayload(_ raw: RawRecord, seq: UInt64, chain: inout RecordChain, _ txn: LMDBReadTransaction) throws(BinaryDecodingError) -> RecordedEvent {
+        let base = StoredPayload.timeBase(seq: seq, running: chain.timeBase, createdAt: chain.createdAt)
+        let recorded = try StoredPayload.decode(raw.payload, base: base) { index throws(BinaryDecodingError) in
+            try callSite(index, chain: &chain, txn)
+        }
+        chain.timeBase = StoredPayload.advance(base, time: recorded.meta.timestamp)
+        chain.previous = raw.storedChecksum
+        return recorded
+    }
+
+    /// The call site `index` of the chain's session, from its cache or the `sites` database.
+    func callSite(_ index: UInt32, chain: inout RecordChain, _ txn: LMDBReadTransaction) throws(BinaryDecodingError) -> CallSite {
+        if let site = chain.sites[index] { return site }
+        let key = SiteCodec.key(chain.prefix, index)
+        let found: Result<CallSite, BinaryDecodingError>?
+        do {
+            found = try txn.withValue(forKey: key, in: sitesDB) { bytes in
+                do throws(BinaryDecodingError) { return .success(try SiteCodec.decode(bytes, key: key)) } catch { return .failure(error) }
+            }
+        } catch {
+            throw BinaryDecodingError(offset: 0, message: "call site \(index) cannot be read: \(error)")
+        }
+        guard let found else { throw BinaryDecodingError(offset: 0, message: "call site \(index) is missing") }
+        switch found {
+        case .success(let site):
+            chain.sites[index] = site
+            return site
+        case .failure(let error):
+            throw BinaryDecodingError(offset: 0, message: "call site \(index): \(error)")
+        }
+    }
+
+    /// A chain positioned before record `seq` of the session with `row`: it reads the records
+    /// from the time anchor before `seq` (checking their checksums, chained to the checksum of the
+    /// record before the anchor) for the time base and the previous checksum.
+    func chain(_ txn: LMDBReadTransaction, session id: SessionID, row: SessionRow, before seq: UInt64) throws -> RecordChain {
+        let prefix = row.eventPrefix
+        var chain = RecordChain(prefix: prefix, createdAt: row.info.createdAt, previous: .zero, timeBase: row.info.createdAt)
+        guard seq > 1 else { return chain }
+        let anchor = StoredPayload.anchor(before: seq)
+        if anchor > 1 {
+            let before = anchor - 1
+            guard let sum = try txn.withValue(forKey: StoreKey.event(prefix, before), in: eventsDB, { RecordCodec.storedChecksum($0) }) else {
+                throw LMDBEventLogError.corruptRecord(session: id, seq: before, reason: "record is missing")
+            }
+            guard let sum else {
+                throw LMDBEventLogError.corruptRecord(session: id, seq: before, reason: "truncated: shorter than a record")
+            }
+            chain.previous = sum
+        }
+        var expected = anchor
+        if anchor < seq {
+            try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, anchor)) { k, v in
+                guard let s = StoreKey.seq(k, session: prefix), s < seq else { return false }
+                guard s == expected else { throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing") }
+                let raw = try checkedRecord(v, session: id, seq: s, previous: chain.previous)
+                let base = StoredPayload.timeBase(seq: s, running: chain.timeBase, createdAt: chain.createdAt)
+                do {
+                    chain.timeBase = StoredPayload.advance(base, time: try StoredPayload.time(raw.payload, base: base))
+                } catch {
+                    throw LMDBEventLogError.corruptRecord(session: id, seq: s, reason: "undecodable event payload: \(error)")
                 }
-                let base = StoredPayload.timeBase(seq: step.seq, running: head.timeBase, createdAt: createdAt)
-                payload.bytes.removeAll(keepingCapacity: true)
-                StoredPayload.write(meta, base: base, site: site, event: bodies[i], into: &payload)
-                head.timeBase = StoredPayload.advance(base, time: meta.timestamp)
-                try cursor.put(count: RecordCodec.size(payload: payload.bytes.count), forKey: eventKey, options: putOptions) { out in
-                    sum = RecordCodec.write(into: out, kind: event.kind, outcome: step.outcome,
-                                            previous: hash, digest: step.digest, payload: payload.bytes)
-                }
-                hash = sum
-                if step.seq % interval == 0 {
-                    try txn.put(SnapshotCodec.encode(head.replayer.state), forKey: eventKey, in: snapshotsDB, options: .noOverwrite)
-                }
-                stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest))
+                chain.previous = raw.storedChecksum
+                expected += 1
+                return true
             }
         }
-        head.row.info.eventCount = head.replayer.seq
-        head.row.info.headDigest = head.replayer.state.digest
-        head.row.headHash = hash
-        if let last = events.last { head.row.info.lastEventAt = last.meta.timestamp }
-        try txn.put(head.row.encode(), forKey: key, in: sessionsDB)
-        return stored
+        guard expected == seq else { throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing") }
+        return chain
     }
 }

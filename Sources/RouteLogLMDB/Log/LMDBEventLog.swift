@@ -145,6 +145,12 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// Heads of the sessions this log has written; touched only on the writer thread.
     private var heads: [SessionID: Head] = [:]
 
+    /// What this log found in the store's journals when it opened: what it recovered (read-write)
+    /// or shows beside the stored events (read-only), and what it could not.
+    public private(set) var journalRecovery = JournalRecovery()
+    /// The journaled events a read-only log shows (set once, at open).
+    private(set) var overlay: JournalOverlay?
+
     private init(path: String, options: Options, environment: LMDBEnvironment, databases: [LMDBDatabase]) {
         self.path = path
         self.options = options
@@ -217,300 +223,17 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
                 ? try openExistingStore(environment, path: path)
                 : try createOrOpenStore(environment, path: path)
             let log = LMDBEventLog(path: path, options: options, environment: environment, databases: databases)
-            if !options.readOnly { try log.applyRetention() }
+            if options.readOnly {
+                (log.overlay, log.journalRecovery) = log.loadOverlay()
+            } else {
+                // Before retention, which must not take a session whose journal holds its last events.
+                log.journalRecovery = log.recoverJournals()
+                try log.applyRetention()
+            }
             return log
         } catch let error as LMDBError {
             throw LMDBEventLogError.storage(error, operation: "opening \(path)")
         }
-    }
-
-    /// The checks made on the file system before LMDB opens the directory, and the directory's
-    /// creation. They judge only what a store being created by another process cannot change:
-    /// LMDB's own files (`data.mdb`, `lock.mdb`) may appear at any moment and are never a reason
-    /// to refuse; whether they hold a store is decided by ``createOrOpenStore(_:path:)`` or
-    /// ``openExistingStore(_:path:)``.
-    static func prepareDirectory(_ path: String, readOnly: Bool) throws {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            if readOnly { throw LMDBEventLogError.notAStore(path: path, reason: "no such directory") }
-            do {
-                try fm.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                // Another process may have created it meanwhile.
-                guard fm.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    throw LMDBEventLogError.permissionDenied(path: path, reason: "cannot create the directory")
-                }
-            }
-            return
-        }
-        guard isDirectory.boolValue else { throw LMDBEventLogError.notADirectory(path: path) }
-        guard access(path, R_OK | X_OK) == 0 else {
-            throw LMDBEventLogError.permissionDenied(path: path, reason: "the directory cannot be read")
-        }
-        let dataFile = (path as NSString).appendingPathComponent("data.mdb")
-        // One listing, judged as a whole: checking for data.mdb and then listing would see a
-        // data.mdb created in between as a foreign file.
-        var entries = (try? fm.contentsOfDirectory(atPath: path)) ?? []
-        if readOnly && !entries.contains("data.mdb") && entries.contains("lock.mdb") {
-            // Another process has begun creating the store: LMDB creates lock.mdb, then data.mdb.
-            entries = waitForDataFile(path, entries: entries)
-        }
-        if !entries.contains("data.mdb") {
-            if readOnly {
-                throw LMDBEventLogError.notAStore(path: path, reason: entries.isEmpty ? "the directory is empty" : "it has no data.mdb")
-            }
-            let others = entries.filter { $0 != "lock.mdb" }
-            if !others.isEmpty {
-                throw LMDBEventLogError.notAStore(path: path, reason: "it has no data.mdb but holds other files (\(others.sorted().prefix(3).joined(separator: ", ")))")
-            }
-        } else if access(dataFile, R_OK) != 0 {
-            throw LMDBEventLogError.permissionDenied(path: path, reason: "data.mdb cannot be read")
-        }
-        if !readOnly && access(path, W_OK) != 0 {
-            throw LMDBEventLogError.permissionDenied(path: path, reason: "the directory is read-only; open it read-only to read it")
-        }
-    }
-
-    /// Lists the directory until it holds a data.mdb or ``creationWait`` passes.
-    private static func waitForDataFile(_ path: String, entries: [String]) -> [String] {
-        var entries = entries
-        let clock = ContinuousClock()
-        let deadline = clock.now + creationWait
-        while !entries.contains("data.mdb") && clock.now < deadline {
-            usleep(5_000)
-            entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        }
-        return entries
-    }
-
-    /// Opens (or shares) the LMDB environment, turning its errors into ``LMDBEventLogError``.
-    static func openEnvironment(_ path: String, options: Options) throws -> LMDBEnvironment {
-        do {
-            // LMDB itself makes concurrent first opens safe: the first process to lock lock.mdb
-            // initializes data.mdb while the others wait for its lock.
-            return try LMDBEnvironment.open(at: path, options: .init(
-                readOnly: options.readOnly, mapSize: options.initialMapSize, maxDatabases: 8,
-                maxReaders: options.maxReaders, noSync: options.durability != .perEvent, fileMode: 0o600))
-        } catch .invalid, .versionMismatch {
-            throw LMDBEventLogError.notAStore(path: path, reason: "data.mdb is not an LMDB file of this version")
-        } catch .permissionDenied, .readOnlyFileSystem {
-            throw LMDBEventLogError.permissionDenied(path: path, reason: options.readOnly ? "the store cannot be read" : "the store cannot be written; open it read-only to read it")
-        } catch .incompatible {
-            throw LMDBEventLogError.openReadOnlyElsewhere(path: path)
-        } catch {
-            throw LMDBEventLogError.storage(error, operation: "opening \(path)")
-        }
-    }
-
-    /// Creates the store or opens the existing one, in one write transaction: it opens (creating
-    /// when missing) the five databases, refuses an environment that holds other databases,
-    /// checks the format version and, in a new store, writes it. LMDB runs one write transaction
-    /// at a time across processes, so of several processes creating a store at once exactly one
-    /// creates it and the others find it complete; a failed check writes nothing.
-    ///
-    /// Taking the writer lock also publishes a commit whose meta page a writer killed inside
-    /// `mdb_txn_commit` wrote without publishing, so reads after open see every commit that
-    /// reached the file.
-    static func createOrOpenStore(_ env: LMDBEnvironment, path: String) throws -> [LMDBDatabase] {
-        var format = BinaryWriter()
-        format.writeBigEndian(storeFormatVersion)
-        return try env.withWriteTransaction(openingDatabases: databaseNames, syncOnCommit: true) { txn, main, dbs in
-            try checkNoForeignDatabases(txn, main: main, path: path)
-            if let stored = try txn.value(forKey: StoreKey.format, in: dbs[0]) {
-                try checkFormat(stored, path: path)
-            } else {
-                // Only a store written by an older RouteLog, whose creation took several
-                // transactions and was interrupted, can have databases without a format; it may
-                // be adopted only if it never got events.
-                guard try txn.statistics(of: dbs[2]).entries == 0 else {
-                    throw LMDBEventLogError.notAStore(path: path, reason: "it has events but no format version")
-                }
-                try txn.put(format.bytes, forKey: StoreKey.format, in: dbs[0], options: .noOverwrite)
-            }
-            return dbs
-        }
-    }
-
-    /// Opens an existing store for reading. An environment that no commit has reached yet (as a
-    /// read transaction sees it) is a store being created: it waits for the creating transaction,
-    /// at most ``creationWait``.
-    static func openExistingStore(_ env: LMDBEnvironment, path: String) throws -> [LMDBDatabase] {
-        let main = try env.database(named: nil)
-        let clock = ContinuousClock()
-        let deadline = clock.now + creationWait
-        var seen = (hasMeta: false, transactionID: 0)
-        while true {
-            seen = try env.withReadTransaction { txn in
-                try checkNoForeignDatabases(txn, main: main, path: path)
-                return (try txn.value(forKey: Array("meta".utf8), in: main) != nil, txn.transactionID)
-            }
-            if seen.hasMeta || seen.transactionID != 0 || clock.now >= deadline { break }
-            usleep(5_000)
-        }
-        guard seen.hasMeta else {
-            throw LMDBEventLogError.notAStore(path: path, reason: seen.transactionID == 0
-                ? "the LMDB environment is empty (no store was created in it)"
-                : "the LMDB environment has no \"meta\" database")
-        }
-        let dbs = try databaseNames.map { try env.database(named: $0) }
-        guard let stored = try env.withReadTransaction({ try $0.value(forKey: StoreKey.format, in: dbs[0]) }) else {
-            throw LMDBEventLogError.notAStore(path: path, reason: "the \"meta\" database has no format version")
-        }
-        try checkFormat(stored, path: path)
-        return dbs
-    }
-
-    /// The main database lists the named databases: anything but the store's means another
-    /// program's environment.
-    private static func checkNoForeignDatabases(_ txn: LMDBReadTransaction, main: LMDBDatabase, path: String) throws {
-        var foreign: [String] = []
-        try txn.forEach(in: main) { key, _ in
-            let name = String(decoding: key, as: UTF8.self)
-            if !databaseNames.contains(name) { foreign.append(name) }
-            return foreign.count < 3
-        }
-        if !foreign.isEmpty {
-            throw LMDBEventLogError.notAStore(path: path, reason: "the LMDB environment holds other databases (\(foreign.joined(separator: ", ")))")
-        }
-    }
-
-    /// Checks a stored format version: 4 bytes, equal to ``storeFormatVersion`` (an older or newer one is refused with the way forward).
-    private static func checkFormat(_ stored: [UInt8], path: String) throws {
-        guard stored.count == 4 else {
-            throw LMDBEventLogError.corruptValue(database: "meta", key: "format", reason: "expected a 4-byte version, found \(stored.count) bytes")
-        }
-        let version = stored.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        if version > storeFormatVersion {
-            throw LMDBEventLogError.newerFormat(path: path, found: version, supported: storeFormatVersion)
-        }
-        guard version >= 1 else {
-            throw LMDBEventLogError.corruptValue(database: "meta", key: "format", reason: "format version 0 is not valid")
-        }
-        if version < storeFormatVersion {
-            throw LMDBEventLogError.olderFormat(path: path, found: version, supported: storeFormatVersion)
-        }
-    }
-
-    // MARK: Helpers
-
-    func sessionKey(_ id: SessionID) throws -> [UInt8] {
-        guard let key = StoreKey.sessionBytes(id) else { throw LMDBEventLogError.invalidSessionID(id.rawValue) }
-        return key
-    }
-
-    /// Runs a read transaction, turning LMDB errors into ``LMDBEventLogError/storage(_:operation:)``.
-    func withRead<R>(_ operation: @autoclosure () -> String, _ body: (LMDBReadTransaction) throws -> R) throws -> R {
-        do {
-            return try environment.withReadTransaction(body)
-        } catch let error as LMDBError {
-            throw LMDBEventLogError.storage(error, operation: operation())
-        }
-    }
-
-    func readRow(_ txn: LMDBReadTransaction, _ id: SessionID, _ key: [UInt8]) throws -> SessionRow? {
-        guard let bytes = try txn.value(forKey: key, in: sessionsDB) else { return nil }
-        do {
-            return try bytes.withUnsafeBytes { raw throws(BinaryDecodingError) in try SessionRow.decode(raw, id: id) }
-        } catch {
-            throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "\(error)")
-        }
-    }
-
-    /// Parses a stored event record and checks its checksum, chained to `chain.previous`.
-    func checkedRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64, previous: Digest) throws -> RawRecord {
-        let raw: RawRecord
-        do { raw = try RecordCodec.parse(bytes, previous: previous) } catch {
-            throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "\(error)")
-        }
-        guard raw.computedChecksum == raw.storedChecksum else {
-            throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "checksum mismatch")
-        }
-        return raw
-    }
-
-    /// Decodes a stored event record, the next of `chain`, checking its structure and its
-    /// checksum, and moves `chain` past it.
-    func decodeRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64, chain: inout RecordChain,
-                      _ txn: LMDBReadTransaction) throws -> (StoredEvent, RawRecord) {
-        let raw = try checkedRecord(bytes, session: session, seq: seq, previous: chain.previous)
-        let recorded: RecordedEvent
-        do { recorded = try decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
-            throw LMDBEventLogError.corruptRecord(session: session, seq: seq, reason: "undecodable event payload: \(error)")
-        }
-        return (StoredEvent(seq: seq, recorded: recorded, outcome: raw.outcome, digest: raw.digest), raw)
-    }
-
-    /// Decodes the payload of a record whose checksum was checked, and moves `chain` past it.
-    func decodePayload(_ raw: RawRecord, seq: UInt64, chain: inout RecordChain, _ txn: LMDBReadTransaction) throws(BinaryDecodingError) -> RecordedEvent {
-        let base = StoredPayload.timeBase(seq: seq, running: chain.timeBase, createdAt: chain.createdAt)
-        let recorded = try StoredPayload.decode(raw.payload, base: base) { index throws(BinaryDecodingError) in
-            try callSite(index, chain: &chain, txn)
-        }
-        chain.timeBase = StoredPayload.advance(base, time: recorded.meta.timestamp)
-        chain.previous = raw.storedChecksum
-        return recorded
-    }
-
-    /// The call site `index` of the chain's session, from its cache or the `sites` database.
-    func callSite(_ index: UInt32, chain: inout RecordChain, _ txn: LMDBReadTransaction) throws(BinaryDecodingError) -> CallSite {
-        if let site = chain.sites[index] { return site }
-        let key = SiteCodec.key(chain.prefix, index)
-        let found: Result<CallSite, BinaryDecodingError>?
-        do {
-            found = try txn.withValue(forKey: key, in: sitesDB) { bytes in
-                do throws(BinaryDecodingError) { return .success(try SiteCodec.decode(bytes, key: key)) } catch { return .failure(error) }
-            }
-        } catch {
-            throw BinaryDecodingError(offset: 0, message: "call site \(index) cannot be read: \(error)")
-        }
-        guard let found else { throw BinaryDecodingError(offset: 0, message: "call site \(index) is missing") }
-        switch found {
-        case .success(let site):
-            chain.sites[index] = site
-            return site
-        case .failure(let error):
-            throw BinaryDecodingError(offset: 0, message: "call site \(index): \(error)")
-        }
-    }
-
-    /// A chain positioned before record `seq` of the session with `row`: it reads the records
-    /// from the time anchor before `seq` (checking their checksums, chained to the checksum of the
-    /// record before the anchor) for the time base and the previous checksum.
-    func chain(_ txn: LMDBReadTransaction, session id: SessionID, row: SessionRow, before seq: UInt64) throws -> RecordChain {
-        let prefix = row.eventPrefix
-        var chain = RecordChain(prefix: prefix, createdAt: row.info.createdAt, previous: .zero, timeBase: row.info.createdAt)
-        guard seq > 1 else { return chain }
-        let anchor = StoredPayload.anchor(before: seq)
-        if anchor > 1 {
-            let before = anchor - 1
-            guard let sum = try txn.withValue(forKey: StoreKey.event(prefix, before), in: eventsDB, { RecordCodec.storedChecksum($0) }) else {
-                throw LMDBEventLogError.corruptRecord(session: id, seq: before, reason: "record is missing")
-            }
-            guard let sum else {
-                throw LMDBEventLogError.corruptRecord(session: id, seq: before, reason: "truncated: shorter than a record")
-            }
-            chain.previous = sum
-        }
-        var expected = anchor
-        if anchor < seq {
-            try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, anchor)) { k, v in
-                guard let s = StoreKey.seq(k, session: prefix), s < seq else { return false }
-                guard s == expected else { throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing") }
-                let raw = try checkedRecord(v, session: id, seq: s, previous: chain.previous)
-                let base = StoredPayload.timeBase(seq: s, running: chain.timeBase, createdAt: chain.createdAt)
-                do {
-                    chain.timeBase = StoredPayload.advance(base, time: try StoredPayload.time(raw.payload, base: base))
-                } catch {
-                    throw LMDBEventLogError.corruptRecord(session: id, seq: s, reason: "undecodable event payload: \(error)")
-                }
-                chain.previous = raw.storedChecksum
-                expected += 1
-                return true
-            }
-        }
-        guard expected == seq else { throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing") }
-        return chain
     }
 
     func requireWriter() throws -> Writer {
@@ -526,7 +249,8 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
 
     /// Creates a session with a given creation time (used by import) and, with `events`, its
     /// events, all in one transaction: the session appears with all its events or not at all.
-    func createSession(_ new: NewSession, createdAt: Int64, events: [RecordedEvent] = []) throws -> SessionInfo {
+    /// An `imported` session is marked so, and `restoringLatest` never resumes it.
+    func createSession(_ new: NewSession, createdAt: Int64, imported: Bool = false, events: [RecordedEvent] = []) throws -> SessionInfo {
         let writer = try requireWriter()
         let bodies = events.map { StoredPayload.eventBody($0.event) }
         var rng = SystemRandomNumberGenerator()
@@ -558,6 +282,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             row.info.entryOrder = last + 1
             let encoded = row.encode()
             try txn.put(encoded, forKey: key, in: sessionsDB, options: .noOverwrite)
+            if imported { try txn.put([1], forKey: ImportMark.key(row.eventPrefix), in: metaDB) }
             var head = Head(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
             if !events.isEmpty {
                 _ = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key)
@@ -571,15 +296,22 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     }
 
     public func sessions() throws -> [SessionInfo] {
-        try withRead("listing sessions in \(path)") { txn in try sessions(txn) }
+        let all = try withRead("listing sessions in \(path)") { txn in try sessions(txn) }
+        return overlay == nil ? all : all.map(withJournaled)
     }
 
     public func session(_ id: SessionID) throws -> SessionInfo {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        guard let row = try withRead("reading session \(id)", { try readRow($0, id, key) }) else {
+        guard let info = try withRead("reading session \(id)", { txn in
+            try readRow(txn, id, key).map { row in
+                var info = row.info
+                info.imported = try isImported(txn, info)
+                return info
+            }
+        }) else {
             throw EventLogError.sessionNotFound(id)
         }
-        return row.info
+        return overlay == nil ? info : withJournaled(info)
     }
 
     /// The hash of a session's last record (zero when it has none): the head of its chain.
@@ -660,6 +392,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     ///   (nothing is written); `EventLogError.sessionNotFound`; ``LMDBEventLogError``.
     @discardableResult
     public func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
+        try append(events, to: id, expectedSeq: expectedSeq, also: nil)
+    }
+
+    /// ``append(_:to:expectedSeq:)``, with `also` writing more in the same transaction (given the
+    /// session's key prefix).
+    func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64,
+                also: ((LMDBWriteTransaction, [UInt8]) throws -> Void)?) throws -> [StoredEvent] {
         let writer = try requireWriter()
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         try locks?.hold(id)
@@ -684,75 +423,12 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             }
             // Nothing above wrote; from here on only LMDB errors can throw (and abort the group).
             let stored = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key)
+            try also?(txn, head.row.eventPrefix)
             scratch[id] = head
             result = stored
             let committed = head
             return { [self] in heads[id] = committed }
         }
         return result
-    }
-
-    // MARK: Reading
-
-    /// How many events one read transaction decodes before handing them to the caller.
-    static let readChunk: UInt64 = 512
-
-    /// Calls `body` with the events `from ... through`, in order (see ``EventLog/read(_:from:through:_:)``).
-    ///
-    /// Events are read in short read transactions of a few hundred records, so a slow `body` never
-    /// holds one open. Each record's checksum is checked.
-    ///
-    /// - Throws: `EventLogError.sessionNotFound`; ``LMDBEventLogError/corruptRecord(session:seq:reason:)``
-    ///   for a record that is garbled, truncated or missing.
-    public func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
-        guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        var next = max(from, 1)
-        var last: UInt64?
-        // The checksum stored by the record before `next` (each record's checksum is chained to
-        // it), the time base and the call sites read so far.
-        var chain: RecordChain?
-        while next <= through {
-            let chunk: [StoredEvent] = try withRead("reading session \(id)") { txn in
-                // Checked in every chunk: a session deleted meanwhile is gone, not corrupt.
-                guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
-                if last == nil { last = min(through, row.info.eventCount) }
-                let prefix = row.eventPrefix
-                let end = min(last!, next &+ Self.readChunk - 1)
-                guard next <= end else { return [] }
-                var out: [StoredEvent] = []
-                var expected = next
-                if chain == nil { chain = try self.chain(txn, session: id, row: row, before: next) }
-                try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, next)) { k, v in
-                    guard let seq = StoreKey.seq(k, session: prefix), seq <= end else { return false }
-                    guard seq == expected else {
-                        throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
-                    }
-                    out.append(try decodeRecord(v, session: id, seq: seq, chain: &chain!, txn).0)
-                    expected += 1
-                    return true
-                }
-                guard expected == end + 1 else {
-                    throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
-                }
-                return out
-            }
-            if chunk.isEmpty { return }
-            for event in chunk where try !body(event) { return }
-            next = chunk[chunk.count - 1].seq + 1
-        }
-    }
-
-    /// The latest stored snapshot at or before `seq` (see ``EventLog/snapshot(_:atOrBefore:)``).
-    public func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
-        guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        return try withRead("reading a snapshot of session \(id)") { txn in
-            guard let prefix = try readRow(txn, id, key)?.eventPrefix else { throw EventLogError.sessionNotFound(id) }
-            return try txn.withLastEntry(in: snapshotsDB, before: StoreKey.event(prefix, seq == .max ? seq : seq + 1)) { k, v -> Snapshot? in
-                guard let at = StoreKey.seq(k, session: prefix) else { return nil }
-                do { return Snapshot(seq: at, state: try SnapshotCodec.decode(v)) } catch {
-                    throw LMDBEventLogError.corruptValue(database: "snapshots", key: "\(id) seq \(at)", reason: "\(error)")
-                }
-            } ?? nil
-        }
     }
 }

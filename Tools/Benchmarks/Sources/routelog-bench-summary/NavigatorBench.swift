@@ -147,6 +147,17 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     _ = timedCalls(warmUp) { NavigatorMix.call(model, $0) }
     let plain = timedCalls(n, from: warmUp) { NavigatorMix.call(model, $0) }.sorted()
 
+    // The same-run baseline of the journal's cost: a navigator on the same kind of store seen
+    // through a plain `EventLog` (no journal), same mix.
+    progress("navigator-call without a journal, \(n) calls on an LMDB store")
+    let bare = try Navigator<BenchRoute>(log: WithoutJournal(try LMDBEventLog.open(at: try dir.subdirectory("bare"))))
+    _ = timedCalls(warmUp) { NavigatorMix.call(bare, $0) }
+    let bareCalls = timedCalls(n, from: warmUp) { NavigatorMix.call(bare, $0) }.sorted()
+    // Its calls with no context switch, the baseline of navigator-call-p999-unswitched.
+    let bareUnswitched = timedCallsWithSwitches(n, from: warmUp + n) { NavigatorMix.call(bare, $0) }
+        .filter { $0.involuntary == 0 && $0.voluntary == 0 }.map(\.micros).sorted()
+    try waitForRecorder(bare)
+
     // navigator-call: the same mix on a navigator recording to an LMDB store, default options.
     progress("navigator-call, \(n) calls on an LMDB store")
     let store = try LMDBEventLog.open(at: try dir.subdirectory("calls"))
@@ -169,12 +180,15 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
         Figure(name: "observable-mutation", value: plainP50, unit: "µs", count: n,
                note: "baseline: the same mutations on a plain @Observable model (path, presented), per call, p50; p99 \(Summary.format(percentile(plain, 0.99))) µs"),
     ]
+    figures.append(Figure(name: "navigator-call-p50-no-journal", value: percentile(bareCalls, 0.5), unit: "µs", count: n,
+                          note: "baseline: the same calls on an LMDB store behind a plain EventLog (no crash-safe journal); p99 \(Summary.format(percentile(bareCalls, 0.99))) µs, p999 \(Summary.format(percentile(bareCalls, 0.999))) µs"))
     for (name, p, limit) in [("navigator-call-p50", 0.5, 5.0), ("navigator-call-p99", 0.99, 20.0), ("navigator-call-p999", 0.999, 50.0)] {
         figures.append(Figure(name: name, value: percentile(calls, p), unit: "µs", baseline: "observable-mutation", baselineValue: plainP50,
                               target: .valueAtMost(limit), count: n,
-                              note: "Navigator call on the main actor, LMDB store with default durability, realistic mix with payloads"))
+                              note: "Navigator call on the main actor, LMDB store with default durability and the crash-safe journal, realistic mix with payloads"))
     }
     figures.append(Figure(name: "navigator-call-p999-unswitched", value: unpreempted.isEmpty ? nil : percentile(unpreempted, 0.999), unit: "µs",
+                          baseline: bareUnswitched.isEmpty ? nil : "no-journal", baselineValue: bareUnswitched.isEmpty ? nil : percentile(bareUnswitched, 0.999),
                           target: .valueAtMost(50), count: unpreempted.count,
                           note: "the same loop, calls with no context switch; of \(n) calls \(blocked) blocked (voluntary switch), \(preempted) preempted; "
                               + "p50 \(Summary.format(unpreempted.isEmpty ? .nan : percentile(unpreempted, 0.5))) µs, p99 \(Summary.format(unpreempted.isEmpty ? .nan : percentile(unpreempted, 0.99))) µs"))
@@ -261,3 +275,20 @@ func waitForRecorder(_ nav: Navigator<BenchRoute>) throws {
                 "the recorder did not write everything: \(nav.recordingStatus)")
 }
 
+
+/// An LMDB store seen as a plain `EventLog`: a navigator on it keeps no journal.
+final class WithoutJournal: EventLog, @unchecked Sendable {
+    let inner: LMDBEventLog
+    init(_ inner: LMDBEventLog) { self.inner = inner }
+    func createSession(_ session: NewSession) throws -> SessionInfo { try inner.createSession(session) }
+    func sessions() throws -> [SessionInfo] { try inner.sessions() }
+    func session(_ id: SessionID) throws -> SessionInfo { try inner.session(id) }
+    func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
+        try inner.append(events, to: session, expectedSeq: expectedSeq)
+    }
+    func read(_ session: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
+        try inner.read(session, from: from, through: through, body)
+    }
+    func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
+    func deleteSession(_ session: SessionID) throws { try inner.deleteSession(session) }
+}

@@ -16,7 +16,7 @@ import RouteLogLMDB
 
 
 /// The groups `--only` takes (`store` includes `append-multiprocess`).
-let groups = ["core", "store", "append-multiprocess", "report", "lifecycle", "navigator", "cli"]
+let groups = ["core", "store", "append-multiprocess", "report", "lifecycle", "navigator", "journal", "cli"]
 
 struct Options {
     var out = ProcessInfo.processInfo.environment["BENCH_OUT"] ?? ".build/bench-summary.json"
@@ -375,6 +375,7 @@ do {
     if o.only == nil || o.only == "report" { figures += try reportFigures(o) }
     if o.only == nil || o.only == "lifecycle" { figures += try LifecycleBench.figures(o) }
     if o.only == nil || o.only == "navigator" { figures += try navigatorFigures(o) }
+    if o.only == nil || o.only == "journal" { figures += try JournalBench.figures(o) }
     let elapsed = (clock.now - start).seconds
     print("")
     print("RouteLog benchmarks (release build; value = best of the runs; rates are per second of wall-clock time)")

@@ -1,0 +1,410 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import RouteLogCore
+
+/// A writer's crash-safe journal: files `journal/<session>.<run token>.<segment>.rlj` in the
+/// store's directory, each a `MAP_SHARED` mapping the navigator writes every event into before
+/// its call returns. Pages written through a shared file mapping belong to the page cache, not to
+/// the process, so they reach the file however the process dies (a trap, `abort()`, SIGKILL);
+/// only a system crash or power loss can lose them. Nothing here syncs, locks across processes on
+/// the call path, or opens an LMDB transaction.
+///
+/// **Format** (all integers little-endian). A segment starts with a 64-byte header: the magic
+/// `RLJRNL01`, the seq of its first entry (u64), a reserved u64, the run number (u32), the
+/// segment number (u32) and a checksum (u64) of the 32 bytes before it. Entries follow, each at
+/// an 8-byte boundary: the payload's length `L` (u32, never 0), a reserved u32, the seq (u64), the
+/// digest of the state after the event (16 bytes), the payload (the event with its metadata in
+/// the core's binary codec, `L` bytes) and a checksum (u64) over the length, seq, digest and
+/// payload; then zeros to the next boundary. A fresh segment is all zeros after its header, so a
+/// length of 0 ends the entries.
+///
+/// **Ownership.** The writer holds an exclusive `flock` on each of its segments from creation to
+/// close, taken once when the file is made. A recovering or reading process only touches a journal
+/// whose locks it can take: a live writer's journal is never recovered under it, and the kernel
+/// drops the locks of a process that died.
+///
+/// **Segments.** A segment holds ``Journal/segmentBytes`` (1 MiB, about 9,000 typical events);
+/// when an entry does not fit, the writer creates the next one. Segments whose every event the
+/// log committed are removed by the recorder's thread; a writer that closes with everything
+/// committed removes the rest (a clean end).
+final class Journal: EventJournal, @unchecked Sendable {
+    static let magic: [UInt8] = Array("RLJRNL01".utf8)
+    static let headerSize = 64
+    static let entryHeader = 32
+    static let checksumSize = 8
+    static let suffix = ".rlj"
+    /// The size of a segment (larger for an event that does not fit).
+    nonisolated(unsafe) static var segmentBytes = 1 << 20
+
+    /// One mapped segment.
+    final class Segment {
+        let path: String
+        let fd: Int32
+        let base: UnsafeMutableRawPointer
+        let capacity: Int
+        let firstSeq: UInt64
+        /// The seq of the last entry written (firstSeq − 1 when none).
+        var lastSeq: UInt64
+        var offset: Int
+
+        init(path: String, fd: Int32, base: UnsafeMutableRawPointer, capacity: Int, firstSeq: UInt64) {
+            self.path = path
+            self.fd = fd
+            self.base = base
+            self.capacity = capacity
+            self.firstSeq = firstSeq
+            self.lastSeq = firstSeq - 1
+            self.offset = Journal.headerSize
+        }
+
+        /// Unmaps and closes (which drops the lock); with `remove`, unlinks first so nobody
+        /// finds the file in between.
+        func release(remove: Bool) {
+            if remove { unlink(path) }
+            munmap(base, capacity)
+            closeDescriptor(fd)
+        }
+    }
+
+    let directory: String
+    let session: SessionID
+    let token: String
+    let run: UInt32
+
+    // Touched only by `write` (the navigator's thread), except under `lock` at a rotation.
+    private var current: Segment?
+    private var segmentNumber: UInt32 = 0
+    private var scratch: [UInt8] = []
+    /// Set when a segment could not be created: the journal stops (the recorder still writes).
+    private(set) var failure: String?
+
+    private let lock = NSLock()
+    /// Full segments, oldest first, until the log has committed their events. Guarded by `lock`.
+    private var retired: [Segment] = []
+    /// The last seq the log holds, as the recorder reported. Guarded by `lock`.
+    private var committedSeq: UInt64 = 0
+
+    /// Creates the journal's first segment for events after `head`.
+    init(directory: String, session: SessionID, run: UInt32, head: UInt64) throws {
+        self.directory = directory
+        self.session = session
+        self.run = run
+        var rng = SystemRandomNumberGenerator()
+        let t = String(rng.next() as UInt64, radix: 16)
+        token = String(repeating: "0", count: 16 - t.count) + t
+        committedSeq = head
+        scratch.reserveCapacity(256)
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw LMDBEventLogError.lockFailed(path: directory, reason: "cannot create the journal directory: \(String(cString: strerror(errno)))")
+        }
+        current = try makeSegment(firstSeq: head + 1, minimum: 0)
+    }
+
+    deinit {
+        lock.lock()
+        let all = retired + (current.map { [$0] } ?? [])
+        retired = []
+        current = nil
+        lock.unlock()
+        for s in all { s.release(remove: false) }
+    }
+
+    static func fileName(session: SessionID, token: String, segment: UInt32) -> String {
+        let n = String(segment)
+        return "\(session.rawValue).\(token).\(String(repeating: "0", count: max(0, 6 - n.count)) + n)\(suffix)"
+    }
+
+    private func makeSegment(firstSeq: UInt64, minimum: Int) throws -> Segment {
+        let capacity = max(Self.segmentBytes, (Self.headerSize + minimum + 4095) & ~4095)
+        let path = (directory as NSString).appendingPathComponent(Self.fileName(session: session, token: token, segment: segmentNumber))
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.error(path, "cannot create") }
+        func fail(_ what: String) -> any Error {
+            let e = Self.error(path, what)
+            closeDescriptor(fd)
+            unlink(path)
+            return e
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { throw fail("cannot lock") }
+        // The blocks are reserved now: a store through the mapping into a hole of a full disk
+        // would kill the process with SIGBUS.
+        #if os(Linux)
+        let rc = posix_fallocate(fd, 0, off_t(capacity))
+        guard rc == 0 else { errno = rc; throw fail("cannot allocate \(capacity) bytes for") }
+        #else
+        guard ftruncate(fd, off_t(capacity)) == 0 else { throw fail("cannot size") }
+        #endif
+        // The pages are faulted in (writable) now, not one by one on the call path.
+        #if os(Linux)
+        let flags = MAP_SHARED | MAP_POPULATE
+        #else
+        let flags = MAP_SHARED
+        #endif
+        guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, flags, fd, 0), base != UnsafeMutableRawPointer(bitPattern: -1) else {
+            throw fail("cannot map")
+        }
+        Self.writeHeader(base, firstSeq: firstSeq, run: run, segment: segmentNumber)
+        segmentNumber += 1
+        return Segment(path: path, fd: fd, base: base, capacity: capacity, firstSeq: firstSeq)
+    }
+
+    private static func error(_ path: String, _ what: String) -> LMDBEventLogError {
+        .lockFailed(path: path, reason: "\(what) the journal segment: \(String(cString: strerror(errno)))")
+    }
+
+    static func writeHeader(_ base: UnsafeMutableRawPointer, firstSeq: UInt64, run: UInt32, segment: UInt32) {
+        magic.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: 8) }
+        base.storeBytes(of: firstSeq.littleEndian, toByteOffset: 8, as: UInt64.self)
+        base.storeBytes(of: UInt64(0), toByteOffset: 16, as: UInt64.self)
+        base.storeBytes(of: run.littleEndian, toByteOffset: 24, as: UInt32.self)
+        base.storeBytes(of: segment.littleEndian, toByteOffset: 28, as: UInt32.self)
+        let sum = headerChecksum(UnsafeRawBufferPointer(start: base, count: 32))
+        base.storeBytes(of: sum.littleEndian, toByteOffset: 32, as: UInt64.self)
+    }
+
+    static func headerChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h = StableHasher()
+        h.combine(bytes: bytes.bindMemory(to: UInt8.self))
+        return h.finalize().lo
+    }
+
+    /// The checksum of an entry: its length, seq, digest and payload.
+    @inline(__always)
+    static func entryChecksum(length: UInt32, seq: UInt64, digest: Digest, payload: UnsafeRawBufferPointer) -> UInt64 {
+        var h = StableHasher()
+        h.combine(UInt64(length))
+        h.combine(seq)
+        h.combine(digest.hi)
+        h.combine(digest.lo)
+        h.combine(bytes: payload.bindMemory(to: UInt8.self))
+        return h.finalize().lo
+    }
+
+    @inline(__always) static func entrySize(payload: Int) -> Int { (entryHeader + payload + checksumSize + 7) & ~7 }
+
+    // MARK: EventJournal
+
+    func write(_ event: RecordedEvent, seq: UInt64, digest: Digest) {
+        guard failure == nil else { return }
+        scratch.removeAll(keepingCapacity: true)
+        BinaryCodec.encode(event, into: &scratch)
+        let size = Self.entrySize(payload: scratch.count)
+        guard var segment = current else { return }
+        if segment.offset + size > segment.capacity || segment.lastSeq + 1 != seq {
+            do {
+                let next = try makeSegment(firstSeq: seq, minimum: size)
+                lock.lock()
+                retired.append(segment)
+                current = next
+                lock.unlock()
+                segment = next
+            } catch {
+                failure = "\(error)"
+                return
+            }
+        }
+        let at = segment.base + segment.offset
+        let length = UInt32(scratch.count)
+        scratch.withUnsafeBytes { payload in
+            // Body first, length last: a reader that sees the length sees a whole entry unless the
+            // process died in between, which the checksum catches.
+            at.storeBytes(of: seq.littleEndian, toByteOffset: 8, as: UInt64.self)
+            at.storeBytes(of: digest.hi.littleEndian, toByteOffset: 16, as: UInt64.self)
+            at.storeBytes(of: digest.lo.littleEndian, toByteOffset: 24, as: UInt64.self)
+            (at + Self.entryHeader).copyMemory(from: payload.baseAddress!, byteCount: payload.count)
+            let sum = Self.entryChecksum(length: length, seq: seq, digest: digest, payload: payload)
+            (at + Self.entryHeader + payload.count).storeBytes(of: sum.littleEndian, as: UInt64.self)
+            at.storeBytes(of: length.littleEndian, as: UInt32.self)
+        }
+        segment.offset += size
+        segment.lastSeq = seq
+    }
+
+    func committed(through seq: UInt64) {
+        lock.lock()
+        committedSeq = max(committedSeq, seq)
+        var done: [Segment] = []
+        while let first = retired.first, first.lastSeq <= committedSeq {
+            done.append(retired.removeFirst())
+        }
+        lock.unlock()
+        for s in done { s.release(remove: true) }
+    }
+
+    func close(allCommitted: Bool) {
+        lock.lock()
+        let all = retired + (current.map { [$0] } ?? [])
+        retired = []
+        current = nil
+        lock.unlock()
+        // Newest first when removing: a crash in between leaves a journal whose remaining
+        // segments still start at a committed seq.
+        for s in all.reversed() { s.release(remove: allCommitted) }
+    }
+
+    /// The bytes of entries written to the current segment (for the benchmarks).
+    var bytesWritten: Int { (current?.offset ?? Self.headerSize) - Self.headerSize }
+}
+
+// MARK: Reading
+
+/// One journal entry, checked.
+struct JournalEntry {
+    var seq: UInt64
+    var digest: Digest
+    var recorded: RecordedEvent
+}
+
+/// What reading one journal (all the segments of one run of one session) found.
+struct JournalContents {
+    var session: SessionID
+    var token: String
+    var run: UInt32
+    var files: [String]
+    var entries: [JournalEntry] = []
+    /// The bytes of the valid entries.
+    var bytes = 0
+    /// A torn last entry was dropped (the process died while writing it).
+    var droppedTornEntry = false
+    /// A damaged entry with valid entries after it: the entries before it are kept, nothing
+    /// after it is used.
+    var damage: String?
+}
+
+enum JournalReader {
+    /// The journals in `directory`, grouped by session and run token, segments in order.
+    static func list(_ directory: String) -> [(session: SessionID, token: String, files: [String])] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var groups: [String: (SessionID, String, [String])] = [:]
+        for name in names where name.hasSuffix(Journal.suffix) {
+            let parts = name.dropLast(Journal.suffix.count).split(separator: ".")
+            guard parts.count == 3, parts[2].count == 6, parts[2].allSatisfy(\.isNumber) else { continue }
+            let key = "\(parts[0]).\(parts[1])"
+            var g = groups[key] ?? (SessionID(String(parts[0])), String(parts[1]), [])
+            g.2.append((directory as NSString).appendingPathComponent(name))
+            groups[key] = g
+        }
+        return groups.keys.sorted().map { k in let g = groups[k]!; return (g.0, g.1, g.2.sorted()) }
+    }
+
+    /// Opens each file and takes `operation` (`LOCK_EX` or `LOCK_SH`, without waiting) on it;
+    /// `nil` (and nothing held) when a live writer holds one.
+    static func lock(_ files: [String], operation: Int32) -> [Int32]? {
+        var fds: [Int32] = []
+        for f in files {
+            let fd = open(f, (operation == LOCK_EX ? O_RDWR : O_RDONLY) | O_CLOEXEC)
+            if fd < 0 {
+                if errno == ENOENT { continue }  // Removed meanwhile by its writer.
+                fds.forEach { close($0) }
+                return nil
+            }
+            if flock(fd, operation | LOCK_NB) != 0 {
+                close(fd)
+                fds.forEach { close($0) }
+                return nil
+            }
+            fds.append(fd)
+        }
+        return fds
+    }
+
+    /// Reads and checks the segments of one journal.
+    static func read(session: SessionID, token: String, files: [String]) -> JournalContents {
+        var out = JournalContents(session: session, token: token, run: 0, files: files)
+        for (i, file) in files.enumerated() {
+            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            let isLast = i == files.count - 1
+            let bytes = [UInt8](data)
+            let problem: String? = bytes.withUnsafeBytes { raw in
+                readSegment(raw, name: (file as NSString).lastPathComponent, isLast: isLast, into: &out)
+            }
+            if let problem {
+                out.damage = problem
+                return out
+            }
+        }
+        return out
+    }
+
+    /// Reads one segment's entries into `out`; returns a damage description, if any.
+    private static func readSegment(_ raw: UnsafeRawBufferPointer, name: String, isLast: Bool, into out: inout JournalContents) -> String? {
+        guard raw.count >= Journal.headerSize else { return raw.allSatisfy({ $0 == 0 }) ? nil : "\(name): shorter than a header" }
+        if raw[0..<Journal.headerSize].allSatisfy({ $0 == 0 }) && raw.allSatisfy({ $0 == 0 }) { return nil }  // Died before the header.
+        guard Array(raw[0..<8]) == Journal.magic,
+              UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self))
+                == Journal.headerChecksum(UnsafeRawBufferPointer(rebasing: raw[0..<32])) else {
+            return "\(name): the header is damaged"
+        }
+        let firstSeq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        out.run = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+        if let last = out.entries.last?.seq, last + 1 != firstSeq {
+            return "\(name): starts at seq \(firstSeq), expected \(last + 1)"
+        }
+        var offset = Journal.headerSize
+        var expected = firstSeq
+        while offset + 4 <= raw.count {
+            let length = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            if length == 0 {
+                // The end of the entries, unless something follows (an entry whose length was damaged).
+                if raw[offset...].allSatisfy({ $0 == 0 }) { return nil }
+                if !isLast || findEntry(raw, after: offset, seq: expected) {
+                    return "\(name): entry for seq \(expected) at byte \(offset) is damaged, and entries follow it"
+                }
+                out.droppedTornEntry = true
+                return nil
+            }
+            switch entry(raw, at: offset, length: length) {
+            case .some(let e) where e.seq == expected:
+                out.entries.append(e)
+                out.bytes += Journal.entrySize(payload: Int(length))
+                expected += 1
+                offset += Journal.entrySize(payload: Int(length))
+            case .some(let e):
+                return "\(name): entry at byte \(offset) has seq \(e.seq), expected \(expected)"
+            case .none:
+                if !isLast || findEntry(raw, after: offset, seq: expected) {
+                    return "\(name): entry for seq \(expected) at byte \(offset) is damaged, and entries follow it"
+                }
+                // A torn last entry: the writer died inside it; it was never acknowledged.
+                out.droppedTornEntry = true
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The entry at `offset` when its checksum holds and its payload decodes.
+    private static func entry(_ raw: UnsafeRawBufferPointer, at offset: Int, length: UInt32) -> JournalEntry? {
+        let size = Journal.entrySize(payload: Int(length))
+        guard length > 0, offset + size <= raw.count else { return nil }
+        let seq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+        let digest = Digest(hi: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)),
+                            lo: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)))
+        let payload = UnsafeRawBufferPointer(rebasing: raw[(offset + Journal.entryHeader)..<(offset + Journal.entryHeader + Int(length))])
+        let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + Journal.entryHeader + Int(length), as: UInt64.self))
+        guard stored == Journal.entryChecksum(length: length, seq: seq, digest: digest, payload: payload),
+              let recorded = try? BinaryCodec.decodeRecordedEvent(payload) else { return nil }
+        return JournalEntry(seq: seq, digest: digest, recorded: recorded)
+    }
+
+    /// Whether a valid entry with a seq after `seq` − 1 lies at an 8-byte boundary after `offset`.
+    private static func findEntry(_ raw: UnsafeRawBufferPointer, after offset: Int, seq: UInt64) -> Bool {
+        var at = offset + 8
+        while at + Journal.entryHeader + Journal.checksumSize <= raw.count {
+            let length = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+            if length > 0 && at + Journal.entrySize(payload: Int(length)) <= raw.count {
+                let s = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
+                if s >= seq && s < seq + 1_000_000, entry(raw, at: at, length: length) != nil { return true }
+            }
+            at += 8
+        }
+        return false
+    }
+}
+
+/// `close(2)`, where a type's own `close` method hides it.
+private func closeDescriptor(_ fd: Int32) { _ = close(fd) }

@@ -1,0 +1,126 @@
+// A child process for the crash tests: an app navigating on an LMDB store, then dying.
+//
+//   routelog-crash-app navigate STORE LABEL VERSION SEED COUNT DEATH
+//       Opens the store with the default options, restores the newest session labelled LABEL of
+//       app "CrashApp" (or starts one) as app version VERSION, makes COUNT navigator calls
+//       (0: until killed, a call every 200 µs) from a seeded mix, printing "seq N" after each
+//       call returned, then dies by DEATH:
+//         trap   a Swift runtime trap (an out-of-range index) right after the last call
+//         abort  abort()
+//         segv   a store through a null pointer (SIGSEGV)
+//         kill   SIGKILL sent to itself right after the last call
+//         exit   exit(0) without flush()
+//         clean  flush(), then exit(0)
+//       Prints "session ID" first, and "recovered N" when opening recovered journaled events.
+//   routelog-crash-app recover STORE
+//       Opens the store read-write (recovering journals) and prints "recovered SESSION COUNT"
+//       per recovered journal, "problem LINE" per problem, then "open".
+import Foundation
+import RouteLog
+import RouteLogCore
+import RouteLogLMDB
+
+enum Screen: Routable {
+    case inbox
+    case thread(Int)
+    case compose(Int)
+    case settings
+
+    var id: String {
+        switch self {
+        case .inbox: "inbox"
+        case .thread(let n): "thread/\(n)"
+        case .compose(let n): "compose/\(n)"
+        case .settings: "settings"
+        }
+    }
+}
+
+/// One line to stdout with write(2): nothing is buffered when the process dies.
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+}
+
+func fail(_ message: String, code: Int32 = 1) -> Never {
+    say("error: \(message)")
+    exit(code)
+}
+
+@MainActor
+func call(_ navigator: Navigator<Screen>, _ rng: inout SplitMix64) -> CallResult {
+    let r = rng.next()
+    let n = Int((r >> 8) % 1000)
+    switch r % 10 {
+    case 0, 1, 2: return navigator.push(.thread(n))
+    case 3: return navigator.pop()
+    case 4: return navigator.show(.compose(n), as: .sheet)
+    case 5: return navigator.dismiss()
+    case 6: return navigator.push(.settings)
+    case 7: return navigator.popToRoot()
+    case 8: return navigator.interactiveDismiss()
+    default: return navigator.push(.inbox)
+    }
+}
+
+@MainActor
+func navigate(_ args: [String]) async {
+    guard args.count == 8, let seed = UInt64(args[5]), let count = Int(args[6]) else {
+        fail("usage: navigate STORE LABEL VERSION SEED COUNT DEATH", code: 64)
+    }
+    let death = args[7]
+    do {
+        let log = try LMDBEventLog.open(at: args[2])
+        for r in log.journalRecovery.recovered { say("recovered \(r.count)") }
+        for p in log.journalRecovery.problems { say("problem \(p)") }
+        let navigator = try Navigator<Screen>.restoringLatest(
+            log: log, orStarting: NewSession(label: args[3], appName: "CrashApp", appVersion: args[4], build: "b\(args[4])"))
+        say("session \(navigator.session.rawValue)")
+        var rng = SplitMix64(seed: seed)
+        var made = 0
+        while count == 0 || made < count {
+            let result = call(navigator, &rng)
+            if let seq = result.seq { say("seq \(seq)") }
+            made += 1
+            if count == 0 { usleep(200) }
+        }
+        switch death {
+        case "trap":
+            let empty: [Int] = []
+            _ = empty[made]
+        case "abort":
+            abort()
+        case "segv":
+            UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = made
+        case "kill":
+            kill(getpid(), SIGKILL)
+        case "exit":
+            exit(0)
+        case "clean":
+            await navigator.flush()
+            exit(0)
+        default:
+            fail("unknown death \(death)", code: 64)
+        }
+    } catch {
+        fail("\(error)")
+    }
+}
+
+let args = CommandLine.arguments
+guard args.count >= 3 else { fail("usage: routelog-crash-app navigate|recover STORE …", code: 64) }
+switch args[1] {
+case "navigate":
+    await navigate(args)
+case "recover":
+    do {
+        let log = try LMDBEventLog.open(at: args[2], options: .init(retention: .none))
+        for r in log.journalRecovery.recovered { say("recovered \(r.session.rawValue) \(r.count)") }
+        for p in log.journalRecovery.problems { say("problem \(p)") }
+        say("open")
+    } catch {
+        fail("\(error)")
+    }
+default:
+    fail("unknown command \(args[1])", code: 64)
+}
