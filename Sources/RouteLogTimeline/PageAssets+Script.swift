@@ -34,35 +34,38 @@ extension PageAssets {
       function isRejected(i) { return outcomes[events[i][3]].lastIndexOf('rejected', 0) === 0; }
 
       // ---- State text at any seq: keyframes plus the splices ---------------------------------
-      // A text being spliced is held as pieces on both sides of a cursor, so a splice costs its
-      // own size plus how far the cursor moves, never the whole text. A keyframe (the whole text)
-      // is kept when that cost since the last one reaches the text's length: keyframes add up to
-      // no more than the splices, and rebuilding a seq costs about twice its text at most.
+      // A text being spliced is held as pieces on both sides of a cursor (slices of flat strings,
+      // never copied), so a splice costs the pieces it steps over plus what it inserts, never the
+      // whole text. A keyframe (the whole text) is kept when that cost since the last one reaches
+      // the text's length: keyframes add up to no more than the splices' cost, and rebuilding a
+      // seq costs about twice its text at most.
       function Cursor(text) { this.head = []; this.tail = text ? [text] : []; this.at = 0; this.length = text.length; }
+      // Moves the cursor to p; returns how many pieces it stepped over.
       Cursor.prototype.moveTo = function (p) {
+        var steps = 0;
         while (this.at < p && this.tail.length) {
-          var t = this.tail.pop(), need = p - this.at;
+          var t = this.tail.pop(), need = p - this.at; steps++;
           if (t.length > need) { this.head.push(t.slice(0, need)); this.tail.push(t.slice(need)); this.at = p; }
           else { this.head.push(t); this.at += t.length; }
         }
         while (this.at > p && this.head.length) {
-          var h = this.head.pop(), back = this.at - p;
+          var h = this.head.pop(), back = this.at - p; steps++;
           if (h.length > back) { this.head.push(h.slice(0, h.length - back)); this.tail.push(h.slice(h.length - back)); this.at = p; }
           else { this.tail.push(h); this.at -= h.length; }
         }
+        return steps;
       };
       // Applies event e's splice; returns its cost.
       Cursor.prototype.apply = function (e) {
         if (e[6] === 0 && e[7] === '') return 0;
-        var moved = Math.abs(e[5] - this.at), r = e[6];
-        this.moveTo(e[5]);
+        var steps = this.moveTo(e[5]), r = e[6];
         while (r > 0 && this.tail.length) {
-          var t = this.tail.pop();
+          var t = this.tail.pop(); steps++;
           if (t.length > r) { this.tail.push(t.slice(r)); r = 0; } else r -= t.length;
         }
         if (e[7] !== '') { this.head.push(e[7]); this.at += e[7].length; }
         this.length += e[7].length - e[6];
-        return moved + e[6] + e[7].length + 1;
+        return steps + e[7].length + 1;
       };
       Cursor.prototype.text = function () { return this.head.join('') + this.tail.slice().reverse().join(''); };
       // Keyframes are complete up to the frontier, which follows the events forward.
