@@ -33,31 +33,67 @@ extension PageAssets {
       addChunk(D.chunk);
       function isRejected(i) { return outcomes[events[i][3]].lastIndexOf('rejected', 0) === 0; }
 
-      // ---- State text at any seq: keyframes every K seqs plus the splices ---------------------
-      var K = 256, keyframes = [D.initial], cache = { seq: 0, text: D.initial };
-      function splice(text, e) {
-        if (e[6] === 0 && e[7] === '') return text;
-        return text.slice(0, e[5]) + e[7] + text.slice(e[5] + e[6]);
-      }
+      // ---- State text at any seq: keyframes plus the splices ---------------------------------
+      // A text being spliced is held as pieces on both sides of a cursor (slices of flat strings,
+      // never copied), so a splice costs the pieces it steps over plus what it inserts, never the
+      // whole text. A keyframe (the whole text) is kept when that cost since the last one reaches
+      // the text's length: keyframes add up to no more than the splices' cost, and rebuilding a
+      // seq costs about twice its text at most.
+      function Cursor(text) { this.head = []; this.tail = text ? [text] : []; this.at = 0; this.length = text.length; }
+      // Moves the cursor to p; returns how many pieces it stepped over.
+      Cursor.prototype.moveTo = function (p) {
+        var steps = 0;
+        while (this.at < p && this.tail.length) {
+          var t = this.tail.pop(), need = p - this.at; steps++;
+          if (t.length > need) { this.head.push(t.slice(0, need)); this.tail.push(t.slice(need)); this.at = p; }
+          else { this.head.push(t); this.at += t.length; }
+        }
+        while (this.at > p && this.head.length) {
+          var h = this.head.pop(), back = this.at - p; steps++;
+          if (h.length > back) { this.head.push(h.slice(0, h.length - back)); this.tail.push(h.slice(h.length - back)); this.at = p; }
+          else { this.tail.push(h); this.at -= h.length; }
+        }
+        return steps;
+      };
+      // Applies event e's splice; returns its cost.
+      Cursor.prototype.apply = function (e) {
+        if (e[6] === 0 && e[7] === '') return 0;
+        var steps = this.moveTo(e[5]), r = e[6];
+        while (r > 0 && this.tail.length) {
+          var t = this.tail.pop(); steps++;
+          if (t.length > r) { this.tail.push(t.slice(r)); r = 0; } else r -= t.length;
+        }
+        if (e[7] !== '') { this.head.push(e[7]); this.at += e[7].length; }
+        this.length += e[7].length - e[6];
+        return steps + e[7].length + 1;
+      };
+      Cursor.prototype.text = function () { return this.head.join('') + this.tail.slice().reverse().join(''); };
+      // Keyframes are complete up to the frontier, which follows the events forward.
+      var keyframes = [{ seq: 0, text: D.initial }], frontier = { seq: 0, cur: new Cursor(D.initial), cost: 0 };
       var recent = [];  // the last few texts asked for (the state panel and the diff ask for neighbours)
       function textAt(n) {
         for (var r = 0; r < recent.length; r++) if (recent[r].seq === n) return recent[r].text;
-        if (cache.seq === n) return cache.text;
-        var from, text;
-        for (r = 0; r < recent.length; r++) if (recent[r].seq < n && n - recent[r].seq <= K && recent[r].seq > cache.seq) cache = recent[r];
-        if (cache.seq < n && n - cache.seq <= K) { from = cache.seq; text = cache.text; }
-        else {
-          var k = Math.floor(n / K);
-          while (keyframes.length <= k) {
-            var s = (keyframes.length - 1) * K, t = keyframes[keyframes.length - 1];
-            for (var i = s; i < s + K; i++) t = splice(t, events[i]);
-            keyframes.push(t);
+        var text;
+        if (n >= frontier.seq) {
+          var f = frontier;
+          while (f.seq < n) {
+            f.cost += f.cur.apply(events[f.seq]); f.seq++;
+            if (f.cost >= f.cur.length) {
+              var k = f.cur.text();
+              keyframes.push({ seq: f.seq, text: k }); f.cur = new Cursor(k); f.cost = 0;
+            }
           }
-          from = k * K; text = keyframes[k];
+          text = f.cur.text(); f.cur = new Cursor(text);
+        } else {
+          var lo = 0, hi = keyframes.length - 1;
+          while (lo < hi) { var m = (lo + hi + 1) >> 1; if (keyframes[m].seq <= n) lo = m; else hi = m - 1; }
+          var from = keyframes[lo];
+          for (r = 0; r < recent.length; r++) if (recent[r].seq < n && recent[r].seq > from.seq) from = recent[r];
+          var c = new Cursor(from.text);
+          for (var j = from.seq; j < n; j++) c.apply(events[j]);
+          text = c.text();
         }
-        for (var j = from; j < n; j++) text = splice(text, events[j]);
-        cache = { seq: n, text: text };
-        recent.unshift(cache); if (recent.length > 4) recent.pop();
+        recent.unshift({ seq: n, text: text }); if (recent.length > 4) recent.pop();
         return text;
       }
 

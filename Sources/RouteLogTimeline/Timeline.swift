@@ -107,11 +107,19 @@ public struct Timeline: Sendable {
         public var new: Range<Int>?
     }
 
-    /// The UTF-16 range of `needle` in `haystack` (the first occurrence).
-    static func find(_ needle: [UInt16], in haystack: [UInt16]) -> Range<Int>? {
-        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty ? 0..<0 : nil }
-        var i = 0
-        let last = haystack.count - needle.count
+    /// The UTF-16 range of `needle` in `haystack`: the first occurrence at or after `hint`, else the
+    /// first one before it. Values looked for in the order of the text (a path's routes, one after
+    /// another) are each found where the search starts, so finding them all is linear.
+    static func find(_ needle: [UInt16], in haystack: [UInt16], from hint: Int = 0) -> Range<Int>? {
+        if needle.isEmpty { return 0..<0 }
+        let start = min(max(0, hint), haystack.count)
+        return find(needle, in: haystack, within: start..<haystack.count) ?? find(needle, in: haystack, within: 0..<min(haystack.count, start + needle.count - 1))
+    }
+
+    static func find(_ needle: [UInt16], in haystack: [UInt16], within bounds: Range<Int>) -> Range<Int>? {
+        guard let first = needle.first, needle.count <= bounds.count else { return nil }
+        var i = bounds.lowerBound
+        let last = bounds.upperBound - needle.count
         while i <= last {
             if haystack[i] == first {
                 var j = 1
@@ -148,46 +156,78 @@ public struct Timeline: Sendable {
     }
 
     /// Folds events one at a time with RouteLogCore's ``Replayer`` and records what the page needs.
+    ///
+    /// An event's splice, changes and ranges come from the part of the state it touched (see
+    /// `StateTextLayout`), so adding an event costs the size of its change plus the number of
+    /// frames, not the size of the state: a path 100,000 routes deep is never serialized again.
     public struct Builder: Sendable {
         private var replayer: Replayer
-        private var text: String
+        private var layout: StateTextLayout
 
         /// The state after the last event added.
         public var state: NavigationState { replayer.state }
         /// The seq of the last event added.
         public var seq: UInt64 { replayer.seq }
-        /// The canonical JSON text of ``state``.
-        public var stateJSON: String { text }
+        /// The canonical JSON text of ``state`` (serialized when asked for).
+        public var stateJSON: String { replayer.state.json.canonicalText }
 
         public init(state: NavigationState = NavigationState(), seq: UInt64 = 0) {
             replayer = Replayer(state: state, seq: seq)
-            text = state.json.canonicalText
+            layout = StateTextLayout(state)
         }
 
         /// Folds the next event. The outcome shown is `outcome` when given (what the log stored),
         /// else the replay's.
         public mutating func add(_ recorded: RecordedEvent, outcome stored: Outcome? = nil) -> Entry {
-            let before = replayer.state
+            let shape = StateTextLayout.Shape(replayer.state)
+            // A push or a pop grows or shrinks a path in place: keeping the state before would
+            // make that a copy of the whole path. Other events leave paths alone, and a
+            // presentation's old value comes from the state before.
+            let before: NavigationState?
+            switch recorded.event {
+            case .push, .pop, .popToRoot: before = nil
+            default: before = replayer.state
+            }
             let step = replayer.apply(recorded.event)
-            var splice = Splice.none
-            var changes: [StateDiff.Change] = []
-            var ranges: [ChangeRange] = []
-            if before != replayer.state {
-                let next = replayer.state.json.canonicalText
-                splice = Splice.between(text, next)
-                changes = StateDiff.between(before, replayer.state).changes
-                let a = Array(text.utf16), b = Array(next.utf16)
-                ranges = changes.map { c in
-                    ChangeRange(old: c.old.flatMap { Timeline.find(Array($0.canonicalText.utf16), in: a) },
-                                new: c.new.flatMap { Timeline.find(Array($0.canonicalText.utf16), in: b) })
+            var edit: StateTextLayout.Edit?
+            if case .reset = recorded.event {} else if step.outcome.isApplied {
+                edit = layout.edit(from: shape, to: StateTextLayout.Shape(replayer.state), after: replayer.state, before: before)
+            } else {
+                edit = StateTextLayout.Edit(splice: .none, changes: [], ranges: [])
+            }
+            if edit == nil {
+                if let before {
+                    edit = Self.wholeEdit(before, replayer.state)
+                } else {
+                    // Not reached by the reducer's events (a push or a pop edits one path); should
+                    // it be, the page still gets the right text, without the changes.
+                    let old = layout.totalLength(shape)
+                    edit = StateTextLayout.Edit(splice: Splice(prefix: 0, removed: old, inserted: stateJSON), changes: [], ranges: [])
                 }
-                text = next
+                layout.rebuild(replayer.state)
             }
             let meta = recorded.meta
             return Entry(
                 seq: step.seq, timestamp: meta.timestamp, origin: meta.origin, text: EventText.describe(recorded.event),
                 outcome: stored ?? step.outcome, callSite: meta.callSite.map { "\($0.file):\($0.line)" }, note: meta.note,
-                ids: Self.ids(recorded.event), splice: splice, changes: changes, changeRanges: ranges, digest: step.digest)
+                ids: Self.ids(recorded.event), splice: edit?.splice ?? .none, changes: edit?.changes ?? [],
+                changeRanges: edit?.ranges ?? [], digest: step.digest)
+        }
+
+        /// The edit between two whole states (for `reset` and `setTabs`, which may change every part).
+        static func wholeEdit(_ before: NavigationState, _ after: NavigationState) -> StateTextLayout.Edit {
+            guard before != after else { return StateTextLayout.Edit(splice: .none, changes: [], ranges: []) }
+            let text = before.json.canonicalText, next = after.json.canonicalText
+            let changes = StateDiff.between(before, after).changes
+            let a = Array(text.utf16), b = Array(next.utf16)
+            var hints = (old: 0, new: 0)
+            let ranges = changes.map { c in
+                let r = ChangeRange(old: c.old.flatMap { Timeline.find(Array($0.canonicalText.utf16), in: a, from: hints.old) },
+                                    new: c.new.flatMap { Timeline.find(Array($0.canonicalText.utf16), in: b, from: hints.new) })
+                hints = (r.old?.upperBound ?? hints.old, r.new?.upperBound ?? hints.new)
+                return r
+            }
+            return StateTextLayout.Edit(splice: Splice.between(text, next), changes: changes, ranges: ranges)
         }
 
         static func ids(_ e: Event) -> [String] {

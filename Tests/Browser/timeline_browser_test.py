@@ -124,6 +124,22 @@ with open(XSS_FILE, "w") as f:
                    {"push": {"route": {"id": XSS, "type": XSS, "payload": {"html": XSS}}}},
                    {"show": {"route": {"id": XSS}, "style": "alert"}},
                ]}, f)
+# A stack that grows 8,000 deep, with pops, a sheet pushed into and dismissed, and a reset.
+DEEP_FILE = os.path.join(WORK, "deep.json")
+deep_events = []
+for i in range(8000):
+    deep_events.append({"push": {"route": {"id": f"s{i}", "payload": {"n": i, "t": "é😀<"}}}})
+    if i % 797 == 0:
+        deep_events.append({"pop": {"count": 2}})
+    if i == 6000:
+        deep_events += [{"show": {"route": {"id": "sheet"}, "style": "sheet"}}, {"push": {"route": {"id": "in-sheet"}}},
+                        {"show": {"route": {"id": "sheet"}, "style": "sheet", "dismissible": False}}, {"dismiss": {}}]
+deep_events.append({"reset": {"state": {"root": {"path": [{"id": "after-reset"}]}}}})
+with open(DEEP_FILE, "w") as f:
+    json.dump({"format": "routelog-fixture/1", "name": "deep", "events": deep_events}, f)
+DEEP_HTML = os.path.join(WORK, "deep.html")
+run("routelog", "report", DEEP_FILE, "-o", DEEP_HTML)
+
 XSS_HTML = os.path.join(WORK, "xss.html")
 xss_report = run("routelog", "report", XSS_FILE, "-o", XSS_HTML, check=False)
 
@@ -247,6 +263,28 @@ def test_report_loads_no_network_resource(d):
     others = [u for u in urls if not u.startswith("file://") and not u.startswith("data:")]
     assert not others, others
     assert [u for u in urls if u.startswith("file://")] == ["file://" + DEMO_HTML], urls
+
+
+def test_deep_report_state_at_any_seq(d):
+    """The page rebuilds the state at any seq of a deep session (from keyframes and splices), in any
+    order, exactly as `routelog state FILE@N --json` prints it; the state panel and JSON panel show it."""
+    d.get("file://" + DEEP_HTML)
+    count = js(d, "return window.routelog.count")
+    assert count == len(deep_events), count
+    t0 = time.monotonic()
+    texts = {}
+    for n in [count, count - 1, 7000, 6004, 6003, 6002, 5, 0, 7999, 6005]:
+        js(d, "window.routelog.go(arguments[0])", n)
+        texts[n] = js(d, "return window.routelog.stateJSON()")
+        assert d.find_element(By.ID, "st-seq").text == str(n)
+    print(f"    {len(texts)} seqs of a {count}-event deep session drawn in {time.monotonic() - t0:.2f}s")
+    for n, text in texts.items():
+        out = run("routelog", "state", f"{DEEP_FILE}@{n}", "--json").stdout.rstrip("\n")
+        assert text == out[out.index('"state":') + len('"state":'):-1], f"seq {n}"
+    js(d, "document.getElementById('json-panel').open = true; window.routelog.go(5000)")
+    out = run("routelog", "state", f"{DEEP_FILE}@5000", "--json").stdout.rstrip("\n")
+    wait_until("the JSON panel at 5000", lambda: js(d, "return document.getElementById('json').textContent") == out[out.index('"state":') + 8:-1])
+    assert "more" in d.find_element(By.ID, "stage").text  # a deep path folds its middle away
 
 
 def test_xss_session_runs_nothing(d):
@@ -388,8 +426,8 @@ def test_report_marks_runs_and_crashes(d):
 
 
 TESTS = [test_demo_report_keyboard_slider_and_state, test_demo_report_upsell_lock_and_rejected_swipe,
-         test_report_loads_no_network_resource, test_xss_session_runs_nothing, test_live_server_follows_appends,
-         test_fixture_check_report, test_report_marks_runs_and_crashes]
+         test_report_loads_no_network_resource, test_deep_report_state_at_any_seq, test_xss_session_runs_nothing,
+         test_live_server_follows_appends, test_fixture_check_report, test_report_marks_runs_and_crashes]
 
 
 def main():

@@ -50,6 +50,70 @@ import Testing
         #expect(changedCount > stored.count / 3, "the generated session changes its state")
     }
 
+    /// Every entry of `events`' timeline against the log's own states: the splices reproduce each
+    /// state's canonical text, the changes are StateDiff's, and each range slices its value's text.
+    static func checkAgainstTheLog(_ events: [RecordedEvent]) throws {
+        let log = InMemoryEventLog(snapshotInterval: 64, clock: { 0 })
+        let info = try log.createSession(NewSession(label: "checked"))
+        let stored = try log.append(events, to: info.id, expectedSeq: 0)
+        let timeline = Timeline.build(header: .init(try log.session(info.id)), events: stored)
+        var text = timeline.initialStateJSON, previous = NavigationState()
+        for (entry, event) in zip(timeline.entries, stored) {
+            text = entry.splice.apply(to: text)
+            let state = try log.state(of: info.id, at: entry.seq)
+            try #require(text == state.json.canonicalText, "seq \(entry.seq): \(event.event)")
+            #expect(entry.changes == StateDiff.between(previous, state).changes, "seq \(entry.seq): \(event.event)")
+            let before = Array(previous.json.canonicalText.utf16), after = Array(text.utf16)
+            #expect(entry.changeRanges.count == entry.changes.count)
+            for (c, r) in zip(entry.changes, entry.changeRanges) {
+                if let old = r.old { #expect(c.old.map { Array($0.canonicalText.utf16) } == Array(before[old]), "seq \(entry.seq) \(c.path)") }
+                if let new = r.new { #expect(c.new.map { Array($0.canonicalText.utf16) } == Array(after[new]), "seq \(entry.seq) \(c.path)") }
+                if c.path != "tabs" { #expect((c.old == nil) == (r.old == nil) && (c.new == nil) == (r.new == nil), "seq \(entry.seq) \(c.path)") }
+            }
+            #expect(entry.digest == event.digest)
+            previous = state
+        }
+    }
+
+    /// Each kind of edit the builder computes from the part of the state it touched: paths of the
+    /// root, of a presentation and of a tab that is not selected; a presentation added, replaced,
+    /// updated in place and removed; the selected tab; and the whole-state events around them.
+    @Test func everyKindOfEditMatchesTheWholeStates() throws {
+        func r(_ id: String, _ n: Int? = nil) -> RouteRef {
+            RouteRef(id: id, type: n == nil ? nil : "T", payload: n.map { RawJSON(.object(["n": .int(Int64($0)), "s": .string("é😀<")])) })
+        }
+        var events: [Event] = [
+            .push(r("a", 1)), .push(r("b")), .push(r("c", 3)), .pop(count: 2), .push(r("d")), .popToRoot(), .push(r("e")),
+            .show(r("sheet"), style: .sheet), .push(r("in-sheet", 9)), .push(r("in-sheet-2")), .push(r("root-2"), frame: .root),
+            .show(r("sheet", 4), style: .sheet, dismissible: false),  // in place: new payload and dismissible
+            .show(r("cover"), style: .fullScreenCover, placement: .onTop), .push(r("in-cover")),
+            .pop(frame: .presentation(8)), .show(r("alert"), style: .alert, placement: .onTop), .push(r("blocked")),
+            .dismiss(.top), .interactiveDismiss(), .dismiss(.token(8)), .show(r("popover"), style: .popover),
+            .dismiss(.all), .pop(count: 5),
+            .setTabs(["home", "library"]), .push(r("h1")), .show(r("tab-sheet"), style: .sheet), .push(r("ts1")),
+            .selectTab("library"), .push(r("l1")), .push(r("l2")), .pop(frame: .presentation(26)), .selectTab("home"),
+            .setTabs(["library", "home", "search"], selected: "search"), .push(r("s1")), .dismiss(.token(26)),
+            .reset(NavigationState(root: Frame(path: [r("x"), r("y")]))), .push(r("z")), .selectTab("nope"),
+        ]
+        for i in 0..<40 { events.append(i % 3 == 2 ? .pop() : .push(r("deep-\(i)", i))) }
+        try Self.checkAgainstTheLog(events.map { RecordedEvent($0) })
+    }
+
+    /// A session whose stack grows deep: the page's data grows with the events, and the splices
+    /// still lead to every state.
+    @Test func deepPushSessionDataGrowsLinearly() throws {
+        func deep(_ n: Int) -> [RecordedEvent] {
+            (0..<n).map { RecordedEvent(.push(RouteRef(id: "screen-\($0)", payload: RawJSON(.object(["n": .int(Int64($0))]))))) }
+        }
+        func bytes(_ n: Int) -> Int {
+            Timeline.build(header: Timeline.Header(session: "s", label: "deep", eventCount: UInt64(n), headDigest: ""), events: deep(n))
+                .document().canonicalText.utf8.count
+        }
+        let a = bytes(2_000), b = bytes(4_000)
+        #expect(Double(b) < 2.5 * Double(a), "2,000 deep: \(a) bytes, 4,000 deep: \(b) bytes")
+        try Self.checkAgainstTheLog(deep(300) + [RecordedEvent(.pop(count: 150)), RecordedEvent(.popToRoot())])
+    }
+
     @Test func splicesNeverSplitASurrogatePair() {
         let pairs: [(String, String)] = [
             (#"{"id":"a😀b"}"#, #"{"id":"a😁b"}"#),

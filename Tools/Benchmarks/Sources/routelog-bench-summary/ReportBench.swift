@@ -43,3 +43,27 @@ func reportFigures(_ o: Options) throws -> [Figure] {
                note: "build the timeline (replay, splices, state diffs), encode and write the page"),
     ]
 }
+
+/// `routelog report` of a session whose stack grows 100,000 deep (one push per event): the page's
+/// data must grow with the events plus their changes, not events × state size. Runs the release
+/// binary on a fixture file (wall time and peak RSS of the child, see ``CLIBench``).
+enum DeepReportBench {
+    static func figures(bin: String, runs: Int) throws -> [Figure] {
+        let n = 100_000
+        let dir = try TemporaryDirectory(prefix: "routelog-bench-deep-report")
+        defer { dir.remove() }
+        let file = (dir.path as NSString).appendingPathComponent("deep.json")
+        let page = (dir.path as NSString).appendingPathComponent("deep.html")
+        let events = (0..<n).map { i in Event.push(RouteRef(id: "screen-\(i)", type: "Screen", payload: RawJSON(.object(["n": .int(Int64(i))])))) }
+        try Fixture(name: "deep", events: events).write(toFile: file)
+        progress("report-deep-100k, \(runs) run(s)")
+        let run = try CLIBench.measure(bin, ["report", file, "-o", page], runs: runs, expect: [0])
+        let size = (try? FileManager.default.attributesOfItem(atPath: page)[.size] as? Int) ?? 0
+        return [
+            Figure(name: "report-deep-100k", value: run.best.seconds, unit: "s", target: .valueAtMost(15), count: n, median: run.median, runs: runs,
+                   note: "routelog report FILE -o PAGE, \(n) pushes (the stack grows \(n) deep), page \(Summary.format(Double(size) / 1_048_576)) MiB; \(CLIBench.cpu(run.best)); target 15 s"),
+            Figure(name: "report-deep-100k-rss", value: Double(run.best.maxRSS) / 1_048_576, unit: "MiB", target: .valueAtMost(1024), count: n,
+                   note: "peak RSS (ru_maxrss) of that run"),
+        ]
+    }
+}
