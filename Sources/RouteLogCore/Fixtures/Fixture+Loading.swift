@@ -212,12 +212,15 @@ extension Fixture {
                     do { events.append(try RecordedEvent(json: item)) } catch { throw error.within("events[\(i)]") }
                 }
             }
-            var expect = try r.decodeIfPresent("expect", as: Expectation.self)
-            if let streamedOutcomes, streamedOutcomes.count != nil {
-                // The outcomes were read while parsing: the tree holds an empty array in their place.
-                if let error = streamedOutcomes.error { throw error }
-                expect?.outcomes = streamedOutcomes.keep ? streamedOutcomes.items : nil
+            // Outcomes read while parsing (the tree holds an empty array in their place): a bad one
+            // is reported where a decode of the tree would report it, after the expectation's keys.
+            let streamed = streamedOutcomes?.count != nil ? streamedOutcomes : nil
+            if let error = streamed?.error, let value = r.object["expect"] {
+                do throws(FormatError) { try JSONReader(value, "the expectations").only(["outcomes", "state", "digest"]) } catch { throw error.within("expect") }
+                throw error
             }
+            var expect = try r.decodeIfPresent("expect", as: Expectation.self)
+            if let streamed { expect?.outcomes = streamed.keep ? streamed.items : nil }
             self.init(name: name, description: description, session: session, events: events, expect: expect)
         } catch {
             throw .shape(error)
