@@ -26,14 +26,17 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let docs = try files.map { f throws(CLIError) in (f, try Fixture.load(f)) }
+        // Every file is checked first (without keeping its events), then read again as it is
+        // written: an import holds one batch of events in memory, not the file.
+        let checked = try files.map { f throws(CLIError) in (f, try Fixture.scan(f)) }
         let log = try StoreAccess.open(path: store.path, writable: true)
         let out = Output.stdout()
-        for (file, doc) in docs {
+        for (file, doc) in checked {
             let info = try call {
-                if let lmdb = log as? LMDBEventLog { return try lmdb.importFixture(doc, label: label) }
-                let info = try log.createSession(NewSession(label: label ?? doc.session?.label ?? doc.name))
-                if !doc.events.isEmpty { try log.append(doc.events, to: info.id, expectedSeq: 0) }
+                if let lmdb = log as? LMDBEventLog { return try lmdb.importFixture(contentsOf: file, checked: doc, label: label) }
+                let events = try Fixture.load(file).events
+                let info = try log.createSession(NewSession(label: label ?? doc.header.session?.label ?? doc.header.name))
+                if !events.isEmpty { try log.append(events, to: info.id, expectedSeq: 0) }
                 return try log.session(info.id)
             }
             if json {

@@ -21,18 +21,47 @@ struct StateCommand: ParsableCommand {
     func run() throws {
         let ref = try parseRef(session)
         if let at, let seq = ref.seq, at != seq { throw CLIError.usage("--at \(at) contradicts \(ref.text)") }
+        if case .file(let path) = ref.base {
+            try runOnFile(path, seq: at ?? ref.seq, what: ref.seq == nil ? "--at" : "seq")
+            return
+        }
         let s = try store.workspace().resolve(ref)
         let seq = at ?? s.seqOrHead
         try s.check(seq: seq, what: "--at")
         let state = try call { try s.log.state(of: s.id, at: seq) }
+        let after = seq >= 1 ? try s.event(at: seq).map { ($0.event, $0.outcome) } : nil
+        show(name: s.name, seq: seq, of: s.info.eventCount, state: state, after: after)
+    }
+
+    /// The state in a fixture or export file, in bounded memory: its events are folded as they
+    /// are read, never kept (a file of millions of events is not loaded as a log).
+    private func runOnFile(_ path: String, seq wanted: UInt64?, what: String) throws(CLIError) {
+        var replayer = Replayer()
+        var found: (state: NavigationState, after: (Event, Outcome)?)? = wanted == 0 ? (NavigationState(), nil) : nil
+        var last: (Event, Outcome)?
+        let count = try Fixture.scan(path) { recorded in
+            let step = replayer.apply(recorded.event)
+            if wanted == nil {
+                last = (recorded.event, step.outcome)
+            } else if step.seq == wanted {
+                found = (replayer.state, (recorded.event, step.outcome))
+            }
+        }.eventCount
+        let seq = wanted ?? UInt64(count)
+        if seq > UInt64(count) { throw .usage("\(what) out of range: \(seq) (session \(path) has \(count) events)") }
+        let result = found ?? (replayer.state, last)
+        show(name: path, seq: seq, of: UInt64(count), state: result.state, after: result.after)
+    }
+
+    private func show(name: String, seq: UInt64, of count: UInt64, state: NavigationState, after: (Event, Outcome)?) {
         let out = Output.stdout()
         if json {
             out.line(JSONValue.object(["seq": .int(Int64(seq)), "digest": .string(state.digest.hex), "state": state.json]).canonicalText)
             return
         }
-        out.line(out.paint("\(s.name) at seq \(seq) of \(s.info.eventCount)", .bold) + "  digest \(state.digest.short)")
-        if seq >= 1, let e = try s.event(at: seq) {
-            out.line("after: \(Render.event(e.event))  \(Render.outcome(e.outcome, out))")
+        out.line(out.paint("\(name) at seq \(seq) of \(count)", .bold) + "  digest \(state.digest.short)")
+        if let (event, outcome) = after {
+            out.line("after: \(Render.event(event))  \(Render.outcome(outcome, out))")
         }
         out.line(out.paint(Render.summary(state), .cyan))
         out.line()

@@ -7,14 +7,20 @@ extension Fixture {
     /// Loads and parses a file. A missing file is a usage error; anything unreadable or malformed is
     /// a data error naming the file and the place inside it (line and column, or event index and field).
     static func load(_ path: String) throws(CLIError) -> Fixture {
-        do {
-            return try Fixture(contentsOf: path)
-        } catch {
-            switch error.problem {
-            case .unreadable(let why) where why == "no such file": throw .usage("no such file: \(path)")
-            case .unreadable(let why): throw .data("cannot read file: \(path): \(why)")
-            default: throw .data("malformed fixture: \(error)")
-            }
+        do { return try Fixture(contentsOf: path) } catch { throw cliError(error, path) }
+    }
+
+    /// Checks a file as ``load(_:)`` does, in bounded memory: each event is handed to `event` and
+    /// not kept (see ``Fixture/scan(contentsOf:event:)``).
+    static func scan(_ path: String, event: (RecordedEvent) -> Void = { _ in }) throws(CLIError) -> (header: Fixture, eventCount: Int) {
+        do { return try Fixture.scan(contentsOf: path, event: event) } catch { throw cliError(error, path) }
+    }
+
+    static func cliError(_ error: FixtureError, _ path: String) -> CLIError {
+        switch error.problem {
+        case .unreadable(let why) where why == "no such file": .usage("no such file: \(path)")
+        case .unreadable(let why): .data("cannot read file: \(path): \(why)")
+        default: .data("malformed fixture: \(error)")
         }
     }
 

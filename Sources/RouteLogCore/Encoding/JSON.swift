@@ -232,42 +232,54 @@ struct JSONParser {
     }
 
     /// Parses a document as ``parseDocument()`` does, with the same errors at the same places,
-    /// except that when the top level is an object whose value under `key` is an array, that
-    /// array's items are handed to `item` one by one (with their index) instead of being kept: the
-    /// returned object holds an empty array under `key`, and `streamed` is the number of items.
-    /// A large file is then read without building its whole tree. `item` also gets the offset just
-    /// past the item: the parser never reads the bytes before it again (but to place an error).
-    mutating func parseDocument(streaming key: String, item: (Int, JSONValue, _ offset: Int) -> Void) throws(JSONError) -> (value: JSONValue, streamed: Int?) {
+    /// except that the arrays found at `paths` (each a list of object keys from the top level, e.g.
+    /// `["events"]` or `["expect", "outcomes"]`) have their items handed to `item` one by one
+    /// (with the path's index and the item's index) instead of being kept: the returned tree holds
+    /// an empty array there, and `streamed[k]` is the number of items of `paths[k]` (`nil` when the
+    /// document has no array there). A large file is then read without building its whole tree.
+    /// `item` also gets the offset just past the item: the parser never reads the bytes before it
+    /// again (but to place an error).
+    mutating func parseDocument(streaming paths: [[String]], item: (_ path: Int, _ index: Int, JSONValue, _ offset: Int) -> Void) throws(JSONError) -> (value: JSONValue, streamed: [Int?]) {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         skipWhitespace()
-        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
-            let v = try parseValue()
-            skipWhitespace()
-            if i != bytes.count { throw error("unexpected text after the JSON value") }
-            return (v, nil)
+        var streamed = [Int?](repeating: nil, count: paths.count)
+        let v: JSONValue
+        if i < bytes.count, bytes[i] == UInt8(ascii: "{") {
+            v = try parseObject(streaming: paths.indices.map { ($0, paths[$0][...]) }, &streamed, item)
+        } else {
+            v = try parseValue()
         }
+        skipWhitespace()
+        if i != bytes.count { throw error("unexpected text after the JSON value") }
+        return (v, streamed)
+    }
+
+    /// An object (at `{`) whose arrays at `paths` (the rest of each path, with its index) are streamed.
+    private mutating func parseObject(streaming paths: [(Int, ArraySlice<String>)], _ streamed: inout [Int?],
+                                      _ item: (Int, Int, JSONValue, Int) -> Void) throws(JSONError) -> JSONValue {
         var o: [String: JSONValue] = [:]
-        var streamed: Int?
         try parseItems(close: UInt8(ascii: "}"), in: "object") { (p) throws(JSONError) in
             let (keyStart, name) = try p.parseKey()
+            let here = o[name] == nil && p.i < p.bytes.count ? paths.filter { $0.1.first == name } : []
             let v: JSONValue
-            if name == key, o[name] == nil, p.i < p.bytes.count, p.bytes[p.i] == UInt8(ascii: "[") {
+            if let leaf = here.first(where: { $0.1.count == 1 }), p.bytes[p.i] == UInt8(ascii: "[") {
                 var n = 0
                 try p.parseItems(close: UInt8(ascii: "]"), in: "array") { (p) throws(JSONError) in
                     let value = try p.parseValue()
-                    item(n, value, p.i)
+                    item(leaf.0, n, value, p.i)
                     n += 1
                 }
-                streamed = n
+                streamed[leaf.0] = n
                 v = .array([])
+            } else if case let deeper = here.filter({ $0.1.count > 1 }).map({ ($0.0, $0.1.dropFirst()) }), !deeper.isEmpty,
+                      p.bytes[p.i] == UInt8(ascii: "{") {
+                v = try p.parseObject(streaming: deeper, &streamed, item)
             } else {
                 v = try p.parseValue()
             }
             if o.updateValue(v, forKey: name) != nil { throw p.error("duplicate key \"\(JSONValue.escapingControlCharacters(name))\"", at: keyStart) }
         }
-        skipWhitespace()
-        if i != bytes.count { throw error("unexpected text after the JSON value") }
-        return (.object(o), streamed)
+        return .object(o)
     }
 
     /// An object's key and the `:` after it; returns where the key started. Leaves `i` on the value.

@@ -7,6 +7,24 @@ extension Fixture {
     /// - Throws: ``FixtureError`` naming the file and the line and column, or the event index and
     ///   field, of the first problem.
     public init(contentsOf path: String) throws(FixtureError) {
+        self = try Fixture.readFile(path).fixture
+    }
+
+    /// Reads a fixture or export file in bounded memory: the file is checked as
+    /// ``init(contentsOf:)`` checks it (with the same errors), but its events and expected outcomes
+    /// are not kept. Each event is handed to `event` as it is read (so a caller can fold them or
+    /// write them in batches), until the first item that is not an event: the events handed over
+    /// count only once the call returns without an error.
+    ///
+    /// - Returns: the fixture without its events (`events` is empty and the expectation's
+    ///   `outcomes` `nil`), and how many events the file holds.
+    /// - Throws: ``FixtureError``, as ``init(contentsOf:)``.
+    public static func scan(contentsOf path: String, event: (RecordedEvent) -> Void = { _ in }) throws(FixtureError) -> (header: Fixture, eventCount: Int) {
+        let read = try readFile(path, keep: false, event: event)
+        return (read.fixture, read.eventCount)
+    }
+
+    static func readFile(_ path: String, keep: Bool = true, event: (RecordedEvent) -> Void = { _ in }) throws(FixtureError) -> (fixture: Fixture, eventCount: Int) {
         // A device, FIFO or socket (or a symlink to one) is refused before it is opened: opening a
         // FIFO waits for a writer, and /dev/zero never ends.
         var st = stat()
@@ -24,8 +42,7 @@ extension Fixture {
                 throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
             }
             mapped.rewind()
-            self = try Fixture.parse(utf8: mapped.buffer, file: path, passed: mapped.release)
-            return
+            return try Fixture.parse(utf8: mapped.buffer, file: path, passed: mapped.release, keep: keep, event: event)
         }
         guard let bytes = Fixture.readBytes(path) else {
             let reason: String
@@ -42,7 +59,7 @@ extension Fixture {
         guard Fixture.isUTF8(bytes) else {
             throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
         }
-        self = try bytes.withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: path) }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: path, keep: keep, event: event) }
     }
 
     /// Parses fixture text.
@@ -52,31 +69,47 @@ extension Fixture {
     ///   - file: the name to put in error messages.
     /// - Throws: ``FixtureError``.
     public init(text: String, file: String) throws(FixtureError) {
-        self = try Array(text.utf8).withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: file) }
+        self = try Array(text.utf8).withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: file).fixture }
     }
 
-    /// Parses fixture text given as UTF-8 bytes. The events are read one at a time as the parser
-    /// reaches them (no tree of the whole file is built), with the same errors, in the same order
-    /// of precedence, as a parse of the whole tree: any syntax error first, then the shape.
+    /// Parses fixture text given as UTF-8 bytes. The events (and the expected outcomes) are read
+    /// one at a time as the parser reaches them (no tree of the whole file is built), with the same
+    /// errors, in the same order of precedence, as a parse of the whole tree: any syntax error
+    /// first, then the shape.
     ///
-    /// `passed` is told how far the parser has gone (it never reads the bytes before again).
-    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, file: String, passed: ((Int) -> Void)? = nil) throws(FixtureError) -> Fixture {
-        var events: [RecordedEvent] = []
-        var eventError: FormatError?
+    /// `passed` is told how far the parser has gone (it never reads the bytes before again). With
+    /// `keep` false, the events and outcomes are checked but not kept (the fixture's `events` is
+    /// empty and its expected outcomes `nil`); `event` is handed each event as it is read, until
+    /// the first item that is not an event. Returns the fixture and how many events the file holds.
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, file: String, passed: ((Int) -> Void)? = nil,
+                      keep: Bool = true, event: (RecordedEvent) -> Void = { _ in }) throws(FixtureError) -> (fixture: Fixture, eventCount: Int) {
+        var events = StreamedItems<RecordedEvent>(keep: keep)
+        var outcomes = StreamedItems<Outcome>(keep: keep)
         var parser = JSONParser(bytes: bytes)
-        let parsed: (value: JSONValue, streamed: Int?)
+        let parsed: (value: JSONValue, streamed: [Int?])
         do throws(JSONError) {
-            parsed = try parser.parseDocument(streaming: "events") { i, item, offset in
+            parsed = try parser.parseDocument(streaming: [["events"], ["expect", "outcomes"]]) { path, i, item, offset in
                 passed?(offset)
-                guard eventError == nil, i < Fixture.maxEvents else { return }
-                do throws(FormatError) { events.append(try RecordedEvent(json: item)) } catch { eventError = error.within("events[\(i)]") }
+                if path == 0 {
+                    guard events.error == nil, i < Fixture.maxEvents else { return }
+                    do throws(FormatError) {
+                        let e = try RecordedEvent(json: item)
+                        events.add(e)
+                        event(e)
+                    } catch { events.error = error.within("events[\(i)]") }
+                } else {
+                    guard outcomes.error == nil, i < Fixture.maxEvents else { return }
+                    do throws(FormatError) { outcomes.add(try Outcome(json: item)) } catch { outcomes.error = error.within("outcomes[\(i)]").within("expect") }
+                }
             }
         } catch {
             throw FixtureError(file: file, problem: .syntax(error))
         }
-        let streamed = parsed.streamed.map { StreamedEvents(count: $0, events: events, error: eventError) }
+        events.count = parsed.streamed[0]
+        outcomes.count = parsed.streamed[1]
         do {
-            return try Fixture(json: parsed.value, streamed: streamed)
+            let fixture = try Fixture(json: parsed.value, events: events, outcomes: outcomes)
+            return (fixture, events.count ?? fixture.events.count)
         } catch {
             switch error {
             case .shape(let f): throw FixtureError(file: file, problem: .shape(f))
@@ -85,12 +118,18 @@ extension Fixture {
         }
     }
 
-    /// The items of a fixture's `events` array, converted while parsing: how many there were, the
-    /// events converted, and the first item that is not an event.
-    struct StreamedEvents {
-        var count: Int
-        var events: [RecordedEvent]
+    /// The items of an array read while parsing (a fixture's events or expected outcomes): how
+    /// many there were (`nil` when the array was not streamed), those kept, and the first item
+    /// that could not be converted.
+    struct StreamedItems<Item> {
+        let keep: Bool
+        var count: Int?
+        var items: [Item] = []
         var error: FormatError?
+
+        init(keep: Bool) { self.keep = keep }
+
+        mutating func add(_ item: Item) { if keep { items.append(item) } }
     }
 
     /// The whole file, or `nil` when it cannot be read.
@@ -144,7 +183,8 @@ extension Fixture {
     static func isUTF8(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { isUTF8($0) } }
 
     /// Reads a fixture from its JSON value (the file name is left to the caller).
-    init(json: JSONValue, streamed: StreamedEvents? = nil) throws(FixtureParseFailure) {
+    init(json: JSONValue, events streamedEvents: StreamedItems<RecordedEvent>? = nil,
+         outcomes streamedOutcomes: StreamedItems<Outcome>? = nil) throws(FixtureParseFailure) {
         let r: JSONReader
         do { r = try JSONReader(json, "a fixture") } catch { throw .shape(error) }
         // The format comes first: a newer file may have keys this build does not know.
@@ -161,10 +201,10 @@ extension Fixture {
             let description = try r.optionalString("description") ?? ""
             let session = try r.decodeIfPresent("session", as: SessionHeader.self)
             var events: [RecordedEvent] = []
-            if let streamed {
-                try Fixture.checkEventCount(streamed.count)
-                if let error = streamed.error { throw error }
-                events = streamed.events
+            if let streamedEvents, let count = streamedEvents.count {
+                try Fixture.checkEventCount(count)
+                if let error = streamedEvents.error { throw error }
+                events = streamedEvents.items
             } else {
                 let items = try r.array("events")
                 try Fixture.checkEventCount(items.count)
@@ -172,7 +212,15 @@ extension Fixture {
                     do { events.append(try RecordedEvent(json: item)) } catch { throw error.within("events[\(i)]") }
                 }
             }
-            let expect = try r.decodeIfPresent("expect", as: Expectation.self)
+            // Outcomes read while parsing (the tree holds an empty array in their place): a bad one
+            // is reported where a decode of the tree would report it, after the expectation's keys.
+            let streamed = streamedOutcomes?.count != nil ? streamedOutcomes : nil
+            if let error = streamed?.error, let value = r.object["expect"] {
+                do throws(FormatError) { try JSONReader(value, "the expectations").only(["outcomes", "state", "digest"]) } catch { throw error.within("expect") }
+                throw error
+            }
+            var expect = try r.decodeIfPresent("expect", as: Expectation.self)
+            if let streamed { expect?.outcomes = streamed.keep ? streamed.items : nil }
             self.init(name: name, description: description, session: session, events: events, expect: expect)
         } catch {
             throw .shape(error)

@@ -40,4 +40,40 @@ extension LMDBEventLog {
         let new = NewSession(label: label ?? header?.label ?? fixture.name, appName: header?.app, appVersion: header?.appVersion)
         return try createSession(new, createdAt: header?.created ?? options.clock(), imported: true, events: fixture.events)
     }
+
+    /// Imports a fixture or export file as a new session in bounded memory: the file is read
+    /// again and its events are written in batches as they are read, all in one transaction (so a
+    /// failure or a kill midway leaves no session, as ``importFixture(_:label:)``).
+    ///
+    /// - Parameters:
+    ///   - path: the file, already checked by ``Fixture/scan(contentsOf:event:)``.
+    ///   - checked: what that check returned; the file must still read the same (else
+    ///     ``FixtureError`` says it changed, and nothing is written).
+    ///   - label: overrides the label from the file's header (or its name).
+    /// - Throws: ``FixtureError``, ``LMDBEventLogError``.
+    @discardableResult
+    public func importFixture(contentsOf path: String, checked: (header: Fixture, eventCount: Int), label: String? = nil) throws -> SessionInfo {
+        let header = checked.header.session
+        let new = NewSession(label: label ?? header?.label ?? checked.header.name, appName: header?.app, appVersion: header?.appVersion)
+        return try createSession(new, createdAt: header?.created ?? options.clock(), imported: true, weight: max(1, checked.eventCount)) { write in
+            var batch: [RecordedEvent] = []
+            batch.reserveCapacity(Self.importBatch)
+            var failure: (any Error)?
+            let again = try Fixture.scan(contentsOf: path) { event in
+                guard failure == nil else { return }
+                batch.append(event)
+                guard batch.count == Self.importBatch else { return }
+                do { try write(batch) } catch { failure = error }
+                batch.removeAll(keepingCapacity: true)
+            }
+            if let failure { throw failure }
+            guard again.header == checked.header, again.eventCount == checked.eventCount else {
+                throw FixtureError(file: path, problem: .unreadable("the file changed while it was imported; nothing was written"))
+            }
+            if !batch.isEmpty { try write(batch) }
+        }
+    }
+
+    /// How many events an import writes at a time (in its one transaction).
+    static let importBatch = 4096
 }

@@ -251,8 +251,18 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// events, all in one transaction: the session appears with all its events or not at all.
     /// An `imported` session is marked so, and `restoringLatest` never resumes it.
     func createSession(_ new: NewSession, createdAt: Int64, imported: Bool = false, events: [RecordedEvent] = []) throws -> SessionInfo {
+        try createSession(new, createdAt: createdAt, imported: imported, weight: max(1, events.count)) { write in
+            if !events.isEmpty { try write(events) }
+        }
+    }
+
+    /// Creates a session whose events `events` hands to `write` in batches, in order, all in one
+    /// transaction (run on the writer thread, again from the start when the map is grown): the
+    /// session appears with all its events or not at all. An error `events` throws after a batch
+    /// was written aborts the transaction.
+    func createSession(_ new: NewSession, createdAt: Int64, imported: Bool = false, weight: Int,
+                       events: @escaping (_ write: ([RecordedEvent]) throws -> Void) throws -> Void) throws -> SessionInfo {
         let writer = try requireWriter()
-        let bodies = events.map { StoredPayload.eventBody($0.event) }
         var rng = SystemRandomNumberGenerator()
         let id = SessionID.v7(milliseconds: createdAt, random: (rng.next(), rng.next()))
         let key = try sessionKey(id)
@@ -261,7 +271,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         let enteredAt = options.clock()
         let info = SessionInfo(id: id, label: new.label, appName: new.appName, appVersion: new.appVersion, createdAt: createdAt,
                                enteredAt: enteredAt)
-        try writer.perform(weight: 1) { [self] txn, scratch in
+        try writer.perform(weight: weight) { [self] txn, scratch in
             // The entry counter orders sessions by when they entered this store (``sessions()``);
             // the write transaction is exclusive, across processes too.
             var last: UInt64 = 0
@@ -284,8 +294,15 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             try txn.put(encoded, forKey: key, in: sessionsDB, options: .noOverwrite)
             if imported { try txn.put([1], forKey: ImportMark.key(row.eventPrefix), in: metaDB) }
             var head = Head(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
-            if !events.isEmpty {
-                _ = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key)
+            do {
+                try events { batch in
+                    let bodies = batch.map { StoredPayload.eventBody($0.event) }
+                    _ = try appendRecords(txn, &head, batch, bodies: bodies, id: id, key: key)
+                }
+            } catch let error as LMDBError {
+                throw error
+            } catch {
+                throw Writer.Abort(error: error)
             }
             scratch[id] = head
             let committed = head

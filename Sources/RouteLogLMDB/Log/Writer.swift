@@ -6,13 +6,20 @@ import RouteLogCore
 /// Callers hand it jobs and block until their job is committed (or failed). Jobs that arrive
 /// while a transaction is running are committed together in the next one (group commit). A job
 /// either throws before it writes anything (a conflict, an unknown session), which fails only that
-/// job, or throws an ``LMDBError``, which aborts the whole group; the group is then retried job by
+/// job, or throws an ``LMDBError`` (or an ``Abort``, for a job that fails after it has written),
+/// which aborts the whole group; the group is then retried job by
 /// job so that one job's failure is reported to that caller alone. A full map is grown and the
 /// group retried by ``LMDBEnvironment/withWriteTransaction(syncOnCommit:_:)``.
 final class Writer: @unchecked Sendable {
     /// Heads computed by earlier jobs of the group being written, not yet committed.
     typealias Scratch = [SessionID: LMDBEventLog.Head]
     typealias Body = (LMDBWriteTransaction, inout Scratch) throws -> () -> Void
+
+    /// Thrown by a job that fails after it has written: aborts the group's transaction, as an
+    /// ``LMDBError`` does, and its caller gets `error`.
+    struct Abort: Error {
+        let error: any Error
+    }
 
     final class Job {
         /// Released before the caller is woken, so the writer thread never holds the last
@@ -131,6 +138,8 @@ final class Writer: @unchecked Sendable {
                         hooks.append(try job.body!(txn, &scratch))
                     } catch let error as LMDBError {
                         throw error
+                    } catch let error as Abort {
+                        throw error
                     } catch {
                         job.error = error
                     }
@@ -143,7 +152,8 @@ final class Writer: @unchecked Sendable {
             if jobs.count > 1 {
                 for job in jobs { run([job]) }
             } else {
-                jobs[0].error = (error as? LMDBError).map { LMDBEventLogError.storage($0.onFileSystem(of: environment.path), operation: "writing to \(environment.path)") } ?? error
+                jobs[0].error = (error as? LMDBError).map { LMDBEventLogError.storage($0.onFileSystem(of: environment.path), operation: "writing to \(environment.path)") }
+                    ?? (error as? Abort)?.error ?? error
             }
         }
     }

@@ -189,6 +189,21 @@ enum CLIBench {
         figures.append(Figure(name: "cli-read-json-\(size)-rss", value: Double(read.best.maxRSS) / 1_048_576, unit: "MiB", target: .valueAtMost(300),
                               count: n, note: "peak RSS (ru_maxrss) of that run" + scaled))
 
+        progress("cli-import-\(size), \(runs) run(s)")
+        var importRuns: [Run] = []
+        for k in 0..<runs {
+            let target = (data.store as NSString).deletingLastPathComponent + "/import-\(k)"
+            try? FileManager.default.removeItem(atPath: target)
+            defer { try? FileManager.default.removeItem(atPath: target) }
+            let r = try run(bin, ["import", "--store", target, data.file])
+            guard r.status == 0 else { throw BenchError("routelog import exited with \(r.status)") }
+            importRuns.append(r)
+        }
+        let imported = importRuns.min { $0.seconds < $1.seconds }!
+        figures.append(Figure(name: "cli-import-\(size)-rss", value: Double(imported.maxRSS) / 1_048_576, unit: "MiB", target: .valueAtMost(512),
+                              count: n, note: "peak RSS (ru_maxrss) of routelog import of the exported \(n)-event file into a new store; "
+                                  + "\(Summary.format(imported.seconds)) s, \(cpu(imported)); target 512 MiB at 10M events (BENCH_SCALE=10)" + scaled))
+
         progress("cli-log-\(size), \(runs) run(s)")
         let logRun = try measure(bin, ["log", data.sessionA] + store, runs: runs, expect: [0])
         figures.append(Figure(name: "cli-log-\(size)", value: Double(n) / logRun.best.seconds, unit: "lines/s", target: .valueAtLeast(1_000_000),
