@@ -73,6 +73,34 @@ struct JournalDamageTests {
         }
     }
 
+    /// A reader holding a crashed app's journal (shared, as `routelog log` does while it reads)
+    /// does not make a launch take it for a live writer's: the recovery waits for the reader and
+    /// recovers every event. A live writer's journal (held exclusively) is still left alone.
+    @Test func recoveryWaitsForAReaderButNotForAWriter() throws {
+        for holder in [LOCK_SH, LOCK_EX] {
+            let dir = try TempDir()
+            defer { dir.cleanup() }
+            let (id, files, expected) = try journalOnlySession(dir.path, count: 12)
+            let fd = open(try #require(files.first), O_RDONLY | O_CLOEXEC)
+            try #require(fd >= 0 && flock(fd, holder | LOCK_NB) == 0)
+            let released = DispatchSemaphore(value: 0)
+            if holder == LOCK_SH {
+                // The reader lets go after 150 ms, while the open is waiting.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(150)) { close(fd); released.signal() }
+            }
+            let log = try LMDBEventLog.open(at: dir.path, options: .init(retention: .none))
+            if holder == LOCK_SH {
+                #expect(log.journalRecovery.skippedLive == 0)
+                #expect(try log.events(id).map(\.digest) == expected.map(\.digest))
+                released.wait()
+            } else {
+                #expect(log.journalRecovery.skippedLive == 1)
+                #expect(try log.session(id).eventCount == 0)
+                close(fd)
+            }
+        }
+    }
+
     /// Before any read-write open, `state`, `export` and `report` show a crashed app's journaled
     /// events (marked recovered where they have a field for it), and reading writes nothing.
     @Test func readersShowTheJournalBeforeRecovery() async throws {

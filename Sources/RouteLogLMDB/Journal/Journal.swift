@@ -25,7 +25,8 @@ import RouteLogCore
 /// **Ownership.** The writer holds an exclusive `flock` on each of its segments from creation to
 /// close, taken once when the file is made. A recovering or reading process only touches a journal
 /// whose locks it can take: a live writer's journal is never recovered under it, and the kernel
-/// drops the locks of a process that died.
+/// drops the locks of a process that died. Readers take them shared for the moment they read; a
+/// recovery waits for readers (``JournalReader/take(_:_:)``), never for a writer.
 ///
 /// **Segments.** A segment holds ``Journal/segmentBytes`` (1 MiB, about 9,000 typical events);
 /// when an entry does not fit, the writer creates the next one. Segments whose every event the
@@ -302,7 +303,7 @@ enum JournalReader {
                 fds.forEach { close($0) }
                 return nil
             }
-            if flock(fd, operation | LOCK_NB) != 0 {
+            if !take(fd, operation) {
                 close(fd)
                 fds.forEach { close($0) }
                 return nil
@@ -310,6 +311,34 @@ enum JournalReader {
             fds.append(fd)
         }
         return fds
+    }
+
+    /// How long a recovery waits for readers to let go of a dead writer's journal.
+    static let readerWait: Duration = .seconds(2)
+
+    /// Takes `operation` on `fd` without blocking on a live writer. A live writer holds its
+    /// segments exclusively; a reader (`routelog log` showing a crashed app's journal) holds them
+    /// shared for the moment it reads. So when an exclusive lock is refused but a shared one is
+    /// granted, only readers hold the journal, and the recovery waits for them (up to
+    /// ``readerWait``) instead of taking the journal for a live writer's: skipping it would let
+    /// this launch restore the session without the journaled calls and number its own calls
+    /// over them.
+    static func take(_ fd: Int32, _ operation: Int32) -> Bool {
+        if flock(fd, operation | LOCK_NB) == 0 { return true }
+        guard operation == LOCK_EX else { return false }
+        let step: UInt32 = 5_000
+        var waited: UInt64 = 0
+        let limit = UInt64(readerWait.components.seconds) * 1_000_000
+        while waited < limit {
+            // Refused while shared is granted: readers only. (A failed conversion may drop the
+            // shared lock; asking again is harmless.)
+            guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return false }
+            usleep(step)
+            waited += UInt64(step)
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+        }
+        _ = flock(fd, LOCK_UN)
+        return false
     }
 
     /// Reads and checks the segments of one journal.
