@@ -90,6 +90,8 @@ func writeSeeds(to out: String, fixtures dir: String) {
         #"top.id == "upsell""#, #"depth >= 2 && top.style == "sheet""#, #"!(path.ids contains "inbox") || tab == "home""#,
         #"outcome == "rejected" && reason == "stale""#, "invalid", "seq > 10 && !top.dismissible",
         #"(path.count < 3 || path.last.id != "a") && event == "push""#, #"top.id contains "up\"s\\e\n\t""#,
+        #"count(chain, id == "checkout") >= 2"#, #"count(paths, id == "cart" && level > 0) == 0 || chain.ids contains "x""#,
+        #"count(tabs, path.count > 3 && !selected) >= 1 && tabs.ids contains "home""#,
     ]
     for (i, p) in predicates.enumerated() { write("predicate", "p\(i)", Array(p.utf8)) }
     let refs = ["latest", "latest~3", "latest~0@12", "0193a4b2", "0193a4b2-7c3e-7000-8000-000000000001@0",

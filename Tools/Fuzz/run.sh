@@ -39,7 +39,7 @@ sources+=("$(find_one StoreFormat.swift RouteLogLMDB)")
 # (with Tools/Fuzz/CLIShims.swift), so they are compiled from copies without those imports.
 staged="$out/staged"
 mkdir -p "$staged"
-for name in Predicate.swift SessionRef.swift FixtureIO.swift CLIError.swift; do
+for name in Predicate.swift CollectionPredicates.swift SessionRef.swift FixtureIO.swift CLIError.swift; do
   src="$(find_one "$name" /)"
   grep -v -E '^import (RouteLogCore|RouteLogLMDB|RouteLogTimeline|ArgumentParser)$' "$src" > "$staged/$name.tmp"
   cmp -s "$staged/$name.tmp" "$staged/$name" && rm "$staged/$name.tmp" || mv "$staged/$name.tmp" "$staged/$name"
