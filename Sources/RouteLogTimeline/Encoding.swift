@@ -78,15 +78,17 @@ public struct TimelineEncoder: Sendable {
 }
 
 extension Timeline {
-    /// The page's data document: header, initial state text, tables and every event.
+    /// The page's data document: header, initial state text (the state at seq `base`), tables and
+    /// every event (seqs `base + 1` on).
     ///
     /// - Parameter extra: members added to the document (`live` for the server's page,
-    ///   `fixture` for a failing fixture's page).
+    ///   `fixture` for a failing fixture's page, `runs` for a session's runs).
     public func document(extra: [String: JSONValue] = [:]) -> JSONValue {
-        var encoder = TimelineEncoder()
+        var encoder = TimelineEncoder(origin: timeOrigin)
         var o: [String: JSONValue] = [
             "format": .string("routelog-timeline/1"),
             "header": header.json,
+            "base": .int(Int64(initialSeq)),
             "initial": .string(initialStateJSON),
             "origins": .array(TimelineEncoder.originNames.map(JSONValue.string)),
             "openAt": openAt.map { .int(Int64($0)) } ?? .null,
