@@ -248,82 +248,23 @@ public struct Timeline: Sendable {
 
     /// The timeline of stored events (seq 1 first).
     public static func build(header: Header, events: [StoredEvent], openAt: UInt64? = nil) -> Timeline {
-        var c = Collector()
-        for e in events { c.add(e.recorded, outcome: e.outcome) }
-        return c.timeline(header: header, openAt: openAt)
+        var b = Builder()
+        let initial = b.stateJSON
+        var entries: [Entry] = []
+        entries.reserveCapacity(events.count)
+        for e in events { entries.append(b.add(e.recorded, outcome: e.outcome)) }
+        var t = Timeline(header: header, initialStateJSON: initial, entries: entries, openAt: openAt)
+        t.lanes = TimelineLanes.json(Lifetimes(events: events.lazy.map(\.event)))
+        return t
     }
 
     /// The timeline of a fixture's events, replayed from the empty state.
     public static func build(header: Header, events: [RecordedEvent], openAt: UInt64? = nil) -> Timeline {
-        var c = Collector()
-        for e in events { c.add(e) }
-        return c.timeline(header: header, openAt: openAt)
-    }
-
-    /// Builds a timeline event by event, from the empty state or from the state at any seq (a part
-    /// of a session), and keeps count of what its page will weigh, so that a caller can stop
-    /// before a page grows past what it can hold (see ``cost``).
-    public struct Collector: Sendable {
-        private var builder: Builder
-        private var tracker: LifetimeTracker
-        public let initialSeq: UInt64
-        public let initialStateJSON: String
-        public private(set) var entries: [Entry] = []
-        /// The memory the page's data is expected to need while it is built and written, in bytes:
-        /// ``eventCost`` per event plus ``byteCost`` per byte of the event's data (its text, the
-        /// text its splice inserts, note, ids and changes). Measured on the release `routelog
-        /// report`: see the README's report section.
-        public private(set) var cost = 0
-
-        /// Bytes of peak memory per event, whatever its size.
-        public static let eventCost = 1_100
-        /// Bytes of peak memory per byte of an event's page data.
-        public static let byteCost = 12
-
-        /// Starts after `seq`, at `state`.
-        public init(state: NavigationState = NavigationState(), seq: UInt64 = 0) {
-            builder = Builder(state: state, seq: seq)
-            tracker = seq == 0 ? LifetimeTracker() : LifetimeTracker(state: state, seq: seq)
-            initialSeq = seq
-            initialStateJSON = builder.stateJSON
-            cost = Self.byteCost * initialStateJSON.utf8.count
-        }
-
-        /// The state after the last event added.
-        public var state: NavigationState { builder.state }
-        /// The seq of the last event added.
-        public var seq: UInt64 { builder.seq }
-
-        /// Folds the next event (see ``Builder/add(_:outcome:)``).
-        public mutating func add(_ recorded: RecordedEvent, outcome: Outcome? = nil) {
-            let entry = builder.add(recorded, outcome: outcome)
-            tracker.apply(recorded.event)
-            cost += Self.eventCost + Self.byteCost * entry.dataBytes
-            entries.append(entry)
-        }
-
-        /// The timeline of the events added, with the lanes of their screens.
-        public func timeline(header: Header, openAt: UInt64? = nil, timeOrigin: Int64? = nil) -> Timeline {
-            var t = Timeline(header: header, initialStateJSON: initialStateJSON, entries: entries, openAt: openAt)
-            t.initialSeq = initialSeq
-            t.timeOrigin = timeOrigin
-            t.lanes = TimelineLanes.json(tracker.lifetimes)
-            return t
-        }
-    }
-}
-
-extension Timeline.Entry {
-    /// The bytes of this event's own data on the page (its text, the text its splice inserts, its
-    /// note, ids and changes), without the few numbers every event has.
-    var dataBytes: Int {
-        var n = text.utf8.count + splice.inserted.utf8.count + (note?.utf8.count ?? 0) + (callSite?.utf8.count ?? 0)
-        for id in ids { n += id.utf8.count + 3 }
-        for (c, r) in zip(changes, changeRanges) {
-            n += c.path.utf8.count + 24
-            if r.old == nil, let v = c.old { n += v.canonicalText.utf8.count }
-            if r.new == nil, let v = c.new { n += v.canonicalText.utf8.count }
-        }
-        return n
+        var b = Builder()
+        let initial = b.stateJSON
+        let entries = events.map { b.add($0) }
+        var t = Timeline(header: header, initialStateJSON: initial, entries: entries, openAt: openAt)
+        t.lanes = TimelineLanes.json(Lifetimes(events: events.lazy.map(\.event)))
+        return t
     }
 }

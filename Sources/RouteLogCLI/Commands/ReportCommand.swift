@@ -1,5 +1,10 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import RouteLogCore
 import RouteLogTimeline
 
@@ -49,7 +54,7 @@ struct ReportCommand: ParsableCommand {
         if !page.runs.isEmpty { extra["runs"] = TimelineRuns.json(page.runs) }
         if from != nil || to != nil { extra["range"] = .object(["from": .int(Int64(page.first)), "to": .int(Int64(page.last))]) }
         let path = output ?? "routelog-report-\(page.fileID).html"
-        try ReportFile.write(page.timeline.html(extra: extra), to: path)
+        try ReportFile.write(page.collector.page(header: page.header, openAt: ref.seq, extra: extra), to: path)
         Output.stdout().line(path)
     }
 }
@@ -61,7 +66,7 @@ struct ReportCommand: ParsableCommand {
 /// states), and never writes a file then.
 enum ReportBudget {
     /// The default budget: with the process's own memory, a report's peak RSS stays under 1 GB.
-    static let defaultBytes = 700_000_000
+    static let defaultBytes = 820_000_000
     /// The budget in use (tests lower it to hit it with a small session).
     @TaskLocal static var bytes = defaultBytes
 
@@ -83,7 +88,8 @@ enum ReportBudget {
 
 /// A report's timeline and what goes with it.
 struct ReportPage {
-    var timeline: Timeline
+    var collector: Timeline.Collector
+    var header: Timeline.Header
     var runs: [RunInfo] = []
     var first: UInt64
     var last: UInt64
@@ -109,7 +115,9 @@ struct ReportPage {
         let n = last >= first ? last - first + 1 : 0
         try ReportBudget.check(events: n, first: first, last: last, of: s.name, total: count, ranged: from != nil || to != nil)
         let start = try call { try s.log.state(of: s.id, at: first - 1) }
-        var c = Timeline.Collector(state: start, seq: first - 1)
+        // Times on the page count from the session's first event, which a part does not hold.
+        let origin = first > 1 ? try call { try s.event(at: 1)?.recorded.meta.timestamp } : nil
+        var c = Timeline.Collector(state: start, seq: first - 1, timeOrigin: origin)
         let budget = ReportBudget.bytes
         var crossed: UInt64?
         if n > 0 {
@@ -122,11 +130,9 @@ struct ReportPage {
             }
         }
         if let crossed { throw ReportBudget.refusal(crossedAt: crossed, first: first, last: last, of: s.name) }
-        // Times on the page count from the session's first event, which a part does not hold.
-        let origin = first > 1 ? try call { try s.event(at: 1)?.recorded.meta.timestamp } : nil
         let runs = (try? (s.log as? any JournalingEventLog)?.runs(of: s.id)) ?? []
-        return ReportPage(timeline: c.timeline(header: Timeline.Header(s.info), openAt: ref.seq, timeOrigin: origin), runs: runs,
-                          first: first, last: last, fileID: String(s.id.rawValue.prefix(13)))
+        return ReportPage(collector: c, header: Timeline.Header(s.info), runs: runs, first: first, last: last,
+                          fileID: String(s.id.rawValue.prefix(13)))
     }
 
     /// The page of a fixture or export file, read once in bounded memory: the events before
@@ -149,7 +155,7 @@ struct ReportPage {
                 _ = fold.apply(recorded.event)
                 return
             }
-            if collector == nil { collector = Timeline.Collector(state: fold.state, seq: fold.seq) }
+            if collector == nil { collector = Timeline.Collector(state: fold.state, seq: fold.seq, timeOrigin: first > 1 ? origin : nil) }
             collector!.add(recorded)
             if collector!.cost > budget {
                 crossed = seq
@@ -172,8 +178,7 @@ struct ReportPage {
         let header = Timeline.Header(session: path, label: doc.session?.label ?? doc.name, app: doc.session?.app,
                                      version: doc.session?.appVersion, created: doc.session?.created, eventCount: count,
                                      headDigest: final.digest.hex)
-        return ReportPage(timeline: c.timeline(header: header, openAt: ref.seq, timeOrigin: first > 1 ? origin : nil),
-                          first: first, last: shownLast, fileID: "file")
+        return ReportPage(collector: c, header: header, first: first, last: shownLast, fileID: "file")
     }
 }
 
@@ -197,6 +202,32 @@ enum ReportFile {
         do {
             try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
+            throw .data("cannot write \(path): \(oneLine(error.localizedDescription))")
+        }
+    }
+
+    /// Writes a page given in parts to `path` atomically: into a new file beside it, renamed over
+    /// it when complete (no part is copied into one buffer first).
+    static func write(_ parts: [[UInt8]], to path: String) throws(CLIError) {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
+            }
+            let handle = try FileHandle(forWritingTo: temporary)
+            do {
+                for part in parts { try handle.write(contentsOf: part) }
+                try handle.close()
+            } catch {
+                try? handle.close()
+                throw error
+            }
+            if rename(temporary.path, url.path) != 0 {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
             throw .data("cannot write \(path): \(oneLine(error.localizedDescription))")
         }
     }
