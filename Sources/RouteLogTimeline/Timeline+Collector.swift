@@ -29,11 +29,11 @@ extension Timeline {
         public var cost: Int { Self.eventCost * count + Self.byteCost * data.count + Self.stateByteCost * stateLength }
 
         /// Bytes of peak memory per event, whatever its size.
-        public static let eventCost = 1_150
+        public static let eventCost = 200
         /// Bytes of peak memory per byte of page data.
-        public static let byteCost = 8
+        public static let byteCost = 2
         /// Bytes of peak memory per UTF-16 unit of the current state's text.
-        public static let stateByteCost = 12
+        public static let stateByteCost = 8
 
         /// Starts after `seq`, at `state`.
         ///

@@ -168,8 +168,8 @@ import Testing
     /// the range has and suggests --from/--to, and no file is written; a range that fits is written.
     @Test func aReportOverItsBudgetIsRefusedInOneLine() async throws {
         let store = try rangeStore()
-        let budget = 30_000
-        #expect(ReportBudget.$bytes.withValue(budget) { ReportBudget.maxEvents } == 26)
+        let budget = 10_000
+        #expect(ReportBudget.$bytes.withValue(budget) { ReportBudget.maxEvents } == 50)
         func report(_ args: [String]) async -> CLIResult {
             await ReportBudget.$bytes.withValue(budget) {
                 await InProcess.run(["report"] + args + ["-o", "$/big.html", "--store", store], in: dir)
@@ -178,16 +178,16 @@ import Testing
         // More events than any page can hold: refused before anything is read.
         let r = await report(["latest"])
         let id = try #require(try LMDBEventLog.open(at: store, options: .init(readOnly: true)).sessions().first?.id.rawValue)
-        CLI.expectError(r, status: 2, "report: \(id) has 60 events; a report holds at most 26 — choose a range with --from/--to")
-        CLI.expectError(await report(["latest", "--from", "11", "--to", "40"]), status: 2,
-                        "report: seqs 11–40 of \(id) are 30 events; a report holds at most 26 — choose a smaller range with --from/--to")
+        CLI.expectError(r, status: 2, "report: \(id) has 60 events; a report holds at most 50 — choose a range with --from/--to")
+        CLI.expectError(await report(["latest", "--from", "3", "--to", "58"]), status: 2,
+                        "report: seqs 3–58 of \(id) are 56 events; a report holds at most 50 — choose a smaller range with --from/--to")
         // A file is counted as it is read.
-        CLI.expectError(await report(["$/gen.json"]), status: 2, "report: gen.json has 60 events; a report holds at most 26 — choose a range")
+        CLI.expectError(await report(["$/gen.json"]), status: 2, "report: gen.json has 60 events; a report holds at most 50 — choose a range")
         // Few enough events, but their data passes the budget on the way.
-        let crossing = await report(["latest", "--from", "1", "--to", "25"])
-        CLI.expectError(crossing, status: 2, "report: seqs 1–25 of \(id) are 25 events whose states are too large for one page")
+        let crossing = await report(["latest", "--from", "1", "--to", "45"])
+        CLI.expectError(crossing, status: 2, "report: seqs 1–45 of \(id) are 45 events too large for one page")
         #expect(crossing.stderr.contains("choose a range with --from/--to"))
-        CLI.expectError(await report(["$/gen.json", "--from", "1", "--to", "25"]), status: 2, "seqs 1–25 of gen.json are 25 events whose states are too large")
+        CLI.expectError(await report(["$/gen.json", "--from", "1", "--to", "45"]), status: 2, "seqs 1–45 of gen.json are 45 events too large for one page")
         #expect(!FileManager.default.fileExists(atPath: dir.path("big.html")), "nothing written")
         let fits = await report(["latest", "--from", "5", "--to", "8"])
         #expect(fits.status == 0 && FileManager.default.fileExists(atPath: dir.path("big.html")), "\(fits)")

@@ -24,10 +24,12 @@ struct ReportCommand: ParsableCommand {
         --from A --to B (either alone: from 1, to the last seq) puts only seqs A…B on the page: \
         it starts from the state after seq A-1 (read from the store's snapshot before it plus the \
         events since, never the whole session) and shows the real seq numbers. REF@N must then \
-        lie in A-1…B. A page holds at most \(ReportBudget.maxEvents.grouped) events, fewer when \
-        states are large (the page's data must stay within \(ReportBudget.defaultBytes / 1_000_000) MB, \
-        which keeps the report under 1 GB of memory): a longer session or range is refused in one \
-        line, before anything is written; choose a range with --from/--to.
+        lie in A-1…B (A-1 is the page's first position). A page holds at most \
+        \((ReportBudget.defaultBytes / Timeline.Collector.eventCost).grouped) events, fewer when states or \
+        payloads are large (the memory the page needs, counted as it is built, must stay within \
+        \(ReportBudget.defaultBytes / 1_000_000) MB, which keeps the report's peak memory under 1 GB): a \
+        longer session or range is refused in one line (exit 2), and no file is written; choose a \
+        range with --from/--to.
         """
     )
 
@@ -66,7 +68,7 @@ struct ReportCommand: ParsableCommand {
 /// states), and never writes a file then.
 enum ReportBudget {
     /// The default budget: with the process's own memory, a report's peak RSS stays under 1 GB.
-    static let defaultBytes = 820_000_000
+    static let defaultBytes = 950_000_000
     /// The budget in use (tests lower it to hit it with a small session).
     @TaskLocal static var bytes = defaultBytes
 
@@ -80,9 +82,9 @@ enum ReportBudget {
         throw .usage("report: \(what); a report holds at most \(maxEvents.grouped) — choose a \(ranged ? "smaller " : "")range with --from/--to")
     }
 
-    /// The refusal of a page that crossed the budget at `seq` (its states are large).
+    /// The refusal of a page that crossed the budget at `seq` (its states or payloads are large).
     static func refusal(crossedAt seq: UInt64, first: UInt64, last: UInt64, of name: String) -> CLIError {
-        .usage("report: seqs \(first)–\(last) of \(name) are \((last - first + 1).grouped) events whose states are too large for one page (its data passed \(bytes / 1_000_000) MB at seq \(seq.grouped)); a report holds at most \(maxEvents.grouped) events, fewer with large states — choose a range with --from/--to")
+        .usage("report: seqs \(first)–\(last) of \(name) are \((last - first + 1).grouped) events too large for one page (its data passed \(bytes / 1_000_000) MB at seq \(seq.grouped)); a report holds at most \(maxEvents.grouped) events, fewer with large states or payloads — choose a range with --from/--to")
     }
 }
 
