@@ -323,7 +323,8 @@ def test_ranged_report_state_and_labels(d):
             diff = d.find_element(By.ID, "diff").text
             assert diff.startswith(f"seq {n - 1} → {n}: "), diff
     js(d, "window.routelog.go(arguments[0])", first - 1)
-    assert "where this page starts" in d.find_element(By.ID, "diff").text
+    assert d.find_element(By.ID, "diff").text.startswith(f"seq {first - 1}: the state this page starts from")
+    assert d.find_element(By.ID, "st-after").text == f"the state after seq {first - 1}, where this page starts"
     # A click on a row selects its real seq.
     d.find_element(By.CSS_SELECTOR, f'#list-rows .row[data-seq="{first + 1}"]').click()
     assert seq(d) == first + 1
