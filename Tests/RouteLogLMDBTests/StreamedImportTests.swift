@@ -35,6 +35,91 @@ struct StreamedImportTests {
         #expect(try log.events(streamed.id) == log.events(whole.id))
         #expect(try log.verify(session: streamed.id).isValid)
         #expect(try log.importFixture(contentsOf: path, checked: checked, label: "again").label == "again")
+        // In transactions of 1,000 events (the map, 1 MiB at first, grows between and inside them):
+        // the same session, its row written last, and no import mark left.
+        let parts = try log.importFixture(contentsOf: path, checked: checked, label: "parts", transactionEvents: 1_000)
+        #expect(parts.eventCount == UInt64(count) && parts.headDigest == whole.headDigest && parts.imported)
+        #expect(try log.events(parts.id) == log.events(whole.id))
+        #expect(try log.verify(session: parts.id).isValid)
+        #expect(try Self.partialImports(log).isEmpty)
+    }
+
+    /// The `part` marks in the store's meta database: imports begun and not ended.
+    static func partialImports(_ log: LMDBEventLog) throws -> [[UInt8]] {
+        try log.withRead("checking") { txn in
+            var marks: [[UInt8]] = []
+            try txn.forEach(in: log.metaDB, from: PartialImport.keyPrefix) { k, _ in
+                guard k.starts(with: PartialImport.keyPrefix) else { return false }
+                marks.append(Array(k))
+                return true
+            }
+            return marks
+        }
+    }
+
+    /// How many events the store holds under `prefix`, whether a session row names them or not.
+    static func records(_ log: LMDBEventLog, prefix: [UInt8]) throws -> Int {
+        try log.withRead("counting") { txn in
+            var n = 0
+            try txn.forEach(in: log.eventsDB, from: prefix) { k, _ in
+                guard k.starts(with: prefix) else { return false }
+                n += 1
+                return true
+            }
+            return n
+        }
+    }
+
+    /// An import that dies midway (here: its writer lock let go, as the kernel does for a killed
+    /// process) leaves records no reader sees; another log's read-write open removes them, but
+    /// never while the import's lock is held, and an import whose records were removed fails.
+    @Test func anAbandonedImportIsRemovedAtTheNextReadWriteOpen() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let storePath = dir.path + "/store"
+        let log = try LMDBEventLog.open(at: storePath, options: testOptions())
+        let kept = try log.createSession(NewSession(label: "kept"))
+        try log.append(generatedEvents(300, seed: 5), to: kept.id, expectedSeq: 0)
+        let events = generatedEvents(5_000, seed: 9)
+        let prefix = StoreKey.number(2)
+        var sawWhileHeld = -1, removedOnceLetGo = -1, leftAfterRemoval = -1
+        #expect(throws: LMDBEventLogError.self) {
+            _ = try log.importSession(NewSession(label: "dies"), createdAt: 1, transactionEvents: 1_000) { write in
+                for start in stride(from: 0, to: 2_500, by: 500) { try write(Array(events[start..<start + 500])) }
+                // Two transactions are committed: their records are there, and no session shows them.
+                #expect(try Self.records(log, prefix: prefix) == 2_000)
+                let other = try LMDBEventLog.open(at: storePath, options: testOptions())
+                #expect(try other.sessions().map(\.label) == ["kept"])
+                sawWhileHeld = try Self.records(other, prefix: prefix)
+                // The import "dies": its lock goes, as a killed process's does.
+                for id in try Self.partialImportIDs(log) { log.finishWriting(id) }
+                let next = try LMDBEventLog.open(at: storePath, options: testOptions())
+                removedOnceLetGo = try Self.partialImports(next).count
+                leftAfterRemoval = try Self.records(next, prefix: prefix)
+                for start in stride(from: 2_500, to: 5_000, by: 500) { try write(Array(events[start..<start + 500])) }
+            }
+        }
+        #expect(sawWhileHeld == 2_000, "a read-write open while the import runs leaves it alone")
+        #expect(removedOnceLetGo == 0 && leftAfterRemoval == 0)
+        // The import wrote nothing after its records were removed.
+        #expect(try Self.records(log, prefix: prefix) == 0)
+        #expect(try log.sessions().map(\.label) == ["kept"])
+        #expect(try log.verify(session: kept.id).isValid)
+        for db in [log.snapshotsDB, log.sitesDB] {
+            #expect(try log.withRead("checking") { try $0.lastKey(in: db).map { Array($0.prefix(4)) } } != prefix)
+        }
+    }
+
+    static func partialImportIDs(_ log: LMDBEventLog) throws -> [SessionID] {
+        try log.withRead("checking") { txn in
+            var ids: [SessionID] = []
+            try txn.forEach(in: log.metaDB, from: PartialImport.keyPrefix) { k, v in
+                guard k.starts(with: PartialImport.keyPrefix) else { return false }
+                ids.append(StoreKey.sessionID(v))
+                return true
+            }
+            return ids
+        }
     }
 
     /// A file that turns bad after its check, past the first batch: the batches already written
@@ -52,8 +137,10 @@ struct StreamedImportTests {
         let bad = first + LMDBEventLog.importBatch + 100
         lines[bad] = "    {\"push\":{}}" + (lines[bad].hasSuffix(",") ? "," : "")
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: FixtureError.self) { try log.importFixture(contentsOf: path, checked: checked) }
+        // In transactions of 1,000 events, four are committed before the bad event is read.
+        #expect(throws: FixtureError.self) { try log.importFixture(contentsOf: path, checked: checked, label: nil, transactionEvents: 1_000) }
         #expect(try log.sessions().isEmpty)
+        #expect(try Self.partialImports(log).isEmpty)
         // A file that is still valid but no longer the one checked is refused too.
         let otherDir = try TempDir()
         defer { otherDir.cleanup() }

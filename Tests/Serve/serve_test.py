@@ -31,7 +31,7 @@ WORK = tempfile.mkdtemp(prefix="routelog-serve-test-")
 PAGE_EVENTS = int(os.environ.get("PAGE_EVENTS", "20000"))
 started = []  # processes this script started, stopped by pid at the end
 
-for tool in ["wrk"]:
+for tool in ["wrk", "mdb_stat"]:
     if shutil.which(tool) is None:
         raise SystemExit(f"{tool} is missing: run 'make setup' (it installs it)")
 
@@ -531,6 +531,31 @@ def test_import_killed_midway_leaves_no_session():
         assert all(c == 300000 for c in counts), counts
     assert killed > 0
     routelog("verify", "--all", store=store)
+    # Killed after its first transactions committed (32,768 events each): their records are there,
+    # under a mark no reader shows, and the next read-write open removes them.
+    base = events_in(store)
+    p = subprocess.Popen([os.path.join(BIN, "routelog"), "import", big, "--store", store],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started.append(p)
+    wait_until("a committed import transaction", lambda: events_in(store) >= base + 32768 or p.poll() is not None, 120, 0.02)
+    p.send_signal(signal.SIGKILL)
+    p.wait(10)
+    assert p.returncode == -signal.SIGKILL, p.returncode
+    wait_until("the import's worker to end", lambda: not worker_pids(big), 2)
+    left = events_in(store)
+    assert left >= base + 32768, (base, left)
+    assert sum(s["events"] for s in sessions_of(store)) == base, sessions_of(store)
+    tiny = os.path.join(WORK, "tiny.json")
+    fixture(tiny, 3, "tiny")
+    routelog("import", tiny, store=store)
+    assert events_in(store) == base + 3, (base, events_in(store))
+    routelog("verify", "--all", store=store)
+
+
+def events_in(store):
+    """The records in the store's events database, a session's or not (mdb_stat reads the file)."""
+    out = subprocess.run(["mdb_stat", "-s", "events", store], capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"Entries: (\d+)", out).group(1))
 
 
 def test_compact_out_of_space_killed_and_modes():

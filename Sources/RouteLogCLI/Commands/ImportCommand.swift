@@ -10,9 +10,11 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         Each FILE becomes a new session (the store is created if it does not exist). A \
         hand-written event list without an expect block imports fine. Every file is read and \
-        checked before anything is written; each session is written with all its events in one \
-        transaction, so an import that is killed or runs out of space leaves no session. Without --label a session keeps the label its file \
-        records: an export's session label, else the fixture's "name".
+        checked before anything is written; a session's events are written in transactions of \
+        32,768 and the session itself in the last one, so an import that is killed or runs out of \
+        space leaves no session (what it wrote is removed, at once or at the store's next \
+        read-write open). Without --label a session keeps the label its file records: an export's \
+        session label, else the fixture's "name".
         """
     )
 

@@ -80,12 +80,16 @@ extension LMDBEventLog {
 
     /// Removes a session's row (under `key`), events and snapshots inside `txn`.
     func removeSession(_ txn: LMDBWriteTransaction, _ key: [UInt8], _ info: SessionInfo) throws {
-        let prefix = StoreKey.eventPrefix(info)
+        try removeRecords(txn, prefix: StoreKey.eventPrefix(info))
+        try removeRunsAndMarks(txn, info)
+        try txn.delete(forKey: key, in: sessionsDB)
+    }
+
+    /// Removes the events, snapshots and call sites of the session numbered `prefix` inside `txn`.
+    func removeRecords(_ txn: LMDBWriteTransaction, prefix: [UInt8]) throws {
         try txn.deleteAll(withPrefix: prefix, in: eventsDB)
         try txn.deleteAll(withPrefix: prefix, in: snapshotsDB)
         try txn.deleteAll(withPrefix: prefix, in: sitesDB)
-        try removeRunsAndMarks(txn, info)
-        try txn.delete(forKey: key, in: sessionsDB)
     }
 
     /// Ends this log's claim on a session it created or appended to: from now on retention (and

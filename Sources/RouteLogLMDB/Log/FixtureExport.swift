@@ -42,8 +42,10 @@ extension LMDBEventLog {
     }
 
     /// Imports a fixture or export file as a new session in bounded memory: the file is read
-    /// again and its events are written in batches as they are read, all in one transaction (so a
-    /// failure or a kill midway leaves no session, as ``importFixture(_:label:)``).
+    /// again and its events are written as they are read, in transactions of 32,768 events, the
+    /// session's row in the last one. A failure or a kill midway leaves no session, as
+    /// ``importFixture(_:label:)``: what was written is removed then, or at the store's next
+    /// read-write open.
     ///
     /// - Parameters:
     ///   - path: the file, already checked by ``Fixture/scan(contentsOf:event:)``.
@@ -53,9 +55,14 @@ extension LMDBEventLog {
     /// - Throws: ``FixtureError``, ``LMDBEventLogError``.
     @discardableResult
     public func importFixture(contentsOf path: String, checked: (header: Fixture, eventCount: Int), label: String? = nil) throws -> SessionInfo {
+        try importFixture(contentsOf: path, checked: checked, label: label, transactionEvents: Self.importTransactionEvents)
+    }
+
+    func importFixture(contentsOf path: String, checked: (header: Fixture, eventCount: Int), label: String?,
+                       transactionEvents: Int) throws -> SessionInfo {
         let header = checked.header.session
         let new = NewSession(label: label ?? header?.label ?? checked.header.name, appName: header?.app, appVersion: header?.appVersion)
-        return try createSession(new, createdAt: header?.created ?? options.clock(), imported: true, weight: max(1, checked.eventCount)) { write in
+        return try importSession(new, createdAt: header?.created ?? options.clock(), transactionEvents: transactionEvents) { write in
             var batch: [RecordedEvent] = []
             batch.reserveCapacity(Self.importBatch)
             var failure: (any Error)?
@@ -74,6 +81,6 @@ extension LMDBEventLog {
         }
     }
 
-    /// How many events an import writes at a time (in its one transaction).
+    /// How many events an import reads before it hands them on to be written.
     static let importBatch = 4096
 }

@@ -2,13 +2,14 @@ import RouteLogCore
 
 extension LMDBEventLog {
     /// Writes `events` after `head` in `txn` (their records, call sites and snapshots, and the
-    /// session's row) and advances `head`; `bodies` are the events' encoded bodies.
+    /// session's row, unless `writeRow` is false) and advances `head`; `bodies` are the events'
+    /// encoded bodies. Returns the stored events when `collect` is true, else nothing.
     func appendRecords(_ txn: LMDBWriteTransaction, _ head: inout Head, _ events: [RecordedEvent], bodies: [[UInt8]],
-                       id: SessionID, key: [UInt8]) throws -> [StoredEvent] {
+                       id: SessionID, key: [UInt8], writeRow: Bool = true, collect: Bool = true) throws -> [StoredEvent] {
         let actual = head.row.info.eventCount
         let interval = options.snapshotInterval
         var stored: [StoredEvent] = []
-        stored.reserveCapacity(events.count)
+        if collect { stored.reserveCapacity(events.count) }
         var hash = head.row.headHash
         let firstKey = StoreKey.event(head.row.eventPrefix, actual + 1)
         let inOrder = try txn.lastKey(in: eventsDB).map { $0.lexicographicallyPrecedes(firstKey) } ?? true
@@ -51,14 +52,14 @@ extension LMDBEventLog {
                 if step.seq % interval == 0 {
                     try txn.put(SnapshotCodec.encode(head.replayer.state), forKey: eventKey, in: snapshotsDB, options: .noOverwrite)
                 }
-                stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest))
+                if collect { stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest)) }
             }
         }
         head.row.info.eventCount = head.replayer.seq
         head.row.info.headDigest = head.replayer.state.digest
         head.row.headHash = hash
         if let last = events.last { head.row.info.lastEventAt = last.meta.timestamp }
-        try txn.put(head.row.encode(), forKey: key, in: sessionsDB)
+        if writeRow { try txn.put(head.row.encode(), forKey: key, in: sessionsDB) }
         return stored
     }
 }

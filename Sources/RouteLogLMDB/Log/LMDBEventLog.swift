@@ -172,6 +172,9 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// Drops the cached head of a deleted session (on the writer thread).
     func forgetHead(_ id: SessionID) { heads[id] = nil }
 
+    /// Keeps `head` as `id`'s head (on the writer thread, after the commit that wrote it).
+    func rememberHead(_ head: Head, for id: SessionID) { heads[id] = head }
+
     /// Forces everything committed so far to disk (`fsync`), whatever the durability.
     public func flush() throws {
         do { try environment.sync(force: true) } catch { throw LMDBEventLogError.storage(error, operation: "syncing \(path)") }
@@ -228,6 +231,8 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             } else {
                 // Before retention, which must not take a session whose journal holds its last events.
                 log.journalRecovery = log.recoverJournals()
+                // Invisible until removed, so a failure here (a full disk) waits for the next open.
+                _ = try? log.removeAbandonedImports()
                 try log.applyRetention()
             }
             return log
@@ -263,41 +268,17 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     func createSession(_ new: NewSession, createdAt: Int64, imported: Bool = false, weight: Int,
                        events: @escaping (_ write: ([RecordedEvent]) throws -> Void) throws -> Void) throws -> SessionInfo {
         let writer = try requireWriter()
-        var rng = SystemRandomNumberGenerator()
-        let id = SessionID.v7(milliseconds: createdAt, random: (rng.next(), rng.next()))
-        let key = try sessionKey(id)
-        // Claimed before it exists, so retention (here or elsewhere) never takes it.
-        try locks?.hold(id)
-        let enteredAt = options.clock()
-        let info = SessionInfo(id: id, label: new.label, appName: new.appName, appVersion: new.appVersion, createdAt: createdAt,
-                               enteredAt: enteredAt)
+        let (info, key) = try claimNewSession(new, createdAt: createdAt)
+        let id = info.id
         try writer.perform(weight: weight) { [self] txn, scratch in
-            // The entry counter orders sessions by when they entered this store (``sessions()``);
-            // the write transaction is exclusive, across processes too.
-            var last: UInt64 = 0
-            if let bytes = try txn.value(forKey: StoreKey.entries, in: metaDB) {
-                guard bytes.count == 8 else {
-                    throw LMDBEventLogError.corruptValue(database: "meta", key: "entries", reason: "expected an 8-byte counter, found \(bytes.count) bytes")
-                }
-                last = bytes.reduce(0) { $0 << 8 | UInt64($1) }
-            }
-            // The entry order is also the session's number in event keys: 4 bytes.
-            guard last < UInt64(UInt32.max) else {
-                throw LMDBEventLogError.corruptValue(database: "meta", key: "entries", reason: "the store has numbered \(last) sessions, the most a store can hold")
-            }
-            var counter = BinaryWriter()
-            counter.writeBigEndian(last + 1)
-            try txn.put(counter.bytes, forKey: StoreKey.entries, in: metaDB)
-            var row = SessionRow(info: info, headHash: .zero)
-            row.info.entryOrder = last + 1
-            let encoded = row.encode()
-            try txn.put(encoded, forKey: key, in: sessionsDB, options: .noOverwrite)
+            let row = try numberedRow(txn, info)
+            try txn.put(row.encode(), forKey: key, in: sessionsDB, options: .noOverwrite)
             if imported { try txn.put([1], forKey: ImportMark.key(row.eventPrefix), in: metaDB) }
             var head = Head(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
             do {
                 try events { batch in
                     let bodies = batch.map { StoredPayload.eventBody($0.event) }
-                    _ = try appendRecords(txn, &head, batch, bodies: bodies, id: id, key: key)
+                    _ = try appendRecords(txn, &head, batch, bodies: bodies, id: id, key: key, collect: false)
                 }
             } catch let error as LMDBError {
                 throw error
@@ -310,6 +291,40 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         }
         try applyRetention()
         return try session(id)
+    }
+
+    /// A new session's id, key and info, claimed (its writer lock held) before it exists, so that
+    /// retention, here or in another process, never takes it.
+    func claimNewSession(_ new: NewSession, createdAt: Int64) throws -> (SessionInfo, key: [UInt8]) {
+        var rng = SystemRandomNumberGenerator()
+        let id = SessionID.v7(milliseconds: createdAt, random: (rng.next(), rng.next()))
+        let key = try sessionKey(id)
+        try locks?.hold(id)
+        let info = SessionInfo(id: id, label: new.label, appName: new.appName, appVersion: new.appVersion, createdAt: createdAt,
+                               enteredAt: options.clock())
+        return (info, key)
+    }
+
+    /// A new session's row, numbered in `txn`: the entry counter orders sessions by when they
+    /// entered this store (``sessions()``), and is also the session's number in event keys (4
+    /// bytes). The write transaction is exclusive, across processes too.
+    func numberedRow(_ txn: LMDBWriteTransaction, _ info: SessionInfo) throws -> SessionRow {
+        var last: UInt64 = 0
+        if let bytes = try txn.value(forKey: StoreKey.entries, in: metaDB) {
+            guard bytes.count == 8 else {
+                throw LMDBEventLogError.corruptValue(database: "meta", key: "entries", reason: "expected an 8-byte counter, found \(bytes.count) bytes")
+            }
+            last = bytes.reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        guard last < UInt64(UInt32.max) else {
+            throw LMDBEventLogError.corruptValue(database: "meta", key: "entries", reason: "the store has numbered \(last) sessions, the most a store can hold")
+        }
+        var counter = BinaryWriter()
+        counter.writeBigEndian(last + 1)
+        try txn.put(counter.bytes, forKey: StoreKey.entries, in: metaDB)
+        var row = SessionRow(info: info, headHash: .zero)
+        row.info.entryOrder = last + 1
+        return row
     }
 
     public func sessions() throws -> [SessionInfo] {

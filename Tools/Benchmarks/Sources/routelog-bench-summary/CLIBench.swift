@@ -211,6 +211,7 @@ enum CLIBench {
                               note: "routelog log SESSION > /dev/null; \(cpu(logRun.best)); peak RSS \(Summary.format(Double(logRun.best.maxRSS) / 1_048_576)) MiB" + scaled))
         figures += try BlameBench.figures(bin: bin, session: data.sessionA, store: store, count: n, runs: runs, size: size, scaled: scaled)
         figures += try DeepReportBench.figures(bin: bin, runs: runs)
+        figures += try PredicateBench.figures(bin: bin, runs: runs)
         return figures
     }
 }
