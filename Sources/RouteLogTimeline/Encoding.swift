@@ -22,6 +22,11 @@ import RouteLogCore
 public struct TimelineEncoder: Sendable {
     /// The timestamp of the session's first event (times are shown relative to it).
     public private(set) var origin: Int64?
+    /// The tables of the chunk being encoded.
+    private(set) var sites: [JSONValue] = []
+    private(set) var outcomes: [JSONValue] = []
+    private var siteIndex: [String: Int] = [:]
+    private var outcomeIndex: [String: Int] = [:]
 
     /// - Parameter origin: the timestamp of the session's first event, when the chunks to come
     ///   do not start at seq 1.
@@ -31,70 +36,84 @@ public struct TimelineEncoder: Sendable {
 
     /// The chunk of `entries` (consecutive, the first one at `entries[0].seq`).
     public mutating func chunk(_ entries: ArraySlice<Timeline.Entry>) -> JSONValue {
-        var newSites: [JSONValue] = []
-        var newOutcomes: [JSONValue] = []
-        var siteIndex: [String: Int] = [:]
-        var outcomeIndex: [String: Int] = [:]
+        sites = []
+        outcomes = []
+        siteIndex = [:]
+        outcomeIndex = [:]
         var events: [JSONValue] = []
         events.reserveCapacity(entries.count)
-        for e in entries {
-            if e.seq == 1 { origin = e.timestamp }
-            let t: JSONValue
-            if let origin, origin != 0, e.timestamp != 0 { t = .int(e.timestamp - origin) } else { t = .null }
-            let outcome = e.outcome.description
-            let o: Int
-            if let i = outcomeIndex[outcome] { o = i } else {
-                o = outcomeIndex.count
-                outcomeIndex[outcome] = o
-                newOutcomes.append(.string(outcome))
-            }
-            var site = -1
-            if let s = e.callSite {
-                if let i = siteIndex[s] { site = i } else {
-                    site = siteIndex.count
-                    siteIndex[s] = site
-                    newSites.append(.string(s))
-                }
-            }
-            let changes: [JSONValue] = zip(e.changes, e.changeRanges).map { c, r in
-                func side(_ value: JSONValue?, _ range: Range<Int>?) -> JSONValue {
-                    guard let value else { return .null }
-                    guard let range else { return .string(value.canonicalText) }
-                    return .array([.int(Int64(range.lowerBound)), .int(Int64(range.count))])
-                }
-                return .array([.string(c.path), side(c.old, r.old), side(c.new, r.new)])
-            }
-            events.append(.array([
-                t, .int(Int64(Self.originNames.firstIndex(of: e.origin.rawValue) ?? 0)), .string(e.text), .int(Int64(o)),
-                .int(Int64(site)), .int(Int64(e.splice.prefix)), .int(Int64(e.splice.removed)), .string(e.splice.inserted),
-                .array(changes), e.note.map(JSONValue.string) ?? .null, .array(e.ids.map(JSONValue.string)),
-            ]))
-        }
+        for e in entries { events.append(event(e)) }
         return .object([
-            "from": .int(Int64(entries.first?.seq ?? 0)), "sites": .array(newSites), "outcomes": .array(newOutcomes),
+            "from": .int(Int64(entries.first?.seq ?? 0)), "sites": .array(sites), "outcomes": .array(outcomes),
             "events": .array(events),
+        ])
+    }
+
+    /// One event as the page's array; its call site and outcome join the tables of the chunk
+    /// being encoded.
+    mutating func event(_ e: Timeline.Entry) -> JSONValue {
+        if e.seq == 1 { origin = e.timestamp }
+        let t: JSONValue
+        if let origin, origin != 0, e.timestamp != 0 { t = .int(e.timestamp - origin) } else { t = .null }
+        let outcome = e.outcome.description
+        let o: Int
+        if let i = outcomeIndex[outcome] { o = i } else {
+            o = outcomeIndex.count
+            outcomeIndex[outcome] = o
+            outcomes.append(.string(outcome))
+        }
+        var site = -1
+        if let s = e.callSite {
+            if let i = siteIndex[s] { site = i } else {
+                site = siteIndex.count
+                siteIndex[s] = site
+                sites.append(.string(s))
+            }
+        }
+        let changes: [JSONValue] = zip(e.changes, e.changeRanges).map { c, r in
+            func side(_ value: JSONValue?, _ range: Range<Int>?) -> JSONValue {
+                guard let value else { return .null }
+                guard let range else { return .string(value.canonicalText) }
+                return .array([.int(Int64(range.lowerBound)), .int(Int64(range.count))])
+            }
+            return .array([.string(c.path), side(c.old, r.old), side(c.new, r.new)])
+        }
+        return .array([
+            t, .int(Int64(Self.originNames.firstIndex(of: e.origin.rawValue) ?? 0)), .string(e.text), .int(Int64(o)),
+            .int(Int64(site)), .int(Int64(e.splice.prefix)), .int(Int64(e.splice.removed)), .string(e.splice.inserted),
+            .array(changes), e.note.map(JSONValue.string) ?? .null, .array(e.ids.map(JSONValue.string)),
         ])
     }
 }
 
 extension Timeline {
-    /// The page's data document: header, initial state text, tables and every event.
+    /// The page's data document: header, initial state text (the state at seq `base`), tables and
+    /// every event (seqs `base + 1` on).
     ///
     /// - Parameter extra: members added to the document (`live` for the server's page,
-    ///   `fixture` for a failing fixture's page).
+    ///   `fixture` for a failing fixture's page, `runs` for a session's runs).
     public func document(extra: [String: JSONValue] = [:]) -> JSONValue {
-        var encoder = TimelineEncoder()
+        var encoder = TimelineEncoder(origin: timeOrigin)
+        var o = Self.members(header: header, initialSeq: initialSeq, initialStateJSON: initialStateJSON, openAt: openAt,
+                             lanes: lanes, extra: extra)
+        o["chunk"] = encoder.chunk(entries[...])
+        return .object(o)
+    }
+
+    /// The data document's members other than its `chunk`.
+    static func members(header: Header, initialSeq: UInt64, initialStateJSON: String, openAt: UInt64?, lanes: JSONValue?,
+                        extra: [String: JSONValue]) -> [String: JSONValue] {
         var o: [String: JSONValue] = [
             "format": .string("routelog-timeline/1"),
             "header": header.json,
+            "base": .int(Int64(initialSeq)),
             "initial": .string(initialStateJSON),
             "origins": .array(TimelineEncoder.originNames.map(JSONValue.string)),
             "openAt": openAt.map { .int(Int64($0)) } ?? .null,
-            "chunk": encoder.chunk(entries[...]),
         ]
         if let lanes { o["lanes"] = lanes }
         for (k, v) in extra { o[k] = v }
-        return .object(o)
+        return o
     }
 
     /// The self-contained HTML page for this timeline.

@@ -101,10 +101,12 @@ extension TimelineLanes {
         if (selected >= nb) selected = -1;
       }
       setData(L);
-      function total() { return Math.max(1, R.count); }
-      function endOf(b) { return bars[4 * b + 2] || total() + 1; }
-      function xOf(seq, w) { return LABEL + (seq - 0.5) / total() * (w - LABEL - 4); }
-      function seqAt(x, w) { return Math.round((x - LABEL) / (w - LABEL - 4) * total() + 0.5); }
+      // The lanes span the page's seqs, R.first + 1 .. R.count (a part of a session starts after
+      // R.first: a screen already there has a bar from R.first).
+      function total() { return Math.max(1, R.count - R.first); }
+      function endOf(b) { return bars[4 * b + 2] || R.count + 1; }
+      function xOf(seq, w) { return LABEL + Math.max(0, seq - R.first - 0.5) / total() * (w - LABEL - 4); }
+      function seqAt(x, w) { return R.first + Math.round((x - LABEL) / (w - LABEL - 4) * total() + 0.5); }
       function draw() {
         pending = false;
         var t0 = performance.now(), w = canvas.clientWidth || 800, h = height, top = wrap.scrollTop;
@@ -152,7 +154,7 @@ extension TimelineLanes {
       }
       function describe(b) {
         var start = bars[4 * b + 1], end = bars[4 * b + 2];
-        var s = 'put here by seq ' + start + ' (' + R.eventText(start) + ')';
+        var s = start <= R.first ? 'there at seq ' + start + ', where this page starts' : 'put here by seq ' + start + ' (' + R.eventText(start) + ')';
         return s + (end ? ' · removed at seq ' + end + ' (' + R.eventText(end) + ')' : ' · still there');
       }
       function hit(e) {

@@ -52,15 +52,15 @@ extension PageAssets {
           if (skipped) box.appendChild(el('div', 'note', '  … (' + skipped + ' unchanged)'));
           return;
         }
-        if (seq === 0) { box.appendChild(el('div', 'note', 'seq 0: the state before any event')); return; }
-        var e = events[seq - 1];
+        if (seq === base) { box.appendChild(el('div', 'note', base ? 'seq ' + base + ': the state this page starts from (the events before it are not on the page)' : 'seq 0: the state before any event')); return; }
+        var e = ev(seq);
         box.appendChild(el('div', 'note', 'seq ' + (seq - 1) + ' → ' + seq + ': ' + e[2] + (e[9] !== null ? '  # ' + e[9] : '')));
-        if (!e[8].length) { box.appendChild(el('div', 'note', isRejected(seq - 1) ? 'rejected: the state did not change' : 'no change')); return; }
+        if (!e[8].length) { box.appendChild(el('div', 'note', isRejected(seq - base - 1) ? 'rejected: the state did not change' : 'no change')); return; }
         var before = textAt(seq - 1), after = textAt(seq);
         e[8].forEach(function (c) { changeLine(box, c, before, after); });
       }
       $('d-prev').onchange = renderDiff;
-      $('d-pair').onchange = function () { $('d-a').value = String(Math.max(0, seq - 1)); $('d-b').value = String(seq); renderDiff(); };
+      $('d-pair').onchange = function () { $('d-a').value = String(Math.max(base, seq - 1)); $('d-b').value = String(seq); renderDiff(); };
       $('d-a').onchange = $('d-b').onchange = function () { $('d-pair').checked = true; renderDiff(); };
 
       // ---- A failing fixture's summary -----------------------------------------------------------
@@ -75,7 +75,7 @@ extension PageAssets {
           table.appendChild(hr);
           F.outcomes.forEach(function (o) {
             var tr = el('tr', o[1] !== o[2] ? 'bad' : '');
-            tr.appendChild(el('td', null, o[0])); tr.appendChild(el('td', null, events[o[0] - 1] ? events[o[0] - 1][2] : ''));
+            tr.appendChild(el('td', null, o[0])); tr.appendChild(el('td', null, o[0] > base && o[0] <= last() ? ev(o[0])[2] : ''));
             tr.appendChild(el('td', null, o[1] === null ? '-' : o[1])); tr.appendChild(el('td', null, o[2] === null ? '-' : o[2]));
             tr.onclick = function () { go(o[0]); };
             table.appendChild(tr);
@@ -92,13 +92,13 @@ extension PageAssets {
       if (D.live && window.EventSource) {
         $('live-badge').hidden = false;
         var connect = function () {
-          var es = new EventSource(D.live.stream + '?from=' + (events.length + 1));
+          var es = new EventSource(D.live.stream + '?from=' + (last() + 1));
           es.onmessage = function (m) {
-            var c = JSON.parse(m.data), follow = seq === events.length;
+            var c = JSON.parse(m.data), follow = seq === last();
             if (!c.events || !c.events.length || !addChunk(c)) return;
-            for (var i = c.from - 1; i < events.length; i++) if (matches(i)) filtered.push(i);
+            for (var i = c.from - base - 1; i < events.length; i++) if (matches(i)) filtered.push(i);
             updateRange(); filterChanged();
-            if (follow) go(events.length);
+            if (follow) go(last());
             if (window.routelogLanesGrew) window.routelogLanesGrew();
           };
           es.onerror = function () { $('live-badge').textContent = '○ reconnecting'; es.close(); setTimeout(connect, 1000); };
@@ -109,7 +109,7 @@ extension PageAssets {
 
       updateRange();
       refilter();
-      go(D.openAt !== null && D.openAt !== undefined ? D.openAt : (D.fixture && D.fixture.first ? D.fixture.first : count()));
+      go(D.openAt !== null && D.openAt !== undefined ? D.openAt : (D.fixture && D.fixture.first ? D.fixture.first : last()));
     })();
     """#
 }

@@ -15,12 +15,17 @@ extension PageAssets {
 
       // ---- Data: tables and events, as Swift encoded them -------------------------------------
       var origins = D.origins, sites = [], outcomes = [], events = [], siteIndex = new Map(), outcomeIndex = new Map();
-      // events[i] is seq i+1: [t, origin, text, outcome, site, prefix, removed, inserted, changes, note, ids]
+      // The page may show a part of a session (`routelog report --from/--to`): D.initial is the
+      // state at seq `base`, and events[i] is seq base+i+1:
+      // [t, origin, text, outcome, site, prefix, removed, inserted, changes, note, ids]
+      var base = D.base || 0;
+      function last() { return base + events.length; }  // the last seq on the page
+      function ev(n) { return events[n - base - 1]; }  // the event of seq n (base < n <= last())
       function merge(table, index, local) {
         return local.map(function (s) { if (!index.has(s)) { index.set(s, table.length); table.push(s); } return index.get(s); });
       }
       function addChunk(c) {
-        if (c.from !== events.length + 1 && c.events.length) return false;
+        if (c.from !== last() + 1 && c.events.length) return false;
         var sm = merge(sites, siteIndex, c.sites), om = merge(outcomes, outcomeIndex, c.outcomes);
         for (var i = 0; i < c.events.length; i++) {
           var e = c.events[i];
@@ -69,7 +74,7 @@ extension PageAssets {
       };
       Cursor.prototype.text = function () { return this.head.join('') + this.tail.slice().reverse().join(''); };
       // Keyframes are complete up to the frontier, which follows the events forward.
-      var keyframes = [{ seq: 0, text: D.initial }], frontier = { seq: 0, cur: new Cursor(D.initial), cost: 0 };
+      var keyframes = [{ seq: base, text: D.initial }], frontier = { seq: base, cur: new Cursor(D.initial), cost: 0 };
       var recent = [];  // the last few texts asked for (the state panel and the diff ask for neighbours)
       function textAt(n) {
         for (var r = 0; r < recent.length; r++) if (recent[r].seq === n) return recent[r].text;
@@ -77,7 +82,7 @@ extension PageAssets {
         if (n >= frontier.seq) {
           var f = frontier;
           while (f.seq < n) {
-            f.cost += f.cur.apply(events[f.seq]); f.seq++;
+            f.cost += f.cur.apply(ev(f.seq + 1)); f.seq++;
             if (f.cost >= f.cur.length) {
               var k = f.cur.text();
               keyframes.push({ seq: f.seq, text: k }); f.cur = new Cursor(k); f.cost = 0;
@@ -90,7 +95,7 @@ extension PageAssets {
           var from = keyframes[lo];
           for (r = 0; r < recent.length; r++) if (recent[r].seq < n && recent[r].seq > from.seq) from = recent[r];
           var c = new Cursor(from.text);
-          for (var j = from.seq; j < n; j++) c.apply(events[j]);
+          for (var j = from.seq; j < n; j++) c.apply(ev(j + 1));
           text = c.text();
         }
         recent.unshift({ seq: n, text: text }); if (recent.length > 4) recent.pop();
@@ -111,6 +116,8 @@ extension PageAssets {
       meta('app', H.app); meta('version', H.version); meta('created', H.created);
       meta('events', H.count, 'h-count'); meta('head digest', H.head ? H.head.slice(0, 12) : '', 'h-head');
       if (H.head) $('h-head').title = H.head;
+      // A part of a session (`routelog report --from/--to`): which seqs the page shows.
+      if (D.range) meta('shown', D.range.from + '–' + D.range.to, 'h-range');
 
       // ---- Formatting ---------------------------------------------------------------------------
       function pad(n, w) { var s = String(n); while (s.length < w) s = '0' + s; return s; }
@@ -128,16 +135,15 @@ extension PageAssets {
       }
 
       // ---- Selection and scripting API ----------------------------------------------------------
-      var seq = 0;
-      function count() { return events.length; }
-      function clamp(n) { n = Math.floor(Number(n)); if (!isFinite(n) || n < 0) return 0; return Math.min(n, count()); }
+      var seq = base;
+      function clamp(n) { n = Math.floor(Number(n)); if (!isFinite(n) || n < base) return base; return Math.min(n, last()); }
       function go(n, opts) {
         seq = clamp(n);
         $('slider').value = String(seq);
         if (document.activeElement !== $('seq')) $('seq').value = String(seq);
         renderList(opts && opts.fromList ? false : true);
         // "between" starts at the previous and the selected seq, until the user picks others.
-        if (!$('d-pair').checked) { $('d-a').value = String(Math.max(0, seq - 1)); $('d-b').value = String(seq); }
+        if (!$('d-pair').checked) { $('d-a').value = String(Math.max(base, seq - 1)); $('d-b').value = String(seq); }
         renderState();
         renderDiff();
         if (window.routelogLanesAt) window.routelogLanesAt(seq);
@@ -145,14 +151,17 @@ extension PageAssets {
       }
       window.routelog = {
         get seq() { return seq; },
-        get count() { return count(); },
+        // `count` is the last seq on the page, `first` the seq of the state it starts from (0
+        // unless the page shows a part of a session).
+        get count() { return last(); },
+        get first() { return base; },
         go: function (n) { return go(n); },
         stateJSON: function () { return textAt(seq); },
         // For the lanes (TimelineLanes): their data, and an event's text and note by seq.
         lanes: D.lanes || null,
         live: D.live || null,
-        eventText: function (n) { return n >= 1 && n <= events.length ? events[n - 1][2] : ''; },
-        eventNote: function (n) { return n >= 1 && n <= events.length ? events[n - 1][9] : null; }
+        eventText: function (n) { return n > base && n <= last() ? ev(n)[2] : ''; },
+        eventNote: function (n) { return n > base && n <= last() ? ev(n)[9] : null; }
       };
 
     """#

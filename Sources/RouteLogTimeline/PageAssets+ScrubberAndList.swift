@@ -3,7 +3,7 @@ extension PageAssets {
     static let scriptScrubberAndList = #"""
       // ---- Timeline scrubber ---------------------------------------------------------------------
       function drawTrack() {
-        var c = $('track'), w = c.clientWidth || 600, n = count();
+        var c = $('track'), w = c.clientWidth || 600, n = events.length;
         c.width = w; var g = c.getContext('2d');
         g.clearRect(0, 0, w, c.height);
         g.fillStyle = '#e4e7f0'; g.fillRect(0, 4, w, 3);
@@ -19,18 +19,19 @@ extension PageAssets {
         drawRunMarks(g, w, n);
       }
       // Run starts (blue ticks, the launch's version in the tooltip) and crashes (a dark ▼ at the
-      // crashed run's last event), from D.runs when the session has runs.
+      // crashed run's last event), from D.runs when the session has runs; only those on the page.
+      // The track spans seqs base..last(): seq s sits at (s - base) / n.
       function drawRunMarks(g, w, n) {
         var runs = D.runs || [], tips = [];
         for (var i = 0; i < runs.length; i++) {
           var r = runs[i];
-          if (r.run > 1 && r.firstSeq <= n) {
-            var x = Math.round(r.firstSeq / n * (w - 1));
+          if (r.run > 1 && r.firstSeq > base && r.firstSeq <= last()) {
+            var x = Math.round((r.firstSeq - base) / n * (w - 1));
             g.fillStyle = '#2f6fdb'; g.fillRect(x - 1, 0, 3, 14);
             tips.push('run ' + r.run + ' starts at #' + r.firstSeq + (r.version ? ' (' + r.version + ')' : ''));
           }
-          if (r.end === 'crashed' && r.lastSeq <= n) {
-            var cx = Math.round(r.lastSeq / n * (w - 1));
+          if (r.end === 'crashed' && r.lastSeq > base && r.lastSeq <= last()) {
+            var cx = Math.round((r.lastSeq - base) / n * (w - 1));
             g.fillStyle = '#1d1f27'; g.beginPath(); g.moveTo(cx - 5, 0); g.lineTo(cx + 5, 0); g.lineTo(cx, 9); g.fill();
             tips.push('run ' + r.run + ' crashed after #' + r.lastSeq);
           }
@@ -39,27 +40,27 @@ extension PageAssets {
         $('track').setAttribute('data-runs', String(runs.length));
       }
       function updateRange() {
-        $('slider').max = String(count());
-        $('seq').max = String(count());
-        $('of').textContent = '/ ' + count();
-        $('h-count').textContent = String(count());
+        $('slider').min = String(base); $('slider').max = String(last());
+        $('seq').min = String(base); $('seq').max = String(last());
+        $('of').textContent = (base ? '(from ' + base + ') ' : '') + '/ ' + last();
+        if (!D.range) $('h-count').textContent = String(last());
         drawTrack();
       }
       $('slider').addEventListener('input', function () { go(this.value); });
       $('seq').addEventListener('change', function () { go(this.value); this.value = String(seq); });
       $('seq').addEventListener('keydown', function (e) { if (e.key === 'Enter') { go(this.value); this.value = String(seq); } });
-      $('b-first').onclick = function () { go(0); };
+      $('b-first').onclick = function () { go(base); };
       $('b-prev').onclick = function () { go(seq - 1); };
       $('b-next').onclick = function () { go(seq + 1); };
-      $('b-last').onclick = function () { go(count()); };
+      $('b-last').onclick = function () { go(last()); };
       document.addEventListener('keydown', function (e) {
         var t = e.target, tag = t && t.tagName;
         var typing = (tag === 'INPUT' && t.type !== 'range' && t.type !== 'checkbox' && t.type !== 'radio') || tag === 'SELECT' || tag === 'TEXTAREA';
         if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
         if (e.key === 'ArrowLeft' || e.key === 'ArrowUp' && t === $('list')) { go(seq - 1); e.preventDefault(); }
         else if (e.key === 'ArrowRight' || e.key === 'ArrowDown' && t === $('list')) { go(seq + 1); e.preventDefault(); }
-        else if (e.key === 'Home') { go(0); e.preventDefault(); }
-        else if (e.key === 'End') { go(count()); e.preventDefault(); }
+        else if (e.key === 'Home') { go(base); e.preventDefault(); }
+        else if (e.key === 'End') { go(last()); e.preventDefault(); }
       });
       window.addEventListener('resize', drawTrack);
 
@@ -92,13 +93,13 @@ extension PageAssets {
       $('f-search').oninput = function () { filter.q = this.value.trim().toLowerCase(); refilter(); };
       // The row of seq n in the filtered list (binary search: filtered is sorted).
       function rowOf(n) {
-        var lo = 0, hi = filtered.length - 1, i = n - 1;
+        var lo = 0, hi = filtered.length - 1, i = n - base - 1;
         while (lo <= hi) { var m = (lo + hi) >> 1; if (filtered[m] === i) return m; if (filtered[m] < i) lo = m + 1; else hi = m - 1; }
         return -1;
       }
       function renderList(scroll) {
         var list = $('list'), rows = $('list-rows');
-        if (scroll && seq > 0) {
+        if (scroll && seq > base) {
           var r = rowOf(seq);
           if (r >= 0) {
             var top = r * ROW;
@@ -113,9 +114,9 @@ extension PageAssets {
         var frag = document.createDocumentFragment();
         for (var k = first; k < last; k++) {
           var i = filtered[k], e = events[i], rej = isRejected(i);
-          var row = el('div', 'row' + (rej ? ' rejected' : '') + (i + 1 === seq ? ' sel' : ''));
-          row.dataset.seq = String(i + 1);
-          row.appendChild(el('span', 'seqc', i + 1));
+          var row = el('div', 'row' + (rej ? ' rejected' : '') + (base + i + 1 === seq ? ' sel' : ''));
+          row.dataset.seq = String(base + i + 1);
+          row.appendChild(el('span', 'seqc', base + i + 1));
           row.appendChild(el('span', null, relTime(e[0])));
           row.appendChild(el('span', null, origins[e[1]]));
           var ev = el('span', null, e[2]); if (e[9] !== null) { ev.title = '# ' + e[9]; ev.appendChild(el('span', 'evnote', '  # ' + e[9])); }

@@ -98,12 +98,12 @@ extension PageAssets {
       function renderState() {
         $('st-seq').textContent = String(seq);
         var after = $('st-after'); after.textContent = '';
-        if (seq > 0) {
-          var e = events[seq - 1];
+        if (seq > base) {
+          var e = ev(seq);
           after.appendChild(document.createTextNode('after ' + e[2] + '  '));
-          after.appendChild(el('span', isRejected(seq - 1) ? 'rej' : '', outcomeText(outcomes[e[3]])));
+          after.appendChild(el('span', isRejected(seq - base - 1) ? 'rej' : '', outcomeText(outcomes[e[3]])));
           if (e[9] !== null) after.appendChild(el('span', 'evnote', '  # ' + e[9]));
-        } else after.textContent = 'before any event';
+        } else after.textContent = base ? 'the state after seq ' + base + ', where this page starts' : 'before any event';
         var text = textAt(seq);
         drawState(JSON.parse(text));
         if ($('json-panel').open) $('json').textContent = text;

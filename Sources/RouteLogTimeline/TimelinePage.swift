@@ -6,9 +6,12 @@ import RouteLogCore
 public enum TimelinePage {
     /// The page for a data document (see ``Timeline/document(extra:)``).
     public static func html(data: JSONValue) -> String {
-        var out = ""
-        out.reserveCapacity(PageAssets.css.utf8.count + PageAssets.script.utf8.count + 4096)
-        out += """
+        head + scriptSafe(data.canonicalText) + tail
+    }
+
+    /// The page up to its data (the opening of the data element).
+    static let head: String = {
+        var out = """
         <!doctype html>
         <html lang="en">
         <head>
@@ -23,24 +26,26 @@ public enum TimelinePage {
         out += "</style>\n</head>\n<body>\n"
         out += PageAssets.body
         out += "\n<script type=\"application/json\" id=\"routelog-data\">"
-        out += scriptSafe(data.canonicalText)
-        out += "</script>\n<script>\n"
-        out += PageAssets.script
-        out += "\n"
-        out += TimelineLanes.script
-        out += "</script>\n</body>\n</html>\n"
         return out
-    }
+    }()
+
+    /// The page after its data.
+    static let tail: String = "</script>\n<script>\n" + PageAssets.script + "\n" + TimelineLanes.script + "</script>\n</body>\n</html>\n"
 
     /// JSON text made safe inside a `<script>` element: every `<` (only ever inside a string)
     /// becomes `\u003c`, so no `</script>` or `<!--` can end or change the element.
     public static func scriptSafe(_ json: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(json.utf8.count + 64)
+        appendScriptSafe(json, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `json` made script-safe (see ``scriptSafe(_:)``) to `bytes`.
+    static func appendScriptSafe(_ json: String, to bytes: inout [UInt8]) {
         for b in json.utf8 {
             if b == UInt8(ascii: "<") { bytes.append(contentsOf: Array("\\u003c".utf8)) } else { bytes.append(b) }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Text escaped for HTML element content and attribute values.

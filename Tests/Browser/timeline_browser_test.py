@@ -287,6 +287,50 @@ def test_deep_report_state_at_any_seq(d):
     assert "more" in d.find_element(By.ID, "stage").text  # a deep path folds its middle away
 
 
+def test_ranged_report_state_and_labels(d):
+    """A page of seqs FROM…TO of the demo session (`report --from --to`) starts from the state after
+    FROM-1; at its first, last and some middle seqs the page's state is exactly `routelog state REF@N`,
+    and the scrubber, seq field, list, state panel and diff speak of the session's real seqs."""
+    first, last = 5, DEMO_COUNT - 2
+    assert last - first >= 6, DEMO_COUNT
+    page = os.path.join(WORK, "ranged.html")
+    routelog("report", f"{DEMO_ID}@{first + 2}", "--from", str(first), "--to", str(last), "-o", page, store=DEMO_STORE)
+    d.get("file://" + page)
+    assert js(d, "return [window.routelog.first, window.routelog.count, window.routelog.seq]") == [first - 1, last, first + 2]
+    slider = d.find_element(By.ID, "slider")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == (str(first - 1), str(last))
+    assert d.find_element(By.ID, "of").text.endswith("/ " + str(last))
+    assert d.find_element(By.ID, "h-range").text == f"{first}–{last}"
+    assert d.find_element(By.ID, "f-count").text == f"{last - first + 1} events"
+    body = d.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.HOME)
+    assert seq(d) == first - 1, seq(d)
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert seq(d) == first
+    assert js(d, "window.routelog.go(0); return window.routelog.seq") == first - 1, "a seq before the page goes to its start"
+    assert js(d, "window.routelog.go(1e9); return window.routelog.seq") == last
+    body.send_keys(Keys.HOME)
+    rows = [r.get_attribute("data-seq") for r in d.find_elements(By.CSS_SELECTOR, "#list-rows .row")]
+    assert rows[:3] == [str(first), str(first + 1), str(first + 2)], rows[:3]
+    for n in [first - 1, first, first + 3, last - 1, last]:
+        js(d, "window.routelog.go(arguments[0])", n)
+        assert js(d, "return window.routelog.stateJSON()") == state_member(DEMO_STORE, f"{DEMO_ID}@{n}"), f"seq {n}"
+        assert d.find_element(By.ID, "st-seq").text == str(n)
+        assert d.find_element(By.ID, "seq").get_attribute("value") == str(n)
+        if n >= first:
+            sel = d.find_element(By.CSS_SELECTOR, "#list-rows .row.sel")
+            assert sel.get_attribute("data-seq") == str(n) and sel.find_element(By.CSS_SELECTOR, ".seqc").text == str(n)
+            diff = d.find_element(By.ID, "diff").text
+            assert diff.startswith(f"seq {n - 1} → {n}: "), diff
+    js(d, "window.routelog.go(arguments[0])", first - 1)
+    assert d.find_element(By.ID, "diff").text.startswith(f"seq {first - 1}: the state this page starts from")
+    assert d.find_element(By.ID, "st-after").text == f"the state after seq {first - 1}, where this page starts"
+    # A click on a row selects its real seq.
+    d.find_element(By.CSS_SELECTOR, f'#list-rows .row[data-seq="{first + 1}"]').click()
+    assert seq(d) == first + 1
+    shot(d, "report-ranged.png")
+
+
 def test_xss_session_runs_nothing(d):
     assert xss_report.returncode == 0, xss_report.stderr
     d.get("file://" + XSS_HTML)
@@ -426,7 +470,8 @@ def test_report_marks_runs_and_crashes(d):
 
 
 TESTS = [test_demo_report_keyboard_slider_and_state, test_demo_report_upsell_lock_and_rejected_swipe,
-         test_report_loads_no_network_resource, test_deep_report_state_at_any_seq, test_xss_session_runs_nothing,
+         test_report_loads_no_network_resource, test_deep_report_state_at_any_seq, test_ranged_report_state_and_labels,
+         test_xss_session_runs_nothing,
          test_live_server_follows_appends, test_fixture_check_report, test_report_marks_runs_and_crashes]
 
 

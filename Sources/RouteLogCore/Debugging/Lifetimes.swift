@@ -161,6 +161,16 @@ public struct LifetimeTracker: Sendable {
 
     public init() {}
 
+    /// Starts after `seq` at `state` (a part of a session that does not start at seq 1): the
+    /// state's elements are taken as born at `seq`, put there by a reset, since the events that
+    /// put them there are not followed.
+    public init(state: NavigationState, seq: UInt64) {
+        self.seq = seq
+        self.state = state
+        roots = adopt(state, .reset)
+        selection = state.selectedTab.map { bear(tabLifetime(.selection, $0, .reset)) }
+    }
+
     /// Every element so far.
     public var lifetimes: Lifetimes { Lifetimes(all: all, rejected: rejected, seq: seq) }
 
