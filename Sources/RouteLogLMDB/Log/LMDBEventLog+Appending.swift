@@ -1,5 +1,12 @@
 import RouteLogCore
 
+extension LMDBEventLog.Head {
+    /// The head of a new session with no events, whose row is `row`.
+    init(emptySession row: SessionRow) {
+        self.init(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
+    }
+}
+
 extension LMDBEventLog {
     /// Writes `events` after `head` in `txn` (their records, call sites and snapshots, and the
     /// session's row, unless `writeRow` is false) and advances `head`; `bodies` are the events'

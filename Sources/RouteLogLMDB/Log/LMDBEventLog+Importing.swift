@@ -38,7 +38,7 @@ extension LMDBEventLog {
             try writer.perform(weight: 1) { [self] txn, _ in
                 let row = try numberedRow(txn, info)
                 try txn.put(key, forKey: PartialImport.key(row.eventPrefix), in: metaDB, options: .noOverwrite)
-                let head = Head(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
+                let head = Head(emptySession: row)
                 return { handoff.head = head }
             }
         } catch {
@@ -50,29 +50,25 @@ extension LMDBEventLog {
         /// Writes `batch` after `head` in one transaction; `last` also writes the row and marks.
         func commit(_ batch: [RecordedEvent], last: Bool) throws {
             let start = head
+            // Encoded here, not while the transaction holds the store's writer lock.
+            let bodies = batch.map { StoredPayload.eventBody($0.event) }
             try writer.perform(weight: max(1, batch.count)) { [self] txn, scratch in
                 var next = start
-                do {
-                    // Removed only by a log that took the session's lock, which this log held
-                    // (unless it was let go): then nothing more is written.
-                    guard try txn.value(forKey: PartialImport.key(prefix), in: metaDB) != nil else {
-                        throw LMDBEventLogError.corruptValue(database: "meta", key: "part",
-                                                             reason: "the import of \(id) was removed while it ran")
-                    }
-                    if !batch.isEmpty {
-                        let bodies = batch.map { StoredPayload.eventBody($0.event) }
-                        _ = try appendRecords(txn, &next, batch, bodies: bodies, id: id, key: key, writeRow: false, collect: false)
-                    }
-                    if last {
-                        try txn.delete(forKey: PartialImport.key(prefix), in: metaDB)
-                        try txn.put(next.row.encode(), forKey: key, in: sessionsDB, options: .noOverwrite)
-                        try txn.put([1], forKey: ImportMark.key(prefix), in: metaDB)
-                        scratch[id] = next
-                    }
-                } catch let error as LMDBError {
-                    throw error
-                } catch {
-                    throw Writer.Abort(error: error)
+                // Removed only by a log that took the session's lock, which this log held (unless
+                // it was let go): then nothing more is written. Past this check, which writes
+                // nothing, only LMDB errors throw (and abort the transaction).
+                guard try txn.value(forKey: PartialImport.key(prefix), in: metaDB) != nil else {
+                    throw LMDBEventLogError.corruptValue(database: "meta", key: "part",
+                                                         reason: "the import of \(id) was removed while it ran")
+                }
+                if !batch.isEmpty {
+                    _ = try appendRecords(txn, &next, batch, bodies: bodies, id: id, key: key, writeRow: false, collect: false)
+                }
+                if last {
+                    try txn.delete(forKey: PartialImport.key(prefix), in: metaDB)
+                    try txn.put(next.row.encode(), forKey: key, in: sessionsDB, options: .noOverwrite)
+                    try txn.put([1], forKey: ImportMark.key(prefix), in: metaDB)
+                    scratch[id] = next
                 }
                 let committed = next
                 return { [self] in

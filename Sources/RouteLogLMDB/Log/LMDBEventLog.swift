@@ -256,35 +256,16 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// events, all in one transaction: the session appears with all its events or not at all.
     /// An `imported` session is marked so, and `restoringLatest` never resumes it.
     func createSession(_ new: NewSession, createdAt: Int64, imported: Bool = false, events: [RecordedEvent] = []) throws -> SessionInfo {
-        try createSession(new, createdAt: createdAt, imported: imported, weight: max(1, events.count)) { write in
-            if !events.isEmpty { try write(events) }
-        }
-    }
-
-    /// Creates a session whose events `events` hands to `write` in batches, in order, all in one
-    /// transaction (run on the writer thread, again from the start when the map is grown): the
-    /// session appears with all its events or not at all. An error `events` throws after a batch
-    /// was written aborts the transaction.
-    func createSession(_ new: NewSession, createdAt: Int64, imported: Bool = false, weight: Int,
-                       events: @escaping (_ write: ([RecordedEvent]) throws -> Void) throws -> Void) throws -> SessionInfo {
         let writer = try requireWriter()
         let (info, key) = try claimNewSession(new, createdAt: createdAt)
         let id = info.id
-        try writer.perform(weight: weight) { [self] txn, scratch in
+        let bodies = events.map { StoredPayload.eventBody($0.event) }
+        try writer.perform(weight: max(1, events.count)) { [self] txn, scratch in
             let row = try numberedRow(txn, info)
             try txn.put(row.encode(), forKey: key, in: sessionsDB, options: .noOverwrite)
             if imported { try txn.put([1], forKey: ImportMark.key(row.eventPrefix), in: metaDB) }
-            var head = Head(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
-            do {
-                try events { batch in
-                    let bodies = batch.map { StoredPayload.eventBody($0.event) }
-                    _ = try appendRecords(txn, &head, batch, bodies: bodies, id: id, key: key, collect: false)
-                }
-            } catch let error as LMDBError {
-                throw error
-            } catch {
-                throw Writer.Abort(error: error)
-            }
+            var head = Head(emptySession: row)
+            if !events.isEmpty { _ = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key, collect: false) }
             scratch[id] = head
             let committed = head
             return { [self] in heads[id] = committed }
