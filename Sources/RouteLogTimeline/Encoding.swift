@@ -87,14 +87,14 @@ public struct TimelineEncoder: Sendable {
 }
 
 extension Timeline {
-    /// The page's data document: header, initial state text (the state at seq `base`), tables and
-    /// every event (seqs `base + 1` on).
+    /// The page's data document: header, initial state text (the state at seq 0, `base`), tables
+    /// and every event.
     ///
     /// - Parameter extra: members added to the document (`live` for the server's page,
     ///   `fixture` for a failing fixture's page, `runs` for a session's runs).
     public func document(extra: [String: JSONValue] = [:]) -> JSONValue {
-        var encoder = TimelineEncoder(origin: timeOrigin)
-        var o = Self.members(header: header, initialSeq: initialSeq, initialStateJSON: initialStateJSON, openAt: openAt,
+        var encoder = TimelineEncoder()
+        var o = Self.members(header: header, initialSeq: 0, initialStateJSON: initialStateJSON, openAt: openAt,
                              lanes: lanes, extra: extra)
         o["chunk"] = encoder.chunk(entries[...])
         return .object(o)

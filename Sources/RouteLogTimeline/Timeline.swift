@@ -13,15 +13,10 @@ import RouteLogCore
 public struct Timeline: Sendable {
     /// The page header.
     public var header: Header
-    /// The canonical JSON text of the state at ``initialSeq``.
+    /// The canonical JSON text of the state at seq 0.
     public var initialStateJSON: String
-    /// The seq of the state the page starts from: 0, or the seq before the first entry when the
-    /// timeline shows a part of a session (`routelog report --from`).
-    public var initialSeq: UInt64 = 0
-    /// The timestamp of the session's first event, when the entries do not start at seq 1 (the
-    /// page shows times relative to it).
-    public var timeOrigin: Int64?
-    /// One entry per event, seq `initialSeq + 1` first.
+    /// One entry per event, seq 1 first. (A part of a session, `routelog report --from`, is built
+    /// by ``Collector``.)
     public var entries: [Entry]
     /// The seq the page selects when it opens.
     public var openAt: UInt64?

@@ -168,10 +168,9 @@ struct ReportPage {
         let (_, shownLast) = try range(from: from, to: to, ref: ref, count: count, name: path)
         if let seq = ref.seq, seq > count { throw .usage("seq out of range: \(seq) (session \(path) has \(count) events)") }
         if let crossed {
-            let n = shownLast - first + 1
-            if n > UInt64(ReportBudget.maxEvents) {
-                try ReportBudget.check(events: n, first: first, last: shownLast, of: path, total: count, ranged: from != nil || to != nil)
-            }
+            // Past the most events a page holds: say so, as a store's session is refused.
+            try ReportBudget.check(events: shownLast - first + 1, first: first, last: shownLast, of: path, total: count,
+                                   ranged: from != nil || to != nil)
             throw ReportBudget.refusal(crossedAt: crossed, first: first, last: shownLast, of: path)
         }
         let c = collector ?? Timeline.Collector(state: fold.state, seq: fold.seq)
@@ -201,11 +200,7 @@ extension BinaryInteger {
 enum ReportFile {
     /// Writes `html` to `path` atomically (a reader never sees half a page).
     static func write(_ html: String, to path: String) throws(CLIError) {
-        do {
-            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .data("cannot write \(path): \(oneLine(error.localizedDescription))")
-        }
+        try write([Array(html.utf8)], to: path)
     }
 
     /// Writes a page given in parts to `path` atomically: into a new file beside it, renamed over
