@@ -1,9 +1,25 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
+
+// Where LMDB comes from. On Linux: the system library, Debian's liblmdb-dev (0.9.24), through the
+// CSystemLMDB module map; nothing more is resolved. On Apple platforms, which have no system LMDB:
+// LMDB 0.9's own C sources from agisboye/CLMDB, compiled into the app. The 0.9 line writes data
+// format 1 (which Debian's 0.9.24 reads: a store copied off a phone opens in `routelog` on Linux)
+// and uses POSIX named semaphores on Apple platforms (mdb.c's own default there), never System V
+// semaphores, which the iOS sandbox kills with SIGSYS. The package is behind the BundledLMDB trait,
+// on by default when the manifest is read on a Mac (Xcode, `swift build` on macOS), off on Linux, so
+// a Linux build never fetches it (SwiftPM does not resolve a dependency used only behind a disabled
+// trait; a platform condition alone would still resolve it).
+#if os(Linux)
+let defaultTraits: Set<String> = []
+#else
+let defaultTraits: Set<String> = ["BundledLMDB"]
+#endif
+let applePlatforms: [Platform] = [.macOS, .iOS, .macCatalyst, .tvOS, .watchOS, .visionOS]
 
 let package = Package(
     name: "RouteLog",
@@ -19,7 +35,17 @@ let package = Package(
         .executable(name: "routelog-serve", targets: ["routelog-serve"]),
         .executable(name: "routelog-mcp", targets: ["routelog-mcp"]),
     ],
+    traits: [
+        .trait(
+            name: "BundledLMDB",
+            description: "On Apple platforms, build LMDB 0.9's own sources (agisboye/CLMDB) into the store."
+        ),
+        .default(enabledTraits: defaultTraits),
+    ],
     dependencies: [
+        // LMDB for Apple platforms: the 0.9 line only (1.0 changes the data format and, with robust
+        // locks, falls back to System V semaphores). See `defaultTraits` above.
+        .package(url: "https://github.com/agisboye/CLMDB", "0.9.33"..<"0.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // The recorder's lock-free hand-over from the main actor (already in the graph through swift-nio).
@@ -41,14 +67,20 @@ let package = Package(
     ],
     targets: [
         .target(name: "RouteLogCore", swiftSettings: strict),
+        // The system liblmdb, on Linux only (on Apple platforms the bundled LMDB would win anyway).
         .systemLibrary(
-            name: "CLMDB",
+            name: "CSystemLMDB",
             pkgConfig: "lmdb",
-            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+            providers: [.apt(["liblmdb-dev"])]
         ),
         .target(
             name: "RouteLogLMDB",
-            dependencies: ["RouteLogCore", "CLMDB", .product(name: "Atomics", package: "swift-atomics")],
+            dependencies: [
+                "RouteLogCore",
+                .target(name: "CSystemLMDB", condition: .when(platforms: [.linux, .android])),
+                .product(name: "LMDB", package: "CLMDB", condition: .when(platforms: applePlatforms, traits: ["BundledLMDB"])),
+                .product(name: "Atomics", package: "swift-atomics"),
+            ],
             swiftSettings: strict
         ),
         .target(

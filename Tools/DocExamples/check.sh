@@ -12,13 +12,13 @@ rm -rf "$out"
 docs=(README.md Sources/*/*.docc/*.md)
 count=$(python3 Tools/DocExamples/extract.py "$out" "${docs[@]}")
 plugins="$(dirname "$(dirname "$(command -v "$SWIFTC")")")/lib/swift/host/plugins"
-# RouteLog links swift-atomics, whose C shim module the type-checker must find like CLMDB's.
+# RouteLog links swift-atomics, whose C shim module the type-checker must find like CSystemLMDB's.
 atomics_shims="$(dirname "$(dirname "$bin")")/checkouts/swift-atomics/Sources/_AtomicsShims/include/module.modulemap"
 failed=0
 for dir in "$out"/*/; do
   origin=$(cat "$dir/origin")
   if ! "$SWIFTC" -typecheck -swift-version 6 -I "$bin/Modules" -I "$bin" \
-      -Xcc -fmodule-map-file=Sources/CLMDB/module.modulemap -Xcc -fmodule-map-file="$atomics_shims" -plugin-path "$plugins" \
+      -Xcc -fmodule-map-file=Sources/CSystemLMDB/module.modulemap -Xcc -fmodule-map-file="$atomics_shims" -plugin-path "$plugins" \
       "$dir"/*.swift >"$dir/errors.txt" 2>&1; then
     echo "doc example does not compile: $origin (extracted to $dir)"
     sed 's/^/    /' "$dir/errors.txt" | head -40

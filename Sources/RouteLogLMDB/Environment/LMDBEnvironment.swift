@@ -1,4 +1,8 @@
-import CLMDB
+#if BundledLMDB
+import LMDB
+#else
+import CSystemLMDB
+#endif
 import Foundation
 
 /// An open LMDB environment: one directory holding `data.mdb` and `lock.mdb`.

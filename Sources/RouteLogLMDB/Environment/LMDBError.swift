@@ -1,4 +1,8 @@
-import CLMDB
+#if BundledLMDB
+import LMDB
+#else
+import CSystemLMDB
+#endif
 import Foundation
 
 /// An error code returned by LMDB: one of LMDB's own codes (`MDB_…`, negative) or a system

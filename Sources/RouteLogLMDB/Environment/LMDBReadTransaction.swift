@@ -1,4 +1,8 @@
-import CLMDB
+#if BundledLMDB
+import LMDB
+#else
+import CSystemLMDB
+#endif
 import Foundation
 
 /// A read transaction, valid only inside ``LMDBEnvironment/withReadTransaction(_:)``.

@@ -1,4 +1,8 @@
-import CLMDB
+#if BundledLMDB
+import LMDB
+#else
+import CSystemLMDB
+#endif
 import Foundation
 
 /// A write transaction, valid only inside ``LMDBEnvironment/withWriteTransaction(syncOnCommit:_:)``.
