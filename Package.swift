@@ -151,7 +151,7 @@ let package = Package(
             dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
             swiftSettings: strict
         ),
-        // Helpers shared by the test targets (one TempDir for all).
+        // Helpers shared by the test targets (one TempDir and one child-process runner for all).
         .target(name: "RouteLogTestSupport", path: "Tests/RouteLogTestSupport", swiftSettings: strict),
         .testTarget(
             name: "RouteLogLMDBTests",
@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "RouteLogTests",
             dependencies: [
-                "RouteLog", "RouteLogTesting", "RouteLogLMDB", "RouteLogCore",
+                "RouteLog", "RouteLogTesting", "RouteLogLMDB", "RouteLogCore", "RouteLogTestSupport",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             swiftSettings: strict

@@ -34,6 +34,12 @@
 //       inside an undismissible presentation, and what was on screen when a run crashed (every
 //       fourth session's second run, of the next version, dies with its last events only in its
 //       journal, left for the export to show).
+//   routelog-lmdb-crashtest die-in-write STORE
+//       Opens the store's LMDB environment, begins a write transaction, prints "in-txn" and waits
+//       inside it until killed: a writer that dies holding LMDB's cross-process writer lock.
+//   routelog-lmdb-crashtest hold-open STORE
+//       Opens the store read-only, prints "open LOCKMODE" and keeps it open until its standard
+//       input ends, then exits 0.
 //   routelog-lmdb-crashtest delete STORE SESSION…
 //       Deletes the sessions one by one (durable commits), printing "deleted ID" after each.
 import Foundation
@@ -345,6 +351,28 @@ case "fleet":
         })
         say(JSONValue.object(["rejections": table(rejections), "refused_swipes": table(refused), "stuck": .array(stuck.sorted().map(JSONValue.string)),
                               "crashed": crashes, "journaled": .int(Int64(journaled))]).canonicalText)
+    } catch {
+        fail("\(error)")
+    }
+
+case "die-in-write":
+    do {
+        let environment = try LMDBEnvironment.open(at: store)
+        try environment.withWriteTransaction { _ in
+            say("in-txn")
+            while true { pause() }
+        }
+    } catch {
+        fail("\(error)")
+    }
+
+case "hold-open":
+    do {
+        let log = try LMDBEventLog.open(at: store, options: .init(readOnly: true))
+        say("open \(log.environment.lockMode.rawValue)")
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        withExtendedLifetime(log) {}
+        exit(0)
     } catch {
         fail("\(error)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RouteLogCore
 import Testing
 @testable import RouteLogLMDB
 
@@ -101,6 +102,61 @@ struct EnvironmentTests {
         #expect(runs > 1)
         #expect(env.mapSize > before)
         #expect(try env.withReadTransaction { try $0.statistics(of: db).entries } == 2000)
+    }
+
+    @Test func aReleasedEnvironmentOpensAgainWithTheSameDatabases() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
+        let env = try LMDBEnvironment.open(at: dir.path, options: .init(mapSize: 1 << 20))
+        let first = try env.database(named: "first", create: true)
+        let second = try env.database(named: "second", create: true)
+        try env.withWriteTransaction { txn in
+            try txn.put([1], forKey: [1], in: first)
+            try txn.put([2], forKey: [2], in: second)
+        }
+        env.release()
+        #expect(!env.isOpen)
+        #expect(env.mapSize == 1 << 20)
+        env.release() // twice is harmless
+        // The next transaction opens it again, with the handles the databases had.
+        let (a, b) = try env.withReadTransaction { txn in
+            (try txn.value(forKey: [1], in: first), try txn.value(forKey: [2], in: second))
+        }
+        #expect(a == [1] && b == [2])
+        #expect(env.isOpen)
+        env.release()
+        try env.withWriteTransaction { try $0.put([3], forKey: [3], in: second) }
+        #expect(try env.withReadTransaction { try $0.value(forKey: [3], in: second) } == [3])
+        #expect(!env.isWriteMapped)
+    }
+
+    @Test func theMapGrowsUpToItsCapAndThenReportsAFullStore() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let log = try LMDBEventLog.open(at: dir.path, options: .init(durability: .none, initialMapSize: 256 << 10,
+                                                                     maxMapSize: 1 << 20, retention: .none))
+        #expect(log.environment.options.maxMapSize == 1 << 20)
+        let session = try log.createSession(NewSession(label: "cap")).id
+        var seq: UInt64 = 0
+        var failure: (any Error)?
+        // 1 MiB holds a few thousand of these events; 100,000 cannot fit.
+        for _ in 0..<100 {
+            do {
+                let batch = (0..<1_000).map { i in RecordedEvent(.push(RouteRef(id: "screen-\(seq)-\(i)-" + String(repeating: "x", count: 64)))) }
+                seq = try log.append(batch, to: session, expectedSeq: seq).last!.seq
+            } catch {
+                failure = error
+                break
+            }
+        }
+        let error = try #require(failure as? LMDBEventLogError)
+        #expect(error == .storeFull(path: log.environment.path, maxMapSize: 1 << 20))
+        #expect("\(error)".contains("is full: it reached its 1 MiB map"))
+        #expect(log.environment.mapSize <= 1 << 20)
+        // What fitted is intact.
+        #expect(try log.verify(session: session).failure == nil)
+        #expect(LMDBEnvironment.Options.defaultMaxMapSize >= 1 << 30)
     }
 
     @Test func errorsCarryLMDBMessages() {

@@ -51,6 +51,7 @@ extension CLIError {
         case .storage(let e, let operation): .data("store error while \(operation): \(e)")
         case .sessionInUse(let id): .data("session in use: \(id) (an app or another process is writing it; nothing was deleted)")
         case .lockFailed(let path, let reason): .data("cannot lock \(path): \(reason)")
+        case .storeBusy, .storeFull: .data(error.description)
         }
     }
 }

@@ -10,15 +10,30 @@ import Foundation
 /// Environments are shared: ``open(at:options:)`` returns the environment already open for the
 /// same resolved path in this process, because opening one file twice in a process and closing
 /// either handle would drop the other's `fcntl` locks. The environment closes when the last
-/// reference goes away (`deinit`).
+/// reference goes away (`deinit`), or earlier with ``release()``, after which the next transaction
+/// opens it again.
 ///
 /// Every environment is opened with `MDB_NOTLS`, so read transactions are not tied to threads.
 /// Transactions are reached only through ``withReadTransaction(_:)`` and
 /// ``withWriteTransaction(syncOnCommit:_:)``; a write transaction begins and commits inside that
 /// one synchronous call, so it never crosses an `await`.
 ///
-/// A full map grows by itself: ``withWriteTransaction(syncOnCommit:_:)`` aborts, enlarges the map
-/// and runs the body again. A map grown by another process is adopted when a transaction begins.
+/// A full map grows by itself, up to ``Options/maxMapSize``: ``withWriteTransaction(syncOnCommit:_:)``
+/// aborts, enlarges the map and runs the body again. A map grown by another process is adopted
+/// when a transaction begins. The map is never writable (`MDB_WRITEMAP` is not used): LMDB writes
+/// pages with `write`, so a stray pointer cannot damage the file and a full disk is an error, not
+/// a signal.
+///
+/// **Writers that die.** LMDB serializes write transactions across processes with a lock kept in
+/// `lock.mdb` (``lockMode``). With the robust mutexes of Linux's liblmdb, a writer killed inside a
+/// transaction releases it and the next writer carries on. Apple platforms have no robust
+/// process-shared locks: LMDB 0.9 uses POSIX named semaphores there, and a writer killed inside a
+/// transaction leaves the semaphore taken until every process has closed the store (the next first
+/// opener creates it anew). So that such a store never blocks a writer for good, in that mode each
+/// write transaction first takes an `flock` on `writer.lock` beside `lock.mdb` (the kernel drops it
+/// when its holder dies), then looks at LMDB's writer semaphore without waiting on it: taken while
+/// no live process holds `writer.lock` means its holder died, and the transaction throws
+/// ``LMDBError/writerDied`` at once; this environment is released so that the store can clear.
 public final class LMDBEnvironment: @unchecked Sendable {
     /// How to open an environment.
     public struct Options: Hashable, Sendable {
@@ -28,6 +43,11 @@ public final class LMDBEnvironment: @unchecked Sendable {
         public var readOnly: Bool
         /// The initial map size in bytes (grown on demand). LMDB raises it to the file's size.
         public var mapSize: Int
+        /// The largest map the environment grows to; a transaction that needs more throws
+        /// ``LMDBError/mapFull``. The map is address space, not memory: on iOS, tvOS, watchOS and
+        /// visionOS an app without the extended-virtual-addressing entitlement has a few GB of it,
+        /// so the default there is 1 GiB; elsewhere 64 GiB.
+        public var maxMapSize: Int
         /// The most named databases the environment can open.
         public var maxDatabases: UInt32
         /// The number of reader slots shared by all processes (LMDB's default is 126).
@@ -37,23 +57,54 @@ public final class LMDBEnvironment: @unchecked Sendable {
         public var noSync: Bool
         /// The mode of the files LMDB creates.
         public var fileMode: UInt32
+        /// How long a write transaction waits for another process's write transaction, in the
+        /// POSIX-semaphore lock mode, before it throws ``LMDBError/writerBusy``.
+        public var writerWait: Duration
+
+        /// The default ``maxMapSize`` on this platform.
+        public static var defaultMaxMapSize: Int {
+            #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            1 << 30
+            #else
+            64 << 30
+            #endif
+        }
 
         /// - Parameters:
         ///   - readOnly: open for reading only.
         ///   - mapSize: the initial map size in bytes; 64 MiB by default.
+        ///   - maxMapSize: the largest map; ``defaultMaxMapSize`` by default.
         ///   - maxDatabases: the most named databases; 16 by default.
         ///   - maxReaders: reader slots; 126 by default.
         ///   - noSync: skip `fsync` on commit unless a transaction asks for it.
         ///   - fileMode: the mode of created files; `0o600` by default.
-        public init(readOnly: Bool = false, mapSize: Int = 64 << 20, maxDatabases: UInt32 = 16,
-                    maxReaders: UInt32 = 126, noSync: Bool = false, fileMode: UInt32 = 0o600) {
+        ///   - writerWait: the longest wait for another process's write transaction (10 s).
+        public init(readOnly: Bool = false, mapSize: Int = 64 << 20, maxMapSize: Int = Options.defaultMaxMapSize,
+                    maxDatabases: UInt32 = 16, maxReaders: UInt32 = 126, noSync: Bool = false,
+                    fileMode: UInt32 = 0o600, writerWait: Duration = .seconds(10)) {
             self.readOnly = readOnly
             self.mapSize = mapSize
+            self.maxMapSize = max(maxMapSize, mapSize)
             self.maxDatabases = maxDatabases
             self.maxReaders = maxReaders
             self.noSync = noSync
             self.fileMode = fileMode
+            self.writerWait = writerWait
         }
+    }
+
+    /// How LMDB serializes write transactions across the processes that have the store open, as
+    /// the linked LMDB laid out `lock.mdb`.
+    public enum LockMode: String, Hashable, Sendable {
+        /// Process-shared robust mutexes (Debian's liblmdb on Linux): a writer that dies inside a
+        /// transaction releases the lock, and the next writer recovers.
+        case robustMutexes = "robust-mutex"
+        /// POSIX named semaphores (LMDB 0.9 on Apple platforms, or built with
+        /// `-DMDB_USE_POSIX_SEM`): a writer that dies inside a transaction leaves the lock taken
+        /// until every process has closed the store.
+        case posixSemaphores = "posix-sem"
+        /// No lock file (`MDB_NOLOCK`, a read-only medium).
+        case none
     }
 
     /// The environment's directory, resolved (symbolic links followed).
@@ -62,15 +113,32 @@ public final class LMDBEnvironment: @unchecked Sendable {
     public let isReadOnly: Bool
     /// Whether it was opened without LMDB's lock file (`MDB_NOLOCK`, read-only media only).
     public let isLockless: Bool
+    /// The options it was opened with (an environment released and opened again uses them).
+    public let options: Options
 
-    let env: OpaquePointer
+    /// The LMDB handle; `nil` while released. Read with the resize lock held shared, changed with
+    /// it held exclusively.
+    private var handle: OpaquePointer?
+    /// The map size when the environment was last released, to open it again at that size.
+    private var releasedMapSize: Int
+    /// What `lock.mdb` says about the cross-process writer lock (set at each open).
+    private var mode: LockMode = .robustMutexes
+    /// In the POSIX-semaphore mode: `writer.lock` (flocked around each write transaction) and
+    /// LMDB's writer semaphore, opened by name to look at it. Set at each open, closed at release.
+    private var writerLockFD: Int32 = -1
+    private var writerSemaphore: UnsafeMutablePointer<sem_t>?
     /// Shared by every transaction of this process; taken exclusively to resize the map, which
-    /// LMDB allows only while the process has no transaction open.
+    /// LMDB allows only while the process has no transaction open, and to open or release the
+    /// environment.
     private let resizeLock: UnsafeMutablePointer<pthread_rwlock_t>
     /// Serializes this process's write transactions, so the sync flag can be set per commit.
     private let writerLock = NSLock()
     private let databaseLock = NSLock()
     private var databases: [String: LMDBDatabase] = [:]
+    /// The named databases opened so far, by handle: opened again in this order after a release,
+    /// which gives them the same handles. Guarded by `knownLock`, taken after every other lock.
+    private var known: [MDB_dbi: String] = [:]
+    private let knownLock = NSLock()
     private var currentNoSync: Bool
     private let defaultNoSync: Bool
 
@@ -95,23 +163,25 @@ public final class LMDBEnvironment: @unchecked Sendable {
     }
 
     private init(env: OpaquePointer, path: String, options: Options, lockless: Bool) {
-        self.env = env
+        self.handle = env
         self.path = path
+        self.options = options
         self.isReadOnly = options.readOnly
         self.isLockless = lockless
         self.currentNoSync = options.noSync
         self.defaultNoSync = options.noSync
+        self.releasedMapSize = options.mapSize
         resizeLock = .allocate(capacity: 1)
         pthread_rwlock_init(resizeLock, nil)
+        attachWriterLock()
     }
 
     deinit {
         // Close while holding the registry, so a concurrent `open` of the same path waits until
         // this handle's locks are gone before it opens its own.
         let path = self.path
-        let env = self.env
         Self.registry.withLock { entries in
-            mdb_env_close(env)
+            closeHandle()
             entries[path] = nil
         }
         pthread_rwlock_destroy(resizeLock)
@@ -141,9 +211,10 @@ public final class LMDBEnvironment: @unchecked Sendable {
                     return .success(existing)
                 }
                 do throws(LMDBError) {
-                    let env = try create(resolved, options)
-                    entries[resolved] = Entry(environment: env)
-                    return .success(env)
+                    let (env, lockless) = try openHandle(resolved, options, mapSize: options.mapSize, lockless: nil)
+                    let environment = LMDBEnvironment(env: env, path: resolved, options: options, lockless: lockless)
+                    entries[resolved] = Entry(environment: environment)
+                    return .success(environment)
                 } catch {
                     return .failure(error)
                 }
@@ -168,7 +239,10 @@ public final class LMDBEnvironment: @unchecked Sendable {
         return String(cString: real)
     }
 
-    private static func create(_ path: String, _ options: Options) throws(LMDBError) -> LMDBEnvironment {
+    /// Opens an LMDB handle on `path`. `lockless` nil: with the lock file, falling back to
+    /// `MDB_NOLOCK` for a read-only open of a medium that cannot take one.
+    private static func openHandle(_ path: String, _ options: Options, mapSize: Int,
+                                   lockless: Bool?) throws(LMDBError) -> (OpaquePointer, lockless: Bool) {
         func attempt(lockless: Bool) throws(LMDBError) -> OpaquePointer {
             var envp: OpaquePointer?
             try LMDBError.check(mdb_env_create(&envp))
@@ -176,7 +250,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
             do throws(LMDBError) {
                 try LMDBError.check(mdb_env_set_maxdbs(env, options.maxDatabases))
                 try LMDBError.check(mdb_env_set_maxreaders(env, options.maxReaders))
-                try LMDBError.check(mdb_env_set_mapsize(env, options.mapSize))
+                try LMDBError.check(mdb_env_set_mapsize(env, mapSize))
                 var flags = UInt32(MDB_NOTLS)
                 if options.readOnly { flags |= UInt32(MDB_RDONLY) }
                 if options.noSync { flags |= UInt32(MDB_NOSYNC) }
@@ -188,11 +262,178 @@ public final class LMDBEnvironment: @unchecked Sendable {
                 throw error
             }
         }
+        if let lockless { return (try attempt(lockless: lockless), lockless) }
         do {
-            return LMDBEnvironment(env: try attempt(lockless: false), path: path, options: options, lockless: false)
+            return (try attempt(lockless: false), false)
         } catch where options.readOnly && (error == .permissionDenied || error == .readOnlyFileSystem) {
-            return LMDBEnvironment(env: try attempt(lockless: true), path: path, options: options, lockless: true)
+            return (try attempt(lockless: true), true)
         }
+    }
+
+    // MARK: Releasing
+
+    /// Whether the environment is open now (not released).
+    public var isOpen: Bool {
+        pthread_rwlock_rdlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        return handle != nil
+    }
+
+    /// Closes the LMDB environment while this object lives on: it syncs what was committed, waits
+    /// for the transactions in flight, then closes LMDB's files, its map and its locks. The next
+    /// transaction (or any call that needs the environment) opens it again, at the same map size
+    /// and with the same database handles. Nothing is lost: every commit is in `data.mdb`.
+    public func release() {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        releaseHoldingWriterLock()
+    }
+
+    private func releaseHoldingWriterLock() {
+        pthread_rwlock_wrlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        guard let env = handle else { return }
+        if !isReadOnly { mdb_env_sync(env, 1) }
+        var info = MDB_envinfo()
+        if mdb_env_info(env, &info) == 0 { releasedMapSize = info.me_mapsize }
+        closeHandle()
+    }
+
+    /// Closes the handle and what was opened beside it. Call with the resize lock held
+    /// exclusively, or from `deinit`.
+    private func closeHandle() {
+        if let env = handle { mdb_env_close(env) }
+        handle = nil
+        // After LMDB's own descriptors: closing a descriptor of lock.mdb would drop the process's
+        // fcntl locks on it, but writer.lock is a file of its own.
+        if let sem = writerSemaphore { sem_close(sem) }
+        writerSemaphore = nil
+        if writerLockFD >= 0 { close(writerLockFD) }
+        writerLockFD = -1
+    }
+
+    /// Opens a released environment again; a no-op when it is open.
+    private func reopen() throws(LMDBError) {
+        pthread_rwlock_wrlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        guard handle == nil else { return }
+        let (env, _) = try Self.openHandle(path, options, mapSize: releasedMapSize, lockless: isLockless)
+        // The named databases, opened again in the order of their handles, get the same handles.
+        let names = knownLock.withLock { known.sorted { $0.key < $1.key } }
+        for (expected, name) in names {
+            var txnp: OpaquePointer?
+            var rc = mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txnp)
+            var dbi: MDB_dbi = 0
+            if rc == 0 {
+                rc = mdb_dbi_open(txnp, name, 0, &dbi)
+                rc = rc == 0 ? mdb_txn_commit(txnp) : { mdb_txn_abort(txnp); return rc }()
+            }
+            if rc == 0 && dbi != expected { rc = MDB_BAD_DBI }
+            if rc != 0 {
+                mdb_env_close(env)
+                throw LMDBError(rawValue: rc)
+            }
+        }
+        handle = env
+        currentNoSync = defaultNoSync
+        attachWriterLock()
+    }
+
+    // MARK: Writers that die (the POSIX-semaphore lock mode)
+
+    /// How LMDB serializes writers across processes in this environment.
+    public var lockMode: LockMode {
+        pthread_rwlock_rdlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        return mode
+    }
+
+    /// Reads the lock mode from `lock.mdb` and, in the POSIX-semaphore mode of a writable
+    /// environment, opens `writer.lock` and LMDB's writer semaphore. Call with the handle just
+    /// opened (from `init` or with the resize lock held exclusively).
+    private func attachWriterLock() {
+        guard !isLockless else {
+            mode = .none
+            return
+        }
+        guard let name = Self.writerSemaphoreName(lockFile: path + "/lock.mdb") else {
+            mode = .robustMutexes
+            return
+        }
+        mode = .posixSemaphores
+        guard !isReadOnly else { return }
+        let fd = Foundation.open(path + "/writer.lock", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(options.fileMode))
+        let sem = sem_open(name, 0)
+        if fd >= 0, let sem, sem != SEM_FAILED {
+            writerLockFD = fd
+            writerSemaphore = sem
+        } else {
+            if fd >= 0 { close(fd) }
+            if let sem, sem != SEM_FAILED { sem_close(sem) }
+        }
+    }
+
+    /// The name of LMDB's writer semaphore when `lock.mdb` was laid out by an LMDB built with
+    /// POSIX semaphores, else `nil`.
+    ///
+    /// LMDB 0.9's lock file begins with its reader-table header: a magic and a format word, then
+    /// (with POSIX semaphores) the reader semaphore's name, `/MDBr…`, where the robust build keeps
+    /// a `pthread_mutex_t`; the writer semaphore's name, `/MDBw…`, starts the second 64-byte
+    /// cache line.
+    static func writerSemaphoreName(lockFile: String) -> String? {
+        lockFileHeader(lockFile).flatMap { header in
+            guard header.count >= 96, Array(header[8..<13]) == Array("/MDBr".utf8),
+                  Array(header[64..<69]) == Array("/MDBw".utf8) else { return nil }
+            let name = header[64..<96].prefix { $0 != 0 }
+            return String(decoding: name, as: UTF8.self)
+        }
+    }
+
+    /// The first 96 bytes of `lock.mdb`, read from the lock region LMDB maps: a process's own
+    /// `fcntl` locks on a file are dropped when it closes any descriptor of that file, so the
+    /// lock file is never opened a second time here. It is read through `/proc/self/map_files`
+    /// where there is one, and else by mapping it (a mapping holds no lock and unmapping drops
+    /// none).
+    private static func lockFileHeader(_ lockFile: String) -> [UInt8]? {
+        var st = stat()
+        guard stat(lockFile, &st) == 0, st.st_size >= 96 else { return nil }
+        // A second descriptor must not be closed while LMDB holds its locks: keep it in a table
+        // for the process's life, one per lock file (inode), reused at each open.
+        return LockFileReader.shared.header(of: lockFile, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    /// Takes this process's turn at the store's cross-process writer lock in the POSIX-semaphore
+    /// mode and returns a closure that gives it back; a no-op closure in the other modes. Call
+    /// with `writerLock` held and the environment open.
+    private func enterWriterGate() throws(LMDBError) -> () -> Void {
+        pthread_rwlock_rdlock(resizeLock)
+        let (fd, sem) = (writerLockFD, writerSemaphore)
+        pthread_rwlock_unlock(resizeLock)
+        guard fd >= 0, let sem else { return {} }
+        // 1. writer.lock: held by a live writer of another process for the length of its
+        //    transaction; the kernel drops it when that process dies.
+        let clock = ContinuousClock()
+        let deadline = clock.now + options.writerWait
+        var pause: UInt32 = 200
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { break }
+            if clock.now >= deadline { throw .writerBusy }
+            usleep(pause)
+            pause = min(pause * 2, 10_000)
+        }
+        // 2. LMDB's writer semaphore, looked at without waiting: with writer.lock held, no live
+        //    RouteLog writer holds it. Another program's transaction (mdb_load) may, briefly.
+        let grace = clock.now + .milliseconds(250)
+        while sem_trywait(sem) != 0 {
+            if clock.now >= grace {
+                _ = flock(fd, LOCK_UN)
+                releaseHoldingWriterLock()
+                throw .writerDied
+            }
+            usleep(2_000)
+        }
+        sem_post(sem)
+        return { _ = flock(fd, LOCK_UN) }
     }
 
     // MARK: Databases
@@ -222,7 +463,13 @@ public final class LMDBEnvironment: @unchecked Sendable {
         }
         let db = LMDBDatabase(name: name, handle: handle)
         databases[cacheKey] = db
+        remember(db)
         return db
+    }
+
+    private func remember(_ db: LMDBDatabase) {
+        guard let name = db.name else { return }
+        knownLock.withLock { known[db.handle] = name }
     }
 
     /// Runs `body` in one write transaction that first opens the main database and the named
@@ -254,17 +501,47 @@ public final class LMDBEnvironment: @unchecked Sendable {
             return try body(txn, LMDBDatabase(name: nil, handle: mainHandle), opened)
         }
         databases["main"] = LMDBDatabase(name: nil, handle: mainHandle)
-        for db in opened { databases["n:" + db.name!] = db }
+        for db in opened {
+            databases["n:" + db.name!] = db
+            remember(db)
+        }
         return result
     }
 
     // MARK: Transactions
 
-    /// Begins a transaction with the resize lock held shared, adopting a map grown by another
-    /// process. `body` must end the transaction.
-    private func beginTransaction<R>(readOnly: Bool, _ body: (OpaquePointer) throws(LMDBError) -> R) throws(LMDBError) -> R {
+    /// Runs `body` with the environment open (opening a released one) and the resize lock held
+    /// shared.
+    private func withHandle<R>(_ body: (OpaquePointer) throws(LMDBError) -> R) throws(LMDBError) -> R {
         while true {
             pthread_rwlock_rdlock(resizeLock)
+            if let env = handle {
+                defer { pthread_rwlock_unlock(resizeLock) }
+                return try body(env)
+            }
+            pthread_rwlock_unlock(resizeLock)
+            try reopen()
+        }
+    }
+
+    /// Begins a transaction with the resize lock held shared, adopting a map grown by another
+    /// process. `body` must end the transaction. `prepare` runs first, with the handle, for a
+    /// write transaction's flags.
+    private func beginTransaction<R>(readOnly: Bool, prepare: (OpaquePointer) throws(LMDBError) -> Void = { _ in },
+                                     _ body: (OpaquePointer) throws(LMDBError) -> R) throws(LMDBError) -> R {
+        while true {
+            pthread_rwlock_rdlock(resizeLock)
+            guard let env = handle else {
+                pthread_rwlock_unlock(resizeLock)
+                try reopen()
+                continue
+            }
+            do {
+                try prepare(env)
+            } catch {
+                pthread_rwlock_unlock(resizeLock)
+                throw error
+            }
             var txnp: OpaquePointer?
             let rc = mdb_txn_begin(env, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txnp)
             if rc == MDB_MAP_RESIZED {
@@ -281,6 +558,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
     private func adoptMapSize() throws(LMDBError) {
         pthread_rwlock_wrlock(resizeLock)
         defer { pthread_rwlock_unlock(resizeLock) }
+        guard let env = handle else { return }
         try LMDBError.check(mdb_env_set_mapsize(env, 0))
     }
 
@@ -311,19 +589,25 @@ public final class LMDBEnvironment: @unchecked Sendable {
     /// - Parameters:
     ///   - syncOnCommit: `true` makes the commit durable (fsync) before returning; `false` skips
     ///     the fsync (see ``sync(force:)``); `nil` uses ``Options/noSync``.
-    /// - Throws: ``LMDBError`` or whatever `body` throws.
+    /// - Throws: ``LMDBError`` or whatever `body` throws: ``LMDBError/writerDied`` or
+    ///   ``LMDBError/writerBusy`` when another process's write transaction blocks this one (see
+    ///   ``lockMode``), ``LMDBError/mapFull`` when the map would pass ``Options/maxMapSize``.
     public func withWriteTransaction<R>(syncOnCommit: Bool? = nil, _ body: (LMDBWriteTransaction) throws -> R) throws -> R {
         precondition(!isReadOnly, "write transaction on a read-only LMDB environment")
         writerLock.lock()
         defer { writerLock.unlock() }
         let noSync = syncOnCommit.map { !$0 } ?? defaultNoSync
-        if noSync != currentNoSync {
-            try LMDBError.check(mdb_env_set_flags(env, UInt32(MDB_NOSYNC), noSync ? 1 : 0))
-            currentNoSync = noSync
-        }
         while true {
             do {
-                return try beginTransactionRethrowing(readOnly: false) { txn in
+                try withHandle { _ throws(LMDBError) in }
+                let leave = try enterWriterGate()
+                defer { leave() }
+                return try beginTransactionRethrowing(readOnly: false, prepare: { env throws(LMDBError) in
+                    if noSync != self.currentNoSync {
+                        try LMDBError.check(mdb_env_set_flags(env, UInt32(MDB_NOSYNC), noSync ? 1 : 0))
+                        self.currentNoSync = noSync
+                    }
+                }) { txn in
                     let t = LMDBWriteTransaction(txn)
                     var done = false
                     defer {
@@ -341,38 +625,56 @@ public final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    private func beginTransactionRethrowing<R>(readOnly: Bool, _ body: (OpaquePointer) throws -> R) throws -> R {
+    private func beginTransactionRethrowing<R>(readOnly: Bool, prepare: (OpaquePointer) throws(LMDBError) -> Void = { _ in },
+                                               _ body: (OpaquePointer) throws -> R) throws -> R {
         var outcome: Result<R, any Error>!
-        try beginTransaction(readOnly: readOnly) { txn throws(LMDBError) in
+        try beginTransaction(readOnly: readOnly, prepare: prepare) { txn throws(LMDBError) in
             do { outcome = .success(try body(txn)) } catch { outcome = .failure(error) }
         }
         return try outcome.get()
     }
 
-    /// Grows the map: doubles it, by at most 1 GiB a step.
+    /// Grows the map: doubles it, by at most 1 GiB a step, up to ``Options/maxMapSize``.
     private func growMap() throws(LMDBError) {
         pthread_rwlock_wrlock(resizeLock)
         defer { pthread_rwlock_unlock(resizeLock) }
+        guard let env = handle else { return }
         var info = MDB_envinfo()
         try LMDBError.check(mdb_env_info(env, &info))
         let current = info.me_mapsize
+        guard current < options.maxMapSize else { throw .mapFull }
         let step = min(max(current, 1 << 20), 1 << 30)
-        let target = (current + step + 0xFFFF) & ~0xFFFF
+        let target = min((current + step + 0xFFFF) & ~0xFFFF, options.maxMapSize)
         try LMDBError.check(mdb_env_set_mapsize(env, target))
     }
 
     // MARK: Maintenance
 
-    /// The current map size in bytes.
+    /// The current map size in bytes (the size it will open with, while released).
     public var mapSize: Int {
+        pthread_rwlock_rdlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        guard let env = handle else { return releasedMapSize }
         var info = MDB_envinfo()
         mdb_env_info(env, &info)
         return info.me_mapsize
     }
 
+    /// Whether LMDB writes through a writable map (`MDB_WRITEMAP`); never, in RouteLog.
+    public var isWriteMapped: Bool {
+        (try? withHandle { env throws(LMDBError) in
+            var flags: UInt32 = 0
+            try LMDBError.check(mdb_env_get_flags(env, &flags))
+            return flags & UInt32(MDB_WRITEMAP) != 0
+        }) ?? false
+    }
+
     /// Flushes committed data to disk (`mdb_env_sync`). With `force`, even when the environment
-    /// skips syncs on commit.
+    /// skips syncs on commit. A released environment was synced when it was released.
     public func sync(force: Bool = true) throws(LMDBError) {
+        pthread_rwlock_rdlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        guard let env = handle else { return }
         try LMDBError.check(mdb_env_sync(env, force ? 1 : 0))
     }
 
@@ -380,9 +682,38 @@ public final class LMDBEnvironment: @unchecked Sendable {
     @discardableResult
     public func clearStaleReaders() throws(LMDBError) -> Int {
         if isLockless { return 0 }
-        var dead: Int32 = 0
-        try LMDBError.check(mdb_reader_check(env, &dead))
-        return Int(dead)
+        return try withHandle { env throws(LMDBError) in
+            var dead: Int32 = 0
+            try LMDBError.check(mdb_reader_check(env, &dead))
+            return Int(dead)
+        }
+    }
+}
+
+/// Reads the header of LMDB lock files without ever closing a descriptor of one while this
+/// process may hold LMDB's `fcntl` locks on it (closing any descriptor of a file drops all of a
+/// process's `fcntl` locks on that file). One descriptor per lock file, kept for the process's
+/// life; a handful of stores per process at most.
+private final class LockFileReader: @unchecked Sendable {
+    static let shared = LockFileReader()
+    private let lock = NSLock()
+    private var descriptors: [String: (device: UInt64, inode: UInt64, fd: Int32)] = [:]
+
+    func header(of lockFile: String, device: UInt64, inode: UInt64) -> [UInt8]? {
+        lock.withLock {
+            var fd: Int32
+            if let known = descriptors[lockFile], known.device == device, known.inode == inode {
+                fd = known.fd
+            } else {
+                // A lock file replaced (a new inode): the old descriptor is kept open, not closed.
+                fd = Foundation.open(lockFile, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { return nil }
+                descriptors[lockFile] = (device, inode, fd)
+            }
+            var bytes = [UInt8](repeating: 0, count: 96)
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 96, 0) }
+            return n == 96 ? bytes : nil
+        }
     }
 }
 
@@ -402,10 +733,13 @@ extension LMDBEnvironment {
 
     /// The map size, the pages in use and the free pages, as one read transaction sees them.
     public func spaceInfo() throws -> SpaceInfo {
-        var info = MDB_envinfo()
-        try LMDBError.check(mdb_env_info(env, &info))
-        var st = MDB_stat()
-        try LMDBError.check(mdb_env_stat(env, &st))
+        let (info, st) = try withHandle { env throws(LMDBError) in
+            var info = MDB_envinfo()
+            try LMDBError.check(mdb_env_info(env, &info))
+            var st = MDB_stat()
+            try LMDBError.check(mdb_env_stat(env, &st))
+            return (info, st)
+        }
         let free = try withReadTransaction { txn in try txn.freePageCount() }
         return SpaceInfo(mapSize: info.me_mapsize, pageSize: Int(st.ms_psize), usedPages: info.me_last_pgno + 1, freePages: free)
     }
@@ -414,7 +748,9 @@ extension LMDBEnvironment {
     /// (`mdb_env_copy2`). With `compact`, free pages are left out and the pages renumbered
     /// (`MDB_CP_COMPACT`). The copy runs in a read transaction, so writers carry on meanwhile.
     public func copy(to directory: String, compact: Bool) throws(LMDBError) {
-        try LMDBError.check(mdb_env_copy2(env, directory, compact ? UInt32(MDB_CP_COMPACT) : 0))
+        try withHandle { env throws(LMDBError) in
+            try LMDBError.check(mdb_env_copy2(env, directory, compact ? UInt32(MDB_CP_COMPACT) : 0))
+        }
     }
 }
 

@@ -63,8 +63,21 @@ public struct LMDBError: Error, RawRepresentable, Hashable, Sendable, CustomStri
     /// `EINVAL`: an invalid parameter.
     public static let invalidArgument = LMDBError(rawValue: 22)
 
+    /// A write transaction found the store's cross-process writer lock taken by a process that
+    /// died inside a transaction (only with POSIX semaphores, LMDB's lock on Apple platforms: see
+    /// ``LMDBEnvironment/lockMode``). RouteLog's own code, not LMDB's.
+    public static let writerDied = LMDBError(rawValue: -30_500)
+    /// A write transaction waited ``LMDBEnvironment/Options/writerWait`` for another process's
+    /// write transaction (POSIX-semaphore lock mode). RouteLog's own code, not LMDB's.
+    public static let writerBusy = LMDBError(rawValue: -30_501)
+
     /// LMDB's message for this code (`mdb_strerror`), with the code.
     public var description: String {
+        switch self {
+        case .writerDied: return "store busy: a process died while writing; it clears when every process has closed the store"
+        case .writerBusy: return "store busy: another process has been writing for longer than this process waits"
+        default: break
+        }
         let message = mdb_strerror(rawValue).map { String(cString: $0) } ?? "unknown error"
         return "\(message) (\(rawValue))"
     }

@@ -71,7 +71,7 @@ extension LMDBEventLog {
             // LMDB itself makes concurrent first opens safe: the first process to lock lock.mdb
             // initializes data.mdb while the others wait for its lock.
             return try LMDBEnvironment.open(at: path, options: .init(
-                readOnly: options.readOnly, mapSize: options.initialMapSize, maxDatabases: 8,
+                readOnly: options.readOnly, mapSize: options.initialMapSize, maxMapSize: options.maxMapSize, maxDatabases: 8,
                 maxReaders: options.maxReaders, noSync: options.durability != .perEvent, fileMode: 0o600))
         } catch .invalid, .versionMismatch {
             throw LMDBEventLogError.notAStore(path: path, reason: "data.mdb is not an LMDB file of this version")

@@ -37,8 +37,8 @@ import RouteLogCore
 /// shared per path (see ``LMDBEnvironment``). Stale reader slots are cleared at open and a full
 /// map grows by itself. <doc:SharingAStore> covers an app and its extensions on one store.
 ///
-/// On iOS there is no system LMDB: this type builds where `liblmdb` does (Linux, macOS with
-/// Homebrew). Apps elsewhere plug another `EventLog` into the same core.
+/// On Linux it runs on the system's liblmdb; on Apple platforms on LMDB 0.9's own sources, built
+/// into the app (see "Apple platforms" in the module's overview).
 public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// When appended events reach the disk.
     public enum Durability: Hashable, Sendable {
@@ -65,6 +65,10 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         public var snapshotInterval: UInt64
         /// The initial LMDB map size in bytes; the map grows when it fills.
         public var initialMapSize: Int
+        /// The largest the map grows to (``LMDBEnvironment/Options/defaultMaxMapSize``: 1 GiB on
+        /// iOS, tvOS, watchOS and visionOS, whose apps have a few GB of address space, 64 GiB
+        /// elsewhere). An append that needs more throws ``LMDBEventLogError/storeFull(path:maxMapSize:)``.
+        public var maxMapSize: Int
         /// The number of reader slots, shared by every process that opens the store (each read
         /// transaction of each process takes one while it runs). Only the first process to open
         /// the store sets it; later processes use that count.
@@ -82,11 +86,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         ///   - durability: when appends reach the disk.
         ///   - snapshotInterval: store a snapshot every K events (K ≥ 1).
         ///   - initialMapSize: the initial map size in bytes (64 MiB).
+        ///   - maxMapSize: the largest map size in bytes.
         ///   - maxReaders: reader slots (LMDB's default, 126).
         ///   - clock: milliseconds since 1970.
         ///   - retention: which sessions the store keeps (``Retention/app``).
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
+                    maxMapSize: Int = LMDBEnvironment.Options.defaultMaxMapSize,
                     maxReaders: UInt32 = 126,
                     clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
                     retention: Retention = .app) {
@@ -94,6 +100,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             self.durability = durability
             self.snapshotInterval = snapshotInterval
             self.initialMapSize = initialMapSize
+            self.maxMapSize = maxMapSize
             self.maxReaders = maxReaders
             self.clock = clock
             self.retention = retention

@@ -33,6 +33,14 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
     case sessionInUse(SessionID)
     /// A session's writer lock file could not be opened or locked.
     case lockFailed(path: String, reason: String)
+    /// Another process holds the store's cross-process writer lock: it died inside a write
+    /// transaction (`writerDied`), which with LMDB's POSIX-semaphore locks (Apple platforms) lasts
+    /// until every process has closed the store, or it has been writing for longer than this
+    /// process waits. Nothing was written; a later write may succeed.
+    case storeBusy(path: String, writerDied: Bool)
+    /// The store's map reached ``LMDBEnvironment/Options/maxMapSize``: nothing more fits until
+    /// sessions are deleted (retention) and the store compacted.
+    case storeFull(path: String, maxMapSize: Int)
 
     public var description: String {
         switch self {
@@ -62,6 +70,24 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
             "session \(id) is being written by another log or process; it was not deleted"
         case .lockFailed(let path, let reason):
             "cannot lock \(path): \(reason)"
+        case .storeBusy(let path, let writerDied):
+            writerDied
+                ? "store busy: a process died while writing; it clears when every process has closed the store (\(path))"
+                : "store busy: another process has been writing to \(path) for longer than this process waits"
+        case .storeFull(let path, let maxMapSize):
+            "store \(path) is full: it reached its \(maxMapSize >> 20) MiB map; delete sessions (routelog prune) and compact it (routelog compact)"
+        }
+    }
+}
+
+extension LMDBEventLogError {
+    /// The error a failed write transaction on `environment` reports.
+    init(writing error: LMDBError, to environment: LMDBEnvironment) {
+        switch error {
+        case .writerDied: self = .storeBusy(path: environment.path, writerDied: true)
+        case .writerBusy: self = .storeBusy(path: environment.path, writerDied: false)
+        case .mapFull: self = .storeFull(path: environment.path, maxMapSize: environment.options.maxMapSize)
+        default: self = .storage(error.onFileSystem(of: environment.path), operation: "writing to \(environment.path)")
         }
     }
 }

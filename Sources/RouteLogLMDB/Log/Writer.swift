@@ -152,7 +152,7 @@ final class Writer: @unchecked Sendable {
             if jobs.count > 1 {
                 for job in jobs { run([job]) }
             } else {
-                jobs[0].error = (error as? LMDBError).map { LMDBEventLogError.storage($0.onFileSystem(of: environment.path), operation: "writing to \(environment.path)") }
+                jobs[0].error = (error as? LMDBError).map { LMDBEventLogError(writing: $0, to: environment) }
                     ?? (error as? Abort)?.error ?? error
             }
         }

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The built products directory (where the crash-test helper lives).
+public var productsDirectory: URL {
+    let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }
+    if let bundle { return bundle.bundleURL.deletingLastPathComponent() }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+}
+
+/// A running `routelog-lmdb-crashtest` child with its stdout read line by line.
+public final class Child {
+    public let process = Process()
+    private let pipe = Pipe()
+    private var buffer: [UInt8] = []
+    public private(set) var lines: [String] = []
+    private let input = Pipe()
+
+    /// Starts the test program `executable` (built beside the tests) with `arguments`.
+    public init(_ arguments: [String], executable: String = "routelog-lmdb-crashtest") throws {
+        process.executableURL = productsDirectory.appendingPathComponent(executable)
+        process.arguments = arguments
+        process.standardOutput = pipe
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Blocks until one more line arrives; `nil` at end of output.
+    public func nextLine() -> String? {
+        while true {
+            if let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                lines.append(line)
+                return line
+            }
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty {
+                if !buffer.isEmpty {
+                    // A partial last line (killed mid-write) is not an acknowledgement.
+                    buffer.removeAll()
+                }
+                return nil
+            }
+            buffer.append(contentsOf: data)
+        }
+    }
+
+    /// Reads the rest of the output and waits for the exit.
+    public func finish() -> Int32 {
+        while nextLine() != nil {}
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Closes the child's standard input (children that wait for its end then exit).
+    public func closeInput() { try? input.fileHandleForWriting.close() }
+
+    public func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
+}
