@@ -6,28 +6,47 @@ import RouteLogCore
 public struct StoreRecovery: Hashable, Sendable, CustomStringConvertible {
     /// The store's path.
     public var store: String
-    /// Where the damaged store was moved (kept for `routelog verify` and `export`).
+    /// Where the store was moved, whole (a store `routelog --store` reads, `verify`s and
+    /// `export`s).
     public var movedTo: String
+    /// How many launches in a row died while opening or restoring it.
+    public var deaths: Int
+
+    public init(store: String, movedTo: String, deaths: Int) {
+        self.store = store
+        self.movedTo = movedTo
+        self.deaths = deaths
+    }
 
     /// One line for logs and ``Navigator/recordingError``.
     public var description: String {
-        "the previous launch crashed while opening the store \(store); it was moved to \(movedTo) and a fresh store was started"
+        "the last \(deaths) launches crashed while opening the store \(store); it was moved to \(movedTo) (routelog --store \(movedTo) reads it) and a fresh store was started"
     }
 }
 
-/// Keeps an app from crash-looping on a damaged store.
+/// Keeps an app from crash-looping on a damaged store, without taking the user's history away
+/// for a single death.
 ///
 /// LMDB 0.9 trusts its pages, so a damaged `data.mdb` can crash the process inside the open or the
 /// first read (state restoration), on every launch. ``run(store:logger:_:)`` writes a marker before
 /// its body (the open and the restore) and removes it when the body returns or throws. A marker
-/// left by a process that is no longer alive means that process died inside the body: the store is
-/// moved aside to `STORE.damaged-N` and the body opens a fresh one.
+/// left by a process that is no longer alive means that process died inside the body. One such
+/// death proves little: the user swiped the app away during a slow launch, the launch watchdog or
+/// jetsam ended it. So the deaths are counted, and only after ``deathsBeforeMovingAside`` launches
+/// in a row died there (a loop the user cannot leave) is the store moved aside, whole, to
+/// `STORE.damaged-N` and the body opens a fresh one; a launch whose body returns resets the count.
 ///
 /// Markers live next to the store, in `STORE.opening/`, one per open (`PID-N`, holding the process
 /// start time), so several processes (an app and its extensions) can open one store at once: a
 /// marker whose process is still alive is an open in progress, not a crash. The check and the move
 /// happen under an advisory lock (`STORE.opening/lock`).
 public enum CrashLoopGuard {
+    /// Consecutive deaths during the open and restore before the store is moved aside: 3. One is
+    /// a kill as likely as a damaged store; two can still be the launch watchdog on a slow device
+    /// after an update; three launches in a row dying at the same step is a loop, which iOS itself
+    /// would otherwise end only by the user deleting the app.
+    public static let deathsBeforeMovingAside = 3
+
     /// Runs `body` (open the store at `store`, restore from it) under a crash marker.
     ///
     /// - Returns: the body's value, and what was recovered when the previous open crashed (also
@@ -37,23 +56,33 @@ public enum CrashLoopGuard {
         let markers = store + ".opening"
         try FileManager.default.createDirectory(atPath: markers, withIntermediateDirectories: true)
         let mine = markers + "/\(getpid())-\(nextOpen())"
+        let deathsFile = markers + "/deaths"
         let recovery = try withLock(markers) { () throws -> StoreRecovery? in
-            var crashed = false
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: markers)) ?? [] where name != "lock" {
+            var died = 0
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: markers)) ?? [] where name != "lock" && name != "deaths" {
                 let path = markers + "/" + name
                 guard let pid = Int32(name.split(separator: "-").first ?? "") else { continue }
                 let started = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { UInt64($0) }
                 if !isAlive(pid, started: started) {
-                    crashed = true
+                    died += 1
                     try? FileManager.default.removeItem(atPath: path)
                 }
             }
+            var deaths = (try? String(contentsOfFile: deathsFile, encoding: .utf8)).flatMap { Int($0) } ?? 0
             var recovery: StoreRecovery?
-            if crashed && FileManager.default.fileExists(atPath: store) {
-                var n = 1
-                while FileManager.default.fileExists(atPath: "\(store).damaged-\(n)") { n += 1 }
-                try FileManager.default.moveItem(atPath: store, toPath: "\(store).damaged-\(n)")
-                recovery = StoreRecovery(store: store, movedTo: "\(store).damaged-\(n)")
+            if died > 0 {
+                deaths += 1
+                if deaths >= deathsBeforeMovingAside && FileManager.default.fileExists(atPath: store) {
+                    var n = 1
+                    while FileManager.default.fileExists(atPath: "\(store).damaged-\(n)") { n += 1 }
+                    try FileManager.default.moveItem(atPath: store, toPath: "\(store).damaged-\(n)")
+                    recovery = StoreRecovery(store: store, movedTo: "\(store).damaged-\(n)", deaths: deaths)
+                    deaths = 0
+                } else {
+                    logger.warning("the previous launch died while opening the store (\(deaths) in a row; the store is moved aside after \(deathsBeforeMovingAside))",
+                                   metadata: ["store": "\(store)"])
+                }
+                try? Data(String(deaths).utf8).write(to: URL(fileURLWithPath: deathsFile))
             }
             let started = processStartTime(getpid()).map(String.init) ?? ""
             guard FileManager.default.createFile(atPath: mine, contents: Data(started.utf8)) else {
@@ -63,7 +92,12 @@ public enum CrashLoopGuard {
         }
         defer { try? FileManager.default.removeItem(atPath: mine) }
         if let recovery { logger.error("\(recovery.description)", metadata: ["store": "\(store)"]) }
-        return (try body(), recovery)
+        let value = try body()
+        // A launch that got through ends the run of deaths.
+        if FileManager.default.fileExists(atPath: deathsFile) {
+            _ = try? withLock(markers) { try? FileManager.default.removeItem(atPath: deathsFile) }
+        }
+        return (value, recovery)
     }
 
     private static let counter = OpenCounter()

@@ -5,7 +5,7 @@ import RouteLogCore
 import RouteLogLMDB
 import Testing
 
-/// The crash-loop guard: a store whose open or restore crashed the previous launch is moved aside.
+/// The crash-loop guard: a store whose open or restore crashed several launches in a row is moved aside.
 @MainActor
 @Suite struct CrashLoopGuardTests {
     let root: String
@@ -34,14 +34,38 @@ import Testing
         return first.session
     }
 
-    @Test func aMarkerLeftByADeadProcessMovesTheStoreAside() async throws {
+    @Test func aSingleDeathAtLaunchMovesNothing() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = root + "/store"
+        let session = try await firstLaunch(store)
+        // The next launch was killed inside the open (a swipe during a slow launch, the watchdog).
+        try FileManager.default.createDirectory(atPath: store + ".opening", withIntermediateDirectories: true)
+        try Data("1".utf8).write(to: URL(fileURLWithPath: store + ".opening/\(try deadPID())-1"))
+        let log = CapturingLogHandler()
+        let second = try Navigator<PodRoute>.restoringLatest(store: store, logger: Logger(label: "test") { _ in log }, clock: fixedClock, open: open)
+        #expect(second.session == session && second.headSeq == 1)
+        #expect(second.recordingError == nil)
+        #expect(!FileManager.default.fileExists(atPath: store + ".damaged-1"))
+        #expect(log.messages.contains { $0.0 == .warning && $0.1.contains("died while opening the store (1 in a row") }, "\(log.messages)")
+        // The launch got through: the count starts again.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store + ".opening") == ["lock"])
+    }
+
+    @Test func aLoopOfDeathsMovesTheStoreAsideOnceAndKeepsIt() async throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = root + "/store"
         // A first launch records a session (and closes the store when it ends).
         let session = try await firstLaunch(store)
-        // The next launch died inside the open: its marker is still there, its process is gone.
+        // Launches that die inside the open, one after the other: each finds the marker of the one
+        // before it, and leaves its own.
+        struct Died: Error {}
         try FileManager.default.createDirectory(atPath: store + ".opening", withIntermediateDirectories: true)
-        try Data("1".utf8).write(to: URL(fileURLWithPath: store + ".opening/\(try deadPID())-1"))
+        for death in 1..<CrashLoopGuard.deathsBeforeMovingAside {
+            try Data("1".utf8).write(to: URL(fileURLWithPath: store + ".opening/\(try deadPID())-\(death)"))
+            #expect(throws: Died.self) { try CrashLoopGuard.run(store: store) { () throws -> Int in throw Died() } }
+            #expect(!FileManager.default.fileExists(atPath: store + ".damaged-1"), "moved after \(death) deaths")
+        }
+        try Data("1".utf8).write(to: URL(fileURLWithPath: store + ".opening/\(try deadPID())-9"))
 
         let log = CapturingLogHandler()
         let logger = Logger(label: "test") { _ in log }
@@ -49,19 +73,23 @@ import Testing
         // A fresh store: a new, empty session; the old store is kept aside, intact.
         #expect(second.session != session && second.headSeq == 0)
         let error = try #require(second.recordingError)
-        #expect(error.message.contains("crashed while opening the store") && error.message.contains("store.damaged-1"), "\(error)")
+        #expect(error.message.contains("the last 3 launches crashed while opening the store") && error.message.contains("store.damaged-1"), "\(error)")
         #expect(log.messages.contains { $0.0 == .error && $0.1.contains("moved to \(store).damaged-1") }, "\(log.messages)")
         let moved = try LMDBEventLog.open(at: store + ".damaged-1", options: .init(readOnly: true))
         #expect(try moved.sessions().map(\.id) == [session])
+        #expect(try moved.events(session).count == 1)
         // Recording works and the report stays visible.
         second.push(.episode(id: 2))
         await second.flush()
         #expect(second.recordingError?.message.contains("crashed while opening") == true)
         #expect(try second.log.events(second.session).count == 1)
-        // The marker is gone: the launch after that opens the new store as it is.
+        // The count is back to zero: the launch after that (once this one is in the background)
+        // opens the new store as it is, and the moved store stays where it is.
+        await second.suspend()
         let third = try Navigator<PodRoute>.restoringLatest(store: store, clock: fixedClock, open: open)
         #expect(third.recordingError == nil && third.session == second.session && third.headSeq == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store + ".opening") == ["lock"])
+        #expect(!FileManager.default.fileExists(atPath: store + ".damaged-2"))
     }
 
     @Test func aMarkerOfALiveProcessIsAnOpenInProgress() throws {
@@ -79,10 +107,12 @@ import Testing
         let (_, recovery) = try CrashLoopGuard.run(store: store) { try open(store) }
         #expect(recovery == nil)
         #expect(!FileManager.default.fileExists(atPath: store + ".damaged-1"))
-        // A marker naming a live pid but another start time is a reused pid: a crash.
+        // A marker naming a live pid but another start time is a reused pid: a death.
         try Data("1".utf8).write(to: URL(fileURLWithPath: store + ".opening/\(other.processIdentifier)-1"))
-        let (_, reused) = try CrashLoopGuard.run(store: store) { try open(store) }
-        #expect(reused?.movedTo == store + ".damaged-1")
+        let log = CapturingLogHandler()
+        let (_, reused) = try CrashLoopGuard.run(store: store, logger: Logger(label: "test") { _ in log }) { try open(store) }
+        #expect(reused == nil)
+        #expect(log.messages.contains { $0.0 == .warning && $0.1.contains("(1 in a row") }, "\(log.messages)")
     }
 
     @Test func anOpenThatThrowsLeavesNoMarker() throws {
