@@ -11,12 +11,12 @@ extension Navigator {
     public var isTravelling: Bool { past != nil }
 
     /// Shows the state after event `seq` (0 = before any event). Calls are refused until
-    /// ``resume()``; the log is untouched. Travelling to ``headSeq`` is the same as resuming.
+    /// ``returnToPresent()``; the log is untouched. Travelling to ``headSeq`` is the same as resuming.
     ///
     /// - Throws: ``TimeTravelError``.
     public func travel(to seq: UInt64) throws(TimeTravelError) {
         guard seq <= headSeq else { throw .seqOutOfRange(seq: seq, headSeq: headSeq) }
-        if seq == headSeq { resume(); return }
+        if seq == headSeq { returnToPresent(); return }
         let state: NavigationState
         if let s = history.state(at: seq) {
             state = s
@@ -59,8 +59,8 @@ extension Navigator {
         return true
     }
 
-    /// Returns to the live head.
-    public func resume() {
+    /// Returns to the live head. (Not ``resume()``, which takes a suspended navigator's files back.)
+    public func returnToPresent() {
         if past != nil { past = nil }
     }
 

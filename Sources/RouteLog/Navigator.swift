@@ -29,7 +29,7 @@ public enum CallResult: Hashable, Sendable, CustomStringConvertible {
 
 /// Why a navigator call was not recorded.
 public enum Refusal: Hashable, Sendable, CustomStringConvertible {
-    /// The navigator shows a past state (in-app time travel): ``Navigator/resume()`` first.
+    /// The navigator shows a past state (in-app time travel): ``Navigator/returnToPresent()`` first.
     case timeTravelling(at: UInt64)
     /// The route has no JSON form, so it cannot be logged.
     case unencodableRoute(RouteEncodingError)
@@ -39,7 +39,7 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
     /// One line for logs and the demo.
     public var description: String {
         switch self {
-        case .timeTravelling(let seq): "the navigator is showing seq \(seq) (time travel); resume() before navigating"
+        case .timeTravelling(let seq): "the navigator is showing seq \(seq) (time travel); returnToPresent() before navigating"
         case .unencodableRoute(let e): e.description
         case .undecodableRoute(let e): e.description
         }
@@ -90,7 +90,9 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored let recorder: Recorder
     /// Where each event goes before its call returns, when the log keeps journals (see
     /// ``RouteLogCore/JournalingEventLog``).
-    @ObservationIgnored private let journal: (any EventJournal)?
+    @ObservationIgnored let journal: (any EventJournal)?
+    /// Whether the navigator is suspended (see ``suspend()``): it holds no file and no lock.
+    @ObservationIgnored public internal(set) var isSuspended = false
     @ObservationIgnored private(set) var history: History
     @ObservationIgnored private var routeCache = RouteCache<Route>()
     /// `Route`'s name, stored with every route the navigator records.
@@ -217,8 +219,9 @@ public final class Navigator<Route: Routable> {
                             logger: logger, clock: clock, historyWindow: historyWindow)
     }
 
-    /// Opens the newest session that `filter` accepts and that an app wrote (never an imported
-    /// one), otherwise starts `new`; the restored session continues with a new run of `new`'s app
+    /// Opens the newest session that `filter` accepts, that an app wrote (never an imported one)
+    /// and that no live navigator is writing (another window of the app, in this process or
+    /// another: it gets a session of its own), otherwise starts `new`; the restored session continues with a new run of `new`'s app
     /// version and build. "Newest" is the last to enter the log (``SessionInfo/entryOrder``).
     ///
     /// - Throws: what the log throws when it cannot be read or cannot create a session.
@@ -227,7 +230,9 @@ public final class Navigator<Route: Routable> {
                                        logger: Logger = Logger(label: "RouteLog"),
                                        clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
                                        historyWindow: Int = Navigator.defaultHistoryWindow) throws -> Navigator {
-        if let last = try log.sessions().last(where: { !$0.imported && filter($0) }) {
+        // Never a session a live navigator (another window, in this process or another) writes.
+        let journaling = log as? any JournalingEventLog
+        if let last = try log.sessions().last(where: { !$0.imported && filter($0) && journaling?.isBeingWritten($0.id) != true }) {
             return try Navigator(log: log, restoring: last.id, migrate: migrate, run: RunStart(appVersion: new.appVersion, build: new.build),
                                  logger: logger, clock: clock, historyWindow: historyWindow)
         }
@@ -494,6 +499,8 @@ public final class Navigator<Route: Routable> {
         let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: callSite, note: note)
         let recorded = RecordedEvent(event, meta: meta)
         let digest = _live.digest
+        // A call while suspended (a background task) takes the files back first.
+        if isSuspended { resumeForCall() }
         // In the journal before the call returns: the event survives the process from here on.
         journal?.write(recorded, seq: seq, digest: digest)
         recorder.enqueue(recorded, digest: digest)

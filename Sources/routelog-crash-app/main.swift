@@ -11,6 +11,12 @@
 //         kill   SIGKILL sent to itself right after the last call
 //         exit   exit(0) without flush()
 //         clean  flush(), then exit(0)
+//         idle   flush(), print "idle", then wait (the test kills it: a crash after the recorder
+//                caught up)
+//         suspend  suspend(), print "suspended", then wait (the test looks at its locks and kills it)
+//         cycle  with COUNT 0: every 40 calls suspend(), print "suspended" and read a line from
+//                standard input: "go" resumes (printing "resumed") and navigation goes on; the
+//                test kills it while suspended or while navigating
 //       Prints "session ID" first, and "recovered N" when opening recovered journaled events.
 //   routelog-crash-app recover STORE
 //       Opens the store read-write (recovering journals) and prints "recovered SESSION COUNT"
@@ -83,6 +89,13 @@ func navigate(_ args: [String]) async {
             if let seq = result.seq { say("seq \(seq)") }
             made += 1
             if count == 0 { usleep(200) }
+            if death == "cycle" && made % 40 == 0 {
+                await navigator.suspend()
+                say("suspended")
+                guard readLine() == "go" else { exit(0) }
+                do { try navigator.resume() } catch { say("problem \(error)") }
+                say("resumed")
+            }
         }
         switch death {
         case "trap":
@@ -99,6 +112,14 @@ func navigate(_ args: [String]) async {
         case "clean":
             await navigator.flush()
             exit(0)
+        case "idle":
+            await navigator.flush()
+            say("idle")
+            while true { sleep(60) }
+        case "suspend":
+            await navigator.suspend()
+            say("suspended")
+            while true { sleep(60) }
         default:
             fail("unknown death \(death)", code: 64)
         }

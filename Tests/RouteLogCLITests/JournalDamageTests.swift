@@ -19,7 +19,7 @@ func journalOnlySession(_ store: String, count: Int, seed: UInt64 = 1) throws ->
         journal.write(recorded, seq: step.seq, digest: step.digest)
         expected.append(StoredEvent(seq: step.seq, recorded: recorded, outcome: step.outcome, digest: step.digest))
     }
-    journal.close(allCommitted: false)
+    journal.abandon()  // as the app's death leaves it: the run was active
     let files = JournalReader.list(log.journalDirectory).flatMap(\.files)
     return (info.id, files, expected)
 }

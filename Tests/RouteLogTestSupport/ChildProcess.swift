@@ -53,6 +53,9 @@ public final class Child {
         return process.terminationStatus
     }
 
+    /// Writes `line` and a newline to the child's standard input.
+    public func send(_ line: String) { try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
+
     /// Closes the child's standard input (children that wait for its end then exit).
     public func closeInput() { try? input.fileHandleForWriting.close() }
 

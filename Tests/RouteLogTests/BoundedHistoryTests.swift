@@ -99,7 +99,7 @@ import Testing
             try nav.travel(to: seq)
             #expect(nav.state == (try reference.log.state(of: reference.session, at: seq)), "seq \(seq)")
         }
-        nav.resume()
+        nav.returnToPresent()
 
         log.open()
         await nav.flush()

@@ -43,7 +43,7 @@ struct GenRoute: Routable {
             let want = seq == 0 ? NavigationState() : replay(events.prefix(Int(seq))).state
             #expect(nav.state == want, "seed \(seed), seq \(seq)")
         }
-        nav.resume()
+        nav.returnToPresent()
         #expect(nav.state == expected.state)
     }
 }

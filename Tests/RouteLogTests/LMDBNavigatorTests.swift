@@ -34,7 +34,7 @@ import Testing
             try reopened.travel(to: seq)
             #expect(reopened.state == replay(stored.prefix(Int(seq)).map(\.event)).state, "seq \(seq)")
         }
-        reopened.resume()
+        reopened.returnToPresent()
         #expect(reopened.push(.settings).seq == UInt64(results.count) + 1)
         await reopened.flush()
         #expect(try store.session(nav.session).eventCount == UInt64(results.count) + 1)

@@ -32,7 +32,8 @@ private enum AppRoute: Routable {
     #expect(nav.path == [.episode(id: 42)])
     #expect(nav.presentations.map(\.route) == [.player(episode: 42), .upsell(feature: "chapters")])
     #expect(nav.interactiveDismiss().outcome == .rejected(.notDismissible))
-    await nav.flush()
+    // The app goes to the background; the next launch restores the session.
+    await nav.suspend()
     let restored = try Navigator<AppRoute>.restoringLatest(log: store, orStarting: NewSession(label: "main scene"))
     #expect(restored.state == nav.state)
     #expect(try store.events(restored.session).map(\.outcome.description) == ["applied", "applied", "applied", "rejected:notDismissible"])

@@ -319,7 +319,8 @@ enum Msg {
         old.push(.settings)
         old.push(.episode(id: 7))
         old.show(.upsell(feature: "x"))
-        await old.flush()
+        // The old version goes to the background and is replaced by the update.
+        await old.suspend()
         let nav = try Navigator<RouteV2>.restoringLatest(log: store, orStarting: NewSession(label: "main", appVersion: "2.0"), migrate: RouteV2.asToday, clock: fixedClock)
         await nav.flush()
         #expect(nav.path == [.settings] && nav.top == nil)

@@ -28,7 +28,7 @@ import Testing
         #expect(nav.seq == 3 && nav.top == nil)
         #expect(try nav.stepForward() && nav.seq == 4)
         #expect(throws: TimeTravelError.seqOutOfRange(seq: 18, headSeq: 17)) { try nav.travel(to: 18) }
-        nav.resume()
+        nav.returnToPresent()
         #expect(!nav.isTravelling && nav.state == head && nav.seq == 17)
         #expect(try !nav.stepForward())
         await nav.flush()

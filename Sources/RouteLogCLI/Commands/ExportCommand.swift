@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
         session with --all): session, app, app_version, label, seq, time, origin, call_site, kind, \
         route_id, route_type, style, placement, token, outcome, reason, digest, and after the \
         event top_id, top_style, top_dismissible, depth and path_length; then the run that wrote \
-        it: run, run_app_version, run_build, run_end (clean, crashed, open), and recovered (shown \
+        it: run, run_app_version, run_build, run_end (open, clean, crashed, suspended, unknown), and recovered (shown \
         from a crashed app's journal). app_version is the writing run's version (see the README). DuckDB \
         (read_json_auto), Spark and BigQuery read it as is.
 

@@ -16,21 +16,31 @@ public struct RunStart: Hashable, Sendable {
 public enum RunEnd: Hashable, Sendable, CustomStringConvertible {
     /// The run is the session's last and nothing says it ended (the app may still be running).
     case open
-    /// The run ended with every event it recorded in the log: it closed, or flushed before it
-    /// exited, or a later run started without anything to recover.
+    /// The run ended normally: its navigator was released, or its process exited (`exit`, a
+    /// return from `main`). Events it had not written yet, if any, were moved into the log from
+    /// its journal.
     case clean
-    /// The process died with events only in its journal: `recovered` events, the last `lastSeq`,
-    /// were moved into the log by the next read-write open (or, before that, are shown by readers).
+    /// The process died while the run was active (not suspended): a crash, a trap, `abort()`, a
+    /// SIGKILL, the launch watchdog. `recovered` events, the last `lastSeq`, were only in its
+    /// journal and were moved into the log by the next read-write open (or, before that, are shown
+    /// by readers); often 0, when the recorder had caught up. `lastSeq` is then the session's head
+    /// when the run died.
     case crashed(recovered: UInt64, lastSeq: UInt64)
-    /// The store does not say (sessions recorded before runs were recorded).
+    /// The run was suspended (the app in the background, after `Navigator.suspend()`) when it was
+    /// last seen: the system ended the process while it was suspended, as iOS ends most runs, or
+    /// it is suspended now. Not a crash.
+    case suspended
+    /// The store does not say (sessions recorded before runs were recorded, or a run that kept no
+    /// journal).
     case unknown
 
-    /// `open`, `clean`, `crashed`, `unknown`.
+    /// `open`, `clean`, `crashed`, `suspended`, `unknown`.
     public var name: String {
         switch self {
         case .open: "open"
         case .clean: "clean"
         case .crashed: "crashed"
+        case .suspended: "suspended"
         case .unknown: "unknown"
         }
     }
@@ -75,6 +85,8 @@ extension Array where Element == RunInfo {
 /// far behind the log's commits are. Writes never block on another process, never sync and never
 /// open a log transaction.
 public protocol EventJournal: AnyObject, Sendable {
+    /// The number of the run this journal belongs to (see ``RunInfo/number``).
+    var runNumber: Int { get }
     /// Writes event `seq` with the digest of the state after it. Called on the writer's thread,
     /// in seq order, before the call returns.
     func write(_ event: RecordedEvent, seq: UInt64, digest: Digest)
@@ -84,6 +96,14 @@ public protocol EventJournal: AnyObject, Sendable {
     /// The writer is done. With everything committed the journal is removed (a clean end);
     /// otherwise it stays for the next read-write open to recover.
     func close(allCommitted: Bool)
+    /// The writer is suspending: the journal marks itself suspended and releases its files and
+    /// locks; it stays on disk (with any event the log does not hold yet), so that a process
+    /// ended while suspended is told from one that crashed. ``write(_:seq:digest:)`` is not called
+    /// until ``resume()``.
+    func suspend()
+    /// The writer resumes after ``suspend()``: the journal takes its files and locks again (or
+    /// starts new ones, when another process recovered it meanwhile) and marks itself active.
+    func resume() throws
 }
 
 /// An ``EventLog`` that keeps journals for its writers and records runs.
@@ -92,4 +112,16 @@ public protocol JournalingEventLog: EventLog {
     func beginRun(of session: SessionID, head: UInt64, _ run: RunStart) throws -> any EventJournal
     /// The session's runs, oldest first (empty when the log never recorded one).
     func runs(of session: SessionID) throws -> [RunInfo]
+    /// The writer of `session` suspends (its journal is already suspended): the log lets go of
+    /// what it holds for it (the session's writer lock) and, when no session of the store is
+    /// being written in this process any more, of the store itself (its files and their locks).
+    func suspendWriting(_ session: SessionID)
+    /// The writer of `session` resumes run `run`: the log takes the session's writer lock again
+    /// (and the store, on the next write); a run that another process's recovery ended while it
+    /// was suspended is marked open again.
+    func resumeWriting(_ session: SessionID, run: Int) throws
+    /// Whether a live writer (a navigator of this process or another, not suspended) is writing
+    /// `session` now: ``Navigator/restoringLatest`` never resumes such a session, so that a second
+    /// window of an app gets a session of its own.
+    func isBeingWritten(_ session: SessionID) -> Bool
 }

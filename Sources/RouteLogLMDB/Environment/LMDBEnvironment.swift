@@ -127,6 +127,8 @@ public final class LMDBEnvironment: @unchecked Sendable {
     /// LMDB's writer semaphore, opened by name to look at it. Set at each open, closed at release.
     private var writerLockFD: Int32 = -1
     private var writerSemaphore: UnsafeMutablePointer<sem_t>?
+    /// A descriptor of `lock.mdb` to read its header (never closed while LMDB's are open).
+    private var lockFileFD: Int32 = -1
     /// Shared by every transaction of this process; taken exclusively to resize the map, which
     /// LMDB allows only while the process has no transaction open, and to open or release the
     /// environment.
@@ -272,6 +274,24 @@ public final class LMDBEnvironment: @unchecked Sendable {
 
     // MARK: Releasing
 
+    /// Navigators of this process writing to this environment and not suspended.
+    private var activeNavigators = 0
+    private let navigatorLock = NSLock()
+
+    /// A navigator began or resumed writing to this environment.
+    public func navigatorStarted() {
+        navigatorLock.withLock { activeNavigators += 1 }
+    }
+
+    /// A navigator suspended or closed; `true` when none is active any more.
+    @discardableResult
+    public func navigatorStopped() -> Bool {
+        navigatorLock.withLock {
+            activeNavigators = max(0, activeNavigators - 1)
+            return activeNavigators == 0
+        }
+    }
+
     /// Whether the environment is open now (not released).
     public var isOpen: Bool {
         pthread_rwlock_rdlock(resizeLock)
@@ -310,6 +330,8 @@ public final class LMDBEnvironment: @unchecked Sendable {
         writerSemaphore = nil
         if writerLockFD >= 0 { close(writerLockFD) }
         writerLockFD = -1
+        if lockFileFD >= 0 { close(lockFileFD) }
+        lockFileFD = -1
     }
 
     /// Opens a released environment again; a no-op when it is open.
@@ -356,7 +378,11 @@ public final class LMDBEnvironment: @unchecked Sendable {
             mode = .none
             return
         }
-        guard let name = Self.writerSemaphoreName(lockFile: path + "/lock.mdb") else {
+        // A second descriptor of lock.mdb: closing any descriptor of a file drops all of the
+        // process's fcntl locks on it (LMDB's among them), so this one is closed only in
+        // `closeHandle`, after LMDB's own.
+        if lockFileFD < 0 { lockFileFD = Foundation.open(path + "/lock.mdb", O_RDONLY | O_CLOEXEC) }
+        guard let name = Self.writerSemaphoreName(lockFileFD) else {
             mode = .robustMutexes
             return
         }
@@ -380,26 +406,12 @@ public final class LMDBEnvironment: @unchecked Sendable {
     /// (with POSIX semaphores) the reader semaphore's name, `/MDBr…`, where the robust build keeps
     /// a `pthread_mutex_t`; the writer semaphore's name, `/MDBw…`, starts the second 64-byte
     /// cache line.
-    static func writerSemaphoreName(lockFile: String) -> String? {
-        lockFileHeader(lockFile).flatMap { header in
-            guard header.count >= 96, Array(header[8..<13]) == Array("/MDBr".utf8),
-                  Array(header[64..<69]) == Array("/MDBw".utf8) else { return nil }
-            let name = header[64..<96].prefix { $0 != 0 }
-            return String(decoding: name, as: UTF8.self)
-        }
-    }
-
-    /// The first 96 bytes of `lock.mdb`, read from the lock region LMDB maps: a process's own
-    /// `fcntl` locks on a file are dropped when it closes any descriptor of that file, so the
-    /// lock file is never opened a second time here. It is read through `/proc/self/map_files`
-    /// where there is one, and else by mapping it (a mapping holds no lock and unmapping drops
-    /// none).
-    private static func lockFileHeader(_ lockFile: String) -> [UInt8]? {
-        var st = stat()
-        guard stat(lockFile, &st) == 0, st.st_size >= 96 else { return nil }
-        // A second descriptor must not be closed while LMDB holds its locks: keep it in a table
-        // for the process's life, one per lock file (inode), reused at each open.
-        return LockFileReader.shared.header(of: lockFile, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    static func writerSemaphoreName(_ fd: Int32) -> String? {
+        guard fd >= 0 else { return nil }
+        var header = [UInt8](repeating: 0, count: 96)
+        guard header.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 96, 0) }) == 96,
+              Array(header[8..<13]) == Array("/MDBr".utf8), Array(header[64..<69]) == Array("/MDBw".utf8) else { return nil }
+        return String(decoding: header[64..<96].prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// Takes this process's turn at the store's cross-process writer lock in the POSIX-semaphore
@@ -686,33 +698,6 @@ public final class LMDBEnvironment: @unchecked Sendable {
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(env, &dead))
             return Int(dead)
-        }
-    }
-}
-
-/// Reads the header of LMDB lock files without ever closing a descriptor of one while this
-/// process may hold LMDB's `fcntl` locks on it (closing any descriptor of a file drops all of a
-/// process's `fcntl` locks on that file). One descriptor per lock file, kept for the process's
-/// life; a handful of stores per process at most.
-private final class LockFileReader: @unchecked Sendable {
-    static let shared = LockFileReader()
-    private let lock = NSLock()
-    private var descriptors: [String: (device: UInt64, inode: UInt64, fd: Int32)] = [:]
-
-    func header(of lockFile: String, device: UInt64, inode: UInt64) -> [UInt8]? {
-        lock.withLock {
-            var fd: Int32
-            if let known = descriptors[lockFile], known.device == device, known.inode == inode {
-                fd = known.fd
-            } else {
-                // A lock file replaced (a new inode): the old descriptor is kept open, not closed.
-                fd = Foundation.open(lockFile, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { return nil }
-                descriptors[lockFile] = (device, inode, fd)
-            }
-            var bytes = [UInt8](repeating: 0, count: 96)
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 96, 0) }
-            return n == 96 ? bytes : nil
         }
     }
 }

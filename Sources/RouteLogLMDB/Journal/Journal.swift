@@ -15,7 +15,9 @@ import RouteLogCore
 ///
 /// **Format** (all integers little-endian). A segment starts with a 64-byte header: the magic
 /// `RLJRNL01`, the seq of its first entry (u64), a reserved u64, the run number (u32), the
-/// segment number (u32) and a checksum (u64) of the 32 bytes before it. Entries follow, each at
+/// segment number (u32), a checksum (u64) of the 32 bytes before it, and the run's state (u8, at
+/// offset 40, outside the checksum: 0 active, 1 suspended, 2 exited; see ``State``), which the
+/// next read-write open reads from the newest segment to tell how the run ended. Entries follow, each at
 /// an 8-byte boundary: the payload's length `L` (u32, never 0), a reserved u32, the seq (u64), the
 /// digest of the state after the event (16 bytes), the payload (the event with its metadata in
 /// the core's binary codec, `L` bytes) and a checksum (u64) over the length, seq, digest and
@@ -33,6 +35,21 @@ import RouteLogCore
 /// log committed are removed by the recorder's thread; a writer that closes with everything
 /// committed removes the rest (a clean end).
 final class Journal: EventJournal, @unchecked Sendable {
+    /// What the run was doing when its journal was last written: kept in the newest segment's
+    /// header, one byte stored through the mapping (so it reaches the file however the process
+    /// dies).
+    enum State: UInt8 {
+        /// Navigating (and how a journal of an older RouteLog reads): a run that dies in this
+        /// state crashed.
+        case active = 0
+        /// After `Navigator.suspend()`: a run that dies in this state was ended by the system
+        /// while in the background.
+        case suspended = 1
+        /// The process exited normally (an `atexit` handler), or the navigator was released.
+        case exited = 2
+    }
+    static let stateOffset = 40
+
     static let magic: [UInt8] = Array("RLJRNL01".utf8)
     static let headerSize = 64
     static let entryHeader = 32
@@ -62,6 +79,11 @@ final class Journal: EventJournal, @unchecked Sendable {
             self.offset = Journal.headerSize
         }
 
+        /// Stores the run's state in this segment's header, through the mapping.
+        func setState(_ state: State) {
+            base.storeBytes(of: state.rawValue, toByteOffset: Journal.stateOffset, as: UInt8.self)
+        }
+
         /// Unmaps and closes (which drops the lock); with `remove`, unlinks first so nobody
         /// finds the file in between.
         func release(remove: Bool) {
@@ -75,6 +97,10 @@ final class Journal: EventJournal, @unchecked Sendable {
     let session: SessionID
     let token: String
     let run: UInt32
+    var runNumber: Int { Int(run) }
+    /// Told when the writer closes: whether everything was committed (the log then marks the run
+    /// `clean`) and whether it was active (not suspended) until then.
+    private let onClose: @Sendable (_ allCommitted: Bool, _ wasActive: Bool) -> Void
 
     // Touched only by `write` (the navigator's thread), except under `lock` at a rotation.
     private var current: Segment?
@@ -82,6 +108,8 @@ final class Journal: EventJournal, @unchecked Sendable {
     private var scratch: [UInt8] = []
     /// Set when a segment could not be created: the journal stops (the recorder still writes).
     private(set) var failure: String?
+    /// While suspended: the segment that was current, to map again at `resume()`.
+    private var suspended: (path: String, capacity: Int, firstSeq: UInt64, lastSeq: UInt64, offset: Int)?
 
     private let lock = NSLock()
     /// Full segments, oldest first, until the log has committed their events. Guarded by `lock`.
@@ -90,10 +118,12 @@ final class Journal: EventJournal, @unchecked Sendable {
     private var committedSeq: UInt64 = 0
 
     /// Creates the journal's first segment for events after `head`.
-    init(directory: String, session: SessionID, run: UInt32, head: UInt64) throws {
+    init(directory: String, session: SessionID, run: UInt32, head: UInt64,
+         onClose: @escaping @Sendable (_ allCommitted: Bool, _ wasActive: Bool) -> Void = { _, _ in }) throws {
         self.directory = directory
         self.session = session
         self.run = run
+        self.onClose = onClose
         var rng = SystemRandomNumberGenerator()
         let t = String(rng.next() as UInt64, radix: 16)
         token = String(repeating: "0", count: 16 - t.count) + t
@@ -103,9 +133,11 @@ final class Journal: EventJournal, @unchecked Sendable {
             throw LMDBEventLogError.lockFailed(path: directory, reason: "cannot create the journal directory: \(String(cString: strerror(errno)))")
         }
         current = try makeSegment(firstSeq: head + 1, minimum: 0)
+        Self.live.add(self)
     }
 
     deinit {
+        Self.live.remove(self)
         lock.lock()
         let all = retired + (current.map { [$0] } ?? [])
         retired = []
@@ -132,13 +164,10 @@ final class Journal: EventJournal, @unchecked Sendable {
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { throw fail("cannot lock") }
         // The blocks are reserved now: a store through the mapping into a hole of a full disk
-        // would kill the process with SIGBUS.
-        #if os(Linux)
-        let rc = posix_fallocate(fd, 0, off_t(capacity))
+        // would kill the process with SIGBUS. A disk too full for the segment fails here, in one
+        // line, and the navigator goes on without its journal.
+        let rc = Self.reserve(fd, capacity)
         guard rc == 0 else { errno = rc; throw fail("cannot allocate \(capacity) bytes for") }
-        #else
-        guard ftruncate(fd, off_t(capacity)) == 0 else { throw fail("cannot size") }
-        #endif
         // The pages are faulted in (writable) now, not one by one on the call path.
         #if os(Linux)
         let flags = MAP_SHARED | MAP_POPULATE
@@ -151,6 +180,36 @@ final class Journal: EventJournal, @unchecked Sendable {
         Self.writeHeader(base, firstSeq: firstSeq, run: run, segment: segmentNumber)
         segmentNumber += 1
         return Segment(path: path, fd: fd, base: base, capacity: capacity, firstSeq: firstSeq)
+    }
+
+    /// How a segment's blocks are reserved: `posix_fallocate` where it exists (Linux), else by
+    /// writing the segment's zeros, which leaves no hole (Apple platforms have no
+    /// `posix_fallocate`, and a sparse `ftruncate` there left holes a store into the map could
+    /// fault on). Tests force `.zeros` on Linux to check the other platforms' path.
+    enum Reservation { case fallocate, zeros }
+    #if os(Linux)
+    nonisolated(unsafe) static var reservation = Reservation.fallocate
+    #else
+    nonisolated(unsafe) static var reservation = Reservation.zeros
+    #endif
+
+    /// Reserves `capacity` bytes of disk for the new file `fd`; 0 or an `errno`.
+    static func reserve(_ fd: Int32, _ capacity: Int) -> Int32 {
+        #if os(Linux)
+        if reservation == .fallocate { return posix_fallocate(fd, 0, off_t(capacity)) }
+        #endif
+        let chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var at = 0
+        while at < capacity {
+            let n = min(chunk.count, capacity - at)
+            let written = chunk.withUnsafeBytes { pwrite(fd, $0.baseAddress, n, off_t(at)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            at += written
+        }
+        return 0
     }
 
     private static func error(_ path: String, _ what: String) -> LMDBEventLogError {
@@ -241,10 +300,130 @@ final class Journal: EventJournal, @unchecked Sendable {
         let all = retired + (current.map { [$0] } ?? [])
         retired = []
         current = nil
+        let parked = suspended
+        suspended = nil
         lock.unlock()
+        Self.live.remove(self)
+        // The run ends clean in the log before its journal goes, so that nothing ever finds the
+        // run open with no journal.
+        onClose(allCommitted, parked == nil)
+        if !allCommitted { all.last?.setState(.exited) }
         // Newest first when removing: a crash in between leaves a journal whose remaining
         // segments still start at a committed seq.
         for s in all.reversed() { s.release(remove: allCommitted) }
+        if allCommitted, let parked { unlink(parked.path) }
+    }
+
+    /// Lets go of the files as the death of the process would (tests): no state is written and
+    /// the log is told nothing.
+    func abandon() {
+        lock.lock()
+        let all = retired + (current.map { [$0] } ?? [])
+        retired = []
+        current = nil
+        suspended = nil
+        lock.unlock()
+        Self.live.remove(self)
+        for s in all { s.release(remove: false) }
+    }
+
+    func suspend() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let segment = current else { return }
+        // Segments whose events the log holds go now; the newest stays, marked suspended.
+        var keep: [Segment] = []
+        for s in retired {
+            if s.lastSeq <= committedSeq { s.release(remove: true) } else { keep.append(s) }
+        }
+        // Older segments with uncommitted events stay on disk for a recovery, closed.
+        for s in keep { s.release(remove: false) }
+        retired = []
+        segment.setState(.suspended)
+        suspended = (segment.path, segment.capacity, segment.firstSeq, segment.lastSeq, segment.offset)
+        segment.release(remove: false)
+        current = nil
+    }
+
+    func resume() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard current == nil, let parked = suspended else { return }
+        suspended = nil
+        if let segment = reopen(parked) {
+            segment.setState(.active)
+            current = segment
+            return
+        }
+        // Recovered by another process meanwhile (or damaged): the run goes on in a new segment.
+        current = try makeSegment(firstSeq: parked.lastSeq + 1, minimum: 0)
+    }
+
+    /// Maps a suspended segment again if it is still this journal's and can be locked.
+    private func reopen(_ parked: (path: String, capacity: Int, firstSeq: UInt64, lastSeq: UInt64, offset: Int)) -> Segment? {
+        let fd = open(parked.path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &st) == 0, Int(st.st_size) == parked.capacity,
+              let base = mmap(nil, parked.capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
+              base != UnsafeMutableRawPointer(bitPattern: -1) else {
+            closeDescriptor(fd)
+            return nil
+        }
+        let header = UnsafeRawBufferPointer(start: base, count: Self.headerSize)
+        guard Array(header[0..<8]) == Self.magic, base.load(fromByteOffset: 24, as: UInt32.self) == run.littleEndian,
+              base.load(fromByteOffset: 8, as: UInt64.self) == parked.firstSeq.littleEndian else {
+            munmap(base, parked.capacity)
+            closeDescriptor(fd)
+            return nil
+        }
+        let segment = Segment(path: parked.path, fd: fd, base: base, capacity: parked.capacity, firstSeq: parked.firstSeq)
+        segment.lastSeq = parked.lastSeq
+        segment.offset = parked.offset
+        return segment
+    }
+
+    // MARK: Process exit
+
+    /// The journals of this process, marked `exited` by an `atexit` handler: a process that exits
+    /// normally (without releasing its navigators) did not crash.
+    static let live = LiveJournals()
+
+    final class LiveJournals: @unchecked Sendable {
+        private let lock = NSLock()
+        private var journals: [ObjectIdentifier: Weak] = [:]
+        private var registered = false
+
+        struct Weak { weak var journal: Journal? }
+
+        func add(_ journal: Journal) {
+            lock.withLock {
+                journals[ObjectIdentifier(journal)] = Weak(journal: journal)
+                if !registered {
+                    registered = true
+                    atexit { Journal.live.markExited() }
+                }
+            }
+        }
+
+        func remove(_ journal: Journal) {
+            lock.withLock { _ = journals.removeValue(forKey: ObjectIdentifier(journal)) }
+        }
+
+        /// Marks every live journal exited (a store through each newest segment's mapping).
+        func markExited() {
+            // `try`: a thread that exits the process while holding the lock must not hang it.
+            guard lock.try() else { return }
+            defer { lock.unlock() }
+            for entry in journals.values { entry.journal?.markExited() }
+        }
+    }
+
+    /// Stores `exited` in the current segment's header, if there is one (not while suspended).
+    private func markExited() {
+        guard lock.try() else { return }
+        defer { lock.unlock() }
+        current?.setState(.exited)
     }
 
     /// The bytes of entries written to the current segment (for the benchmarks).
@@ -274,6 +453,8 @@ struct JournalContents {
     /// A damaged entry with valid entries after it: the entries before it are kept, nothing
     /// after it is used.
     var damage: String?
+    /// The run's state in the newest segment's header: how the run ended, if its writer is gone.
+    var state: Journal.State = .active
 }
 
 enum JournalReader {
@@ -370,6 +551,7 @@ enum JournalReader {
         }
         let firstSeq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         out.run = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+        out.state = Journal.State(rawValue: raw[Journal.stateOffset]) ?? .active
         if let last = out.entries.last?.seq, last + 1 != firstSeq {
             return "\(name): starts at seq \(firstSeq), expected \(last + 1)"
         }

@@ -124,13 +124,19 @@ extension LMDBEventLog {
     }
 
     /// Moves every journaled event of a dead writer that its session does not hold yet into the
-    /// session, in order, checked, exactly once: the events and the crashed run's end are written
-    /// in one transaction that names the session's head (`expectedSeq`), and the journal is removed
-    /// only after it committed. A process killed at any point leaves either the journal to recover
-    /// again or its events in the store (and then finds nothing left to move).
-    func recoverJournals() -> JournalRecovery {
+    /// session, in order, checked, exactly once, and records how the writer's run ended: the
+    /// events and the run's end are written in one transaction that names the session's head
+    /// (`expectedSeq`), and the journal is removed only after it committed. A process killed at
+    /// any point leaves either the journal to recover again or its events in the store (and then
+    /// finds nothing left to move).
+    ///
+    /// The run's end comes from the state its journal was left in, never from what the journal
+    /// holds: `active` is a crash (however many events were recovered, often none), `suspended` a
+    /// process ended in the background, `exited` a normal exit. Only a run the store still shows
+    /// as `open` (or `suspended`) is changed. `only` limits the recovery to one session's journals.
+    func recoverJournals(only: SessionID? = nil) -> JournalRecovery {
         var report = JournalRecovery()
-        for (id, token, files) in JournalReader.list(journalDirectory) {
+        for (id, token, files) in JournalReader.list(journalDirectory) where only == nil || only == id {
             guard let fds = JournalReader.lock(files, operation: LOCK_EX) else { report.skippedLive += 1; continue }
             defer { fds.forEach { close($0) } }
             let contents = JournalReader.read(session: id, token: token, files: files)
@@ -141,24 +147,30 @@ extension LMDBEventLog {
             }
             let plan = plan(contents, info: info)
             if let problem = plan.problem { report.problems.append(problem) }
-            if !plan.events.isEmpty {
-                do {
-                    _ = try append(plan.events.map(\.recorded), to: id, expectedSeq: info.eventCount) { [self] txn, prefix in
-                        let key = RunRow.key(prefix, contents.run)
-                        if let bytes = try txn.value(forKey: key, in: metaDB) {
-                            var row = try bytes.withUnsafeBytes { raw in try RunRow.decode(raw) }
-                            row.end = .crashed(recovered: UInt64(plan.events.count), lastSeq: plan.events[plan.events.count - 1].seq)
-                            try txn.put(row.encode(), forKey: key, in: metaDB)
-                        }
-                    }
-                    finishWriting(id)
-                } catch {
-                    report.problems.append("journal of session \(id) not recovered yet (it stays for the next open): \(error)")
-                    continue
+            let end = Self.runEnd(contents.state, recovered: plan.events, head: info.eventCount)
+            let endRun: (LMDBWriteTransaction, [UInt8]) throws -> Void = { [self] txn, prefix in
+                let key = RunRow.key(prefix, contents.run)
+                guard contents.run > 0, let bytes = try txn.value(forKey: key, in: metaDB) else { return }
+                var row = try bytes.withUnsafeBytes { raw in try RunRow.decode(raw) }
+                guard row.end == .open || row.end == .suspended else { return }
+                row.end = end
+                try txn.put(row.encode(), forKey: key, in: metaDB)
+            }
+            do {
+                if !plan.events.isEmpty {
+                    _ = try append(plan.events.map(\.recorded), to: id, expectedSeq: info.eventCount, also: endRun)
+                } else {
+                    try updateRow(of: id, endRun)
                 }
+                finishWriting(id)
+            } catch {
+                report.problems.append("journal of session \(id) not recovered yet (it stays for the next open): \(error)")
+                continue
+            }
+            if !plan.events.isEmpty {
                 report.recovered.append(.init(session: id, run: Int(contents.run), count: UInt64(plan.events.count),
                                               firstSeq: plan.events[0].seq, lastSeq: plan.events[plan.events.count - 1].seq,
-                                          journalBytes: contents.bytes, journalEntries: contents.entries.count))
+                                              journalBytes: contents.bytes, journalEntries: contents.entries.count))
             }
             if contents.damage != nil || plan.problem != nil {
                 // Kept for a person to look at, out of the way of later opens.
@@ -168,5 +180,14 @@ extension LMDBEventLog {
             }
         }
         return report
+    }
+
+    /// How a run whose writer is gone ended, from the state its journal was left in.
+    static func runEnd(_ state: Journal.State, recovered: [StoredEvent], head: UInt64) -> RunEnd {
+        switch state {
+        case .active: .crashed(recovered: UInt64(recovered.count), lastSeq: recovered.last?.seq ?? head)
+        case .suspended: .suspended
+        case .exited: .clean
+        }
     }
 }

@@ -31,6 +31,7 @@ struct RunRow: Equatable {
             w.writeBigEndian(n)
             w.writeBigEndian(last)
         case .unknown: w.writeByte(3)
+        case .suspended: w.writeByte(4)
         }
         w.seal()
         return w.bytes
@@ -50,7 +51,8 @@ struct RunRow: Equatable {
         case 1: end = .clean
         case 2: end = .crashed(recovered: try r.readBigEndian(UInt64.self), lastSeq: try r.readBigEndian(UInt64.self))
         case 3: end = .unknown
-        case let t: throw r.error("run end \(t) is not 0...3", at: at)
+        case 4: end = .suspended
+        case let t: throw r.error("run end \(t) is not 0...4", at: at)
         }
         try r.expectEnd()
         return RunRow(firstSeq: first, startedAt: started, appVersion: version, build: build, end: end)
@@ -67,12 +69,16 @@ extension LMDBEventLog: JournalingEventLog {
     public var journalDirectory: String { (path as NSString).appendingPathComponent("journal") }
 
     /// Starts a run of `id` (see ``RunInfo``) and opens its journal: a navigator on this log calls
-    /// it when it opens, so that each of its calls survives the death of the process. The previous
-    /// run, if it is still `open`, ended `clean` (a crashed one was recovered at this log's open).
-    /// A session from before runs were recorded gets a first run of unknown end for its events.
+    /// it when it opens, so that each of its calls survives the death of the process.
+    ///
+    /// How the session's previous run ended is never guessed here: the journal of a writer that
+    /// is gone is recovered first (its state says crashed, suspended or exited); a previous run
+    /// still `open` after that, with no live writer and no journal, ends `unknown`. A session from
+    /// before runs were recorded gets a first run of unknown end for its events.
     public func beginRun(of id: SessionID, head: UInt64, _ start: RunStart) throws -> any EventJournal {
         let writer = try requireWriter()
         let key = try sessionKey(id)
+        let liveWriter = recoverJournals(only: id).skippedLive > 0
         try locks?.hold(id)
         var number: UInt32 = 0
         let startedAt = options.clock()
@@ -84,8 +90,8 @@ extension LMDBEventLog: JournalingEventLog {
                 let old = RunRow(firstSeq: 1, startedAt: row.info.createdAt, appVersion: row.info.appVersion, build: nil, end: .unknown)
                 try txn.put(old.encode(), forKey: RunRow.key(prefix, 1), in: metaDB)
                 runs.append((1, old))
-            } else if var last = runs.last, last.1.end == .open {
-                last.1.end = .clean
+            } else if var last = runs.last, last.1.end == .open, !liveWriter {
+                last.1.end = .unknown
                 try txn.put(last.1.encode(), forKey: RunRow.key(prefix, last.0), in: metaDB)
             }
             number = (runs.last?.0 ?? 0) + 1
@@ -93,7 +99,69 @@ extension LMDBEventLog: JournalingEventLog {
             try txn.put(new.encode(), forKey: RunRow.key(prefix, number), in: metaDB)
             return {}
         }
-        return try Journal(directory: journalDirectory, session: id, run: number, head: head)
+        let run = number
+        let journal = try Journal(directory: journalDirectory, session: id, run: run, head: head) { [weak self] allCommitted, wasActive in
+            if allCommitted { self?.endRun(of: id, run: run, .clean) }
+            if wasActive {
+                // The session is no longer being written: another window may restore it.
+                self?.finishWriting(id)
+                self?.environment.navigatorStopped()
+            }
+        }
+        environment.navigatorStarted()
+        return journal
+    }
+
+    /// Sets run `run` of `id` to `end` if the store still shows it running (`open` or
+    /// `suspended`); a failure is left for the next open's recovery to settle.
+    func endRun(of id: SessionID, run: UInt32, _ end: RunEnd) {
+        try? updateRow(of: id) { [self] txn, prefix in
+            let key = RunRow.key(prefix, run)
+            guard let bytes = try txn.value(forKey: key, in: metaDB) else { return }
+            var row = try bytes.withUnsafeBytes { raw in try RunRow.decode(raw) }
+            guard row.end == .open || row.end == .suspended, row.end != end else { return }
+            row.end = end
+            try txn.put(row.encode(), forKey: key, in: metaDB)
+        }
+    }
+
+    /// Runs `body` in a write transaction with the key prefix of session `id`'s records.
+    func updateRow(of id: SessionID, _ body: @escaping (LMDBWriteTransaction, [UInt8]) throws -> Void) throws {
+        let writer = try requireWriter()
+        let key = try sessionKey(id)
+        try writer.perform(weight: 1) { [self] txn, _ in
+            guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
+            do { try body(txn, row.eventPrefix) } catch let error as LMDBError { throw error } catch { throw Writer.Abort(error: error) }
+            return {}
+        }
+    }
+
+    public func isBeingWritten(_ id: SessionID) -> Bool {
+        locks?.isHeld(id) ?? SessionLocks(storePath: path).isHeld(id)
+    }
+
+    /// The navigator of `id` suspends (its journal is suspended and holds everything the log does
+    /// not): the session's writer lock goes, and when no navigator of this store is active in the
+    /// process any more, the LMDB environment is released, with its files and their locks.
+    public func suspendWriting(_ id: SessionID) {
+        finishWriting(id)
+        if environment.navigatorStopped() { environment.release() }
+    }
+
+    /// The navigator of `id` resumes run `run`: it holds the session's writer lock again, and a
+    /// run that a recovery in another process ended while it was suspended is open again. The
+    /// environment opens again with this transaction.
+    public func resumeWriting(_ id: SessionID, run: Int) throws {
+        environment.navigatorStarted()
+        try locks?.hold(id)
+        try updateRow(of: id) { [self] txn, prefix in
+            let key = RunRow.key(prefix, UInt32(run))
+            guard let bytes = try txn.value(forKey: key, in: metaDB) else { return }
+            var row = try bytes.withUnsafeBytes { raw in try RunRow.decode(raw) }
+            guard row.end != .open else { return }
+            row.end = .open
+            try txn.put(row.encode(), forKey: key, in: metaDB)
+        }
     }
 
     /// The runs of a session, oldest first. A reader of a store whose app crashed sees the crashed

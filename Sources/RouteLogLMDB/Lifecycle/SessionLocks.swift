@@ -63,6 +63,17 @@ final class SessionLocks: @unchecked Sendable {
         for (id, fd) in all { Self.letGo(fd, path: path(id)) }
     }
 
+    /// Whether a writer (a log of this process or another) holds `id` now. Takes nothing, and
+    /// creates no file.
+    func isHeld(_ id: SessionID) -> Bool {
+        let fd = open(path(id), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var rc = flock(fd, LOCK_EX | LOCK_NB)
+        while rc != 0 && errno == EINTR { rc = flock(fd, LOCK_EX | LOCK_NB) }
+        return rc != 0 && errno == EWOULDBLOCK
+    }
+
     /// An exclusive lock on `id`, or `nil` when a writer holds it. Release it with
     /// ``unlinkAndClose(_:id:)``.
     func tryExclusive(_ id: SessionID) throws -> Int32? {

@@ -237,7 +237,7 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
             checked += 1
         }
     }
-    big.resume()
+    big.returnToPresent()
 
     // restoringLatest on the 1M-event session: what an app pays at launch.
     var restores: [Double] = []

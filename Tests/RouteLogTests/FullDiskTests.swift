@@ -1,0 +1,74 @@
+import Foundation
+@testable import RouteLog
+import RouteLogCore
+@testable import RouteLogLMDB
+import RouteLogTestSupport
+import Testing
+
+/// A full disk never kills the app: a journal segment is reserved before it is mapped, so a store
+/// through the map never lands in a hole (SIGBUS); what does not fit fails in one line, and the
+/// navigator goes on and records once there is room. Run with the reservation of the platforms
+/// that have no `posix_fallocate` (Apple's: writing the segment's zeros), on a small tmpfs.
+@MainActor
+@Suite(.serialized) struct FullDiskTests {
+    /// Mounts a tmpfs of `size` at a new folder of `dir` (the tests run as root, as `make test` does).
+    static func smallDisk(_ dir: TempDir, size: String) throws -> String {
+        let path = dir.path("disk")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let (status, output) = try runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path])
+        try #require(status == 0, "cannot mount a tmpfs (the tests run as root): \(output)")
+        return path
+    }
+
+    static func unmount(_ path: String) { _ = try? runTool("/bin/umount", [path]) }
+
+    @Test(.timeLimit(.minutes(1))) func aFullDiskFailsTheJournalInOneLineAndLosesNothing() async throws {
+        let saved = Journal.reservation
+        Journal.reservation = .zeros
+        defer { Journal.reservation = saved }
+        let dir = try TempDir()
+        let disk = try Self.smallDisk(dir, size: "3m")
+        defer { Self.unmount(disk) }
+        let store = disk + "/store"
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, initialMapSize: 1 << 20, retention: .none))
+        // Leave less than a segment (1 MiB) free.
+        var fs = statvfs()
+        try #require(statvfs(disk, &fs) == 0)
+        let free = Int(fs.f_bavail) * Int(fs.f_frsize)
+        let filler = disk + "/filler"
+        try #require(FileManager.default.createFile(atPath: filler, contents: Data(count: max(0, free - (512 << 10)))))
+
+        // The journal cannot be reserved: the navigator starts without it, and calls work.
+        let nav = try Navigator<PodRoute>(log: log, session: NewSession(label: "full"), clock: fixedClock, retryDelay: 0.05)
+        #expect(nav.journal == nil)
+        #expect(throws: LMDBEventLogError.self) {
+            _ = try Journal(directory: store + "/journal", session: nav.session, run: 9, head: 0)
+        }
+        do {
+            _ = try Journal(directory: store + "/journal", session: nav.session, run: 9, head: 0)
+        } catch {
+            #expect("\(error)".contains("cannot allocate 1048576 bytes for the journal segment: No space left on device"))
+            #expect(!"\(error)".contains("\n"))
+        }
+        #expect((try FileManager.default.contentsOfDirectory(atPath: store + "/journal")).filter { $0.hasSuffix(".rlj") } == [],
+                "a segment that did not fit is removed")
+        for i in 0..<300 { nav.push(.episode(id: i)) }
+        #expect(nav.headSeq == 300)
+        // Room again: everything called is recorded.
+        try FileManager.default.removeItem(atPath: filler)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while nav.recordingStatus.writtenSeq < 300 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            await nav.flush()
+        }
+        #expect(try log.events(nav.session).map(\.seq) == Array(1...300))
+        #expect(nav.recordingError == nil)
+        // With room, the same reservation makes whole segments.
+        let journal = try Journal(directory: store + "/journal", session: nav.session, run: 9, head: 300)
+        var st = stat()
+        let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: store + "/journal").first { $0.hasSuffix(".rlj") })
+        #expect(stat(store + "/journal/" + segment, &st) == 0)
+        #expect(Int(st.st_blocks) * 512 >= 1 << 20, "the segment's blocks are allocated, not a hole")
+        journal.close(allCommitted: false)
+    }
+}
