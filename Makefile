@@ -65,9 +65,13 @@ fuzz: setup
 doc-examples: build
 	Tools/DocExamples/check.sh
 
-# Type-checks RouteLogCore, RouteLog, RouteLogSwiftUI and RouteLogLMDB for arm64-apple-ios17.0 against
-# the iOS SDK at IOS_SDK (an iPhoneOS17.x.sdk folder), and every README/DocC Swift block marked
-# swiftui or apple. Not part of `make test`: it needs an SDK, which a Linux machine does not have.
+# Checks RouteLog for arm64-apple-ios17.0 against the iOS SDK at IOS_SDK (an iPhoneOS17.x.sdk folder):
+# the LMDB that ships (LMDB 0.9.24's mdb.c and midl.c, from Debian's lmdb source package via
+# Tools/LMDB/source.sh, compiled for iOS: they must import POSIX semaphores and no System V semaphore
+# call, semget/semop/semctl, which the iOS sandbox kills; a self-test shows the check flags a System V
+# build); then type-checks RouteLogCore, RouteLog, RouteLogSwiftUI and RouteLogLMDB, and every
+# README/DocC Swift block marked swiftui or apple. Fails if either part does.
+# Not part of `make test`: it needs an SDK, which a Linux machine does not have.
 apple-check: setup
 	IOS_SDK="$(IOS_SDK)" Tools/AppleCheck/check.sh
 

@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# `make apple-check`: type-checks RouteLog for iOS 17 against a real iOS SDK, on this machine.
+# `make apple-check`: checks RouteLog for iOS 17 against a real iOS SDK, on this machine.
 #
 #   IOS_SDK=path/to/iPhoneOS17.x.sdk Tools/AppleCheck/check.sh
 #
-# Checks, for arm64-apple-ios17.0 (the package's declared floor): RouteLogCore, RouteLog,
-# RouteLogSwiftUI and RouteLogLMDB (every function body, and the SIL diagnostics), with no error
-# and no warning; then every ```swift block of README.md and the DocC articles that is marked
-# `swiftui` or `apple` (the blocks Linux can only parse), against those modules.
-# Nothing is linked or run: no device, no simulator. WORK_DIR (default
-# ${TMPDIR:-/tmp}/routelog-ios-typecheck) holds the built SDK modules between runs.
+# Checks, for arm64-apple-ios17.0 (the package's declared floor):
+#  1. the LMDB that ships (lmdb-objects.sh): LMDB's mdb.c and midl.c (Debian's lmdb source package,
+#     0.9.24, fetched into .build by Tools/LMDB/source.sh) compiled for the target against the SDK
+#     import POSIX named semaphores and no System V semaphore call (semget, semop, semctl: SIGSYS in
+#     the iOS sandbox); its self-test proves the check flags a System V build;
+#  2. the Swift type-check (sdk-typecheck.sh): RouteLogCore, RouteLog, RouteLogSwiftUI and
+#     RouteLogLMDB (every function body, and the SIL diagnostics; RouteLogLMDB against LMDB's own
+#     lmdb.h, as the BundledLMDB trait builds it), with no error and no warning; then every ```swift
+#     block of README.md and the DocC articles that is marked `swiftui` or `apple` (the blocks
+#     Linux can only parse), against those modules.
+# Both always run; the check fails if either does (exit status: the type-check's if it failed, else
+# the LMDB check's). Nothing is linked or run: no device, no simulator. WORK_DIR (default
+# ${TMPDIR:-/tmp}/routelog-ios-typecheck) holds the built SDK modules between runs; the LMDB objects
+# go to .build/apple-check/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [[ -z "${IOS_SDK:-}" ]]; then
@@ -33,4 +41,20 @@ done
 rm -rf "$chains.all"
 echo "== $(ls "$chains" | wc -l) doc example chains are marked swiftui or apple"
 
-DOC_CHAINS=$chains exec Tools/AppleCheck/sdk-typecheck.sh "$IOS_SDK" . "${WORK_DIR:-${TMPDIR:-/tmp}/routelog-ios-typecheck}"
+lmdb_status=0
+echo "== LMDB's C sources for arm64-apple-ios17.0 (Tools/AppleCheck/lmdb-objects.sh)"
+Tools/AppleCheck/lmdb-objects.sh "$IOS_SDK" || lmdb_status=$?
+
+typecheck_status=0
+DOC_CHAINS=$chains Tools/AppleCheck/sdk-typecheck.sh "$IOS_SDK" . "${WORK_DIR:-${TMPDIR:-/tmp}/routelog-ios-typecheck}" ||
+  typecheck_status=$?
+
+if [[ $typecheck_status != 0 || $lmdb_status != 0 ]]; then
+  failed=()
+  [[ $lmdb_status != 0 ]] && failed+=("the LMDB objects check (exit $lmdb_status)")
+  [[ $typecheck_status != 0 ]] && failed+=("the Swift type-check (exit $typecheck_status)")
+  echo "apple-check: FAILED: ${failed[0]}${failed[1]:+; ${failed[1]}}" >&2
+  [[ $typecheck_status != 0 ]] && exit "$typecheck_status"
+  exit "$lmdb_status"
+fi
+echo "apple-check: OK (the LMDB objects and the Swift type-check)"
