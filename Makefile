@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BENCH_OUT ?= $(CURDIR)/.build/bench-summary.json
 FUZZ_SECONDS ?= 60
 
-.PHONY: setup build test doc-examples test-tsan demo bench fuzz fixtures-check apple-check clean
+.PHONY: setup build test test-apple-locks doc-examples test-tsan demo bench fuzz fixtures-check apple-check clean
 
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
 # tests), libsqlite3-dev (the benchmark baseline), pkg-config, python3 (the doc examples check), and
@@ -38,7 +38,11 @@ setup:
 build: setup
 	$(SWIFT) build
 
-# The doc examples, the Swift tests, the timeline viewer's browser tests (headless Chromium driven by
+# First a check that the Linux build resolved no Apple-only package (agisboye/CLMDB, LMDB's sources for
+# Apple platforms, behind the BundledLMDB trait, which is off on Linux; a stale Package.resolved that
+# pins it would make even a trait-off build fetch it). Then the doc examples, the Swift tests, the
+# store's and the multi-process tests again with LMDB's Apple lock mode (test-apple-locks, below),
+# the timeline viewer's browser tests (headless Chromium driven by
 # Selenium, with Debian's Python: /usr/bin/python3 sees python3-selenium; screenshots go to
 # .build/browser/), the server under forged requests, signals, idle connections and load (wrk), the
 # README's fleet queries run by DuckDB over an export of generated sessions,
@@ -47,8 +51,15 @@ build: setup
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 test: setup
 	$(SWIFT) build --build-tests
+	@found=$$(ls -d .build/checkouts/* 2>/dev/null | grep -i '/clmdb$$' | head -1); \
+	grep -qis clmdb Package.resolved && found="$${found:+$$found and }Package.resolved"; \
+	if [ -n "$$found" ]; then \
+	  echo "make test: the Linux build resolved agisboye/CLMDB, LMDB for Apple platforms only ($$found): remove Package.resolved and .build/checkouts/CLMDB, and keep the BundledLMDB trait off on Linux" >&2; \
+	  exit 1; \
+	fi
 	Tools/DocExamples/check.sh
 	$(SWIFT) test --skip-build
+	Tools/AppleLocks/run.sh
 	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
 	/usr/bin/python3 Tests/Serve/serve_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/Browser/lanes_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
@@ -74,6 +85,19 @@ doc-examples: build
 # Not part of `make test`: it needs an SDK, which a Linux machine does not have.
 apple-check: setup
 	IOS_SDK="$(IOS_SDK)" Tools/AppleCheck/check.sh
+
+# LMDB locking as on Apple platforms (POSIX named semaphores, no robust mutexes), on Linux: builds
+# .build/apple-locks/liblmdb.so.0 from LMDB 0.9.24's source (Debian's lmdb source package, fetched
+# into .build by Tools/LMDB/source.sh, never committed) with -DMDB_USE_POSIX_SEM (and mdb_stat/mdb_dump
+# against it, first on PATH), checks its symbols, and runs the built RouteLogLMDBTests,
+# RouteLogTests.KilledWriterTests and the multi-process CLI tests against it (LD_LIBRARY_PATH; ldd
+# and the running processes are checked to load it) under a 900 s timeout: a hang is reported with
+# the processes still running, then killed. POSIX semaphores left in /dev/shm by killed processes
+# are counted and removed.
+# Part of `make test` (30-45 s on 2 cores once the tests are built); see Tools/AppleLocks/run.sh.
+test-apple-locks: setup
+	$(SWIFT) build --build-tests
+	Tools/AppleLocks/run.sh
 
 test-tsan: setup
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
