@@ -18,6 +18,15 @@
 //                standard input: "go" resumes (printing "resumed") and navigation goes on; the
 //                test kills it while suspended or while navigating
 //       Prints "session ID" first, and "recovered N" when opening recovered journaled events.
+//   routelog-crash-app extension STORE SEED COUNT END
+//       An app extension handling one request: opens its own store one process at a time, starts a
+//       session labelled "share" of app "CrashApp" 2.0, makes COUNT calls (0: until killed),
+//       printing "session ID" and "seq N"; END `suspend` ends the request (suspend(), then
+//       exit(0)), `kill` dies by SIGKILL right after the last call.
+//   routelog-crash-app move APPSTORE EXTSTORE SEED
+//       The app at launch: restores its "main" session on APPSTORE, makes 5 calls ("session ID",
+//       "seq N"), then moves the extension's sessions from EXTSTORE ("moved ID N" each, "busy"),
+//       then prints "done".
 //   routelog-crash-app recover STORE
 //       Opens the store read-write (recovering journals) and prints "recovered SESSION COUNT"
 //       per recovered journal, "problem LINE" per problem, then "open".
@@ -133,6 +142,45 @@ guard args.count >= 3 else { fail("usage: routelog-crash-app navigate|recover ST
 switch args[1] {
 case "navigate":
     await navigate(args)
+case "extension":
+    guard args.count == 6, let seed = UInt64(args[3]), let count = Int(args[4]) else {
+        fail("usage: extension STORE SEED COUNT END", code: 64)
+    }
+    do {
+        let log = try LMDBEventLog.open(at: args[2], options: .init(retention: .none, oneProcessAtATime: true))
+        let navigator = try Navigator<Screen>(log: log, session: NewSession(label: "share", appName: "CrashApp", appVersion: "2.0", build: "b2.0"))
+        say("session \(navigator.session.rawValue)")
+        var rng = SplitMix64(seed: seed)
+        var made = 0
+        while count == 0 || made < count {
+            if let seq = call(navigator, &rng).seq { say("seq \(seq)") }
+            made += 1
+            if count == 0 { usleep(300) }
+        }
+        if args[5] == "kill" { kill(getpid(), SIGKILL) }
+        await navigator.suspend()
+        exit(0)
+    } catch {
+        fail("\(error)")
+    }
+case "move":
+    guard args.count == 5, let seed = UInt64(args[4]) else { fail("usage: move APPSTORE EXTSTORE SEED", code: 64) }
+    do {
+        let log = try LMDBEventLog.open(at: args[2], options: .init(retention: .none))
+        let navigator = try Navigator<Screen>.restoringLatest(log: log, orStarting: NewSession(label: "main", appName: "CrashApp", appVersion: "2.0"))
+        say("session \(navigator.session.rawValue)")
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<5 {
+            if let seq = call(navigator, &rng).seq { say("seq \(seq)") }
+        }
+        let moved = try log.moveSessions(fromStoreAt: args[3])
+        if moved.busy { say("busy") }
+        for m in moved.sessions { say("moved \(m.session.rawValue) \(m.events)") }
+        await navigator.flush()
+        say("done")
+    } catch {
+        fail("\(error)")
+    }
 case "recover":
     do {
         let log = try LMDBEventLog.open(at: args[2], options: .init(retention: .none))

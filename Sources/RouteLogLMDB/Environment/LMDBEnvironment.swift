@@ -58,8 +58,15 @@ public final class LMDBEnvironment: @unchecked Sendable {
         /// The mode of the files LMDB creates.
         public var fileMode: UInt32
         /// How long a write transaction waits for another process's write transaction, in the
-        /// POSIX-semaphore lock mode, before it throws ``LMDBError/writerBusy``.
+        /// POSIX-semaphore lock mode, before it throws ``LMDBError/writerBusy`` (and an
+        /// ``oneProcessAtATime`` open waits for the process that has the store open).
         public var writerWait: Duration
+        /// Whether one process at a time may have the environment open: an exclusive `flock` on
+        /// `owner.lock` in its directory is held from each open to its release; an open while
+        /// another process holds it waits up to a second and then throws ``LMDBError/writerBusy``.
+        /// For a store shared by the processes of an App Group (an app extension's store, which the
+        /// app moves sessions out of), where LMDB's own locks cannot be shared.
+        public var oneProcessAtATime: Bool
 
         /// The default ``maxMapSize`` on this platform.
         public static var defaultMaxMapSize: Int {
@@ -81,7 +88,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
         ///   - writerWait: the longest wait for another process's write transaction (10 s).
         public init(readOnly: Bool = false, mapSize: Int = 64 << 20, maxMapSize: Int = Options.defaultMaxMapSize,
                     maxDatabases: UInt32 = 16, maxReaders: UInt32 = 126, noSync: Bool = false,
-                    fileMode: UInt32 = 0o600, writerWait: Duration = .seconds(10)) {
+                    fileMode: UInt32 = 0o600, writerWait: Duration = .seconds(10), oneProcessAtATime: Bool = false) {
             self.readOnly = readOnly
             self.mapSize = mapSize
             self.maxMapSize = max(maxMapSize, mapSize)
@@ -90,6 +97,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
             self.noSync = noSync
             self.fileMode = fileMode
             self.writerWait = writerWait
+            self.oneProcessAtATime = oneProcessAtATime
         }
     }
 
@@ -129,6 +137,8 @@ public final class LMDBEnvironment: @unchecked Sendable {
     private var writerSemaphore: UnsafeMutablePointer<sem_t>?
     /// A descriptor of `lock.mdb` to read its header (never closed while LMDB's are open).
     private var lockFileFD: Int32 = -1
+    /// `owner.lock`, held exclusively while open, with ``Options/oneProcessAtATime``.
+    private var ownerLockFD: Int32 = -1
     /// Shared by every transaction of this process; taken exclusively to resize the map, which
     /// LMDB allows only while the process has no transaction open, and to open or release the
     /// environment.
@@ -164,8 +174,9 @@ public final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    private init(env: OpaquePointer, path: String, options: Options, lockless: Bool) {
+    private init(env: OpaquePointer, path: String, options: Options, lockless: Bool, ownerLock: Int32) {
         self.handle = env
+        self.ownerLockFD = ownerLock
         self.path = path
         self.options = options
         self.isReadOnly = options.readOnly
@@ -213,8 +224,15 @@ public final class LMDBEnvironment: @unchecked Sendable {
                     return .success(existing)
                 }
                 do throws(LMDBError) {
-                    let (env, lockless) = try openHandle(resolved, options, mapSize: options.mapSize, lockless: nil)
-                    let environment = LMDBEnvironment(env: env, path: resolved, options: options, lockless: lockless)
+                    let owner = try acquireOwnerLock(resolved, options)
+                    let env: OpaquePointer, lockless: Bool
+                    do throws(LMDBError) {
+                        (env, lockless) = try openHandle(resolved, options, mapSize: options.mapSize, lockless: nil)
+                    } catch {
+                        if owner >= 0 { close(owner) }
+                        throw error
+                    }
+                    let environment = LMDBEnvironment(env: env, path: resolved, options: options, lockless: lockless, ownerLock: owner)
                     entries[resolved] = Entry(environment: environment)
                     return .success(environment)
                 } catch {
@@ -239,6 +257,28 @@ public final class LMDBEnvironment: @unchecked Sendable {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }
         return String(cString: real)
+    }
+
+    /// With ``Options/oneProcessAtATime``, takes `owner.lock` exclusively (waiting at most
+    /// ``Options/writerWait`` for the process that holds it) and returns its descriptor; else -1.
+    private static func acquireOwnerLock(_ path: String, _ options: Options) throws(LMDBError) -> Int32 {
+        guard options.oneProcessAtATime, !options.readOnly else { return -1 }
+        let fd = Foundation.open(path + "/owner.lock", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(options.fileMode))
+        guard fd >= 0 else { throw LMDBError(rawValue: errno) }
+        // An extension waits for the app's short move; the app's move does not wait long for an
+        // extension's request (it moves next time).
+        let clock = ContinuousClock()
+        let deadline = clock.now + min(options.writerWait, .seconds(1))
+        var pause: UInt32 = 500
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else {
+                close(fd)
+                throw .writerBusy
+            }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        return fd
     }
 
     /// Opens an LMDB handle on `path`. `lockless` nil: with the lock file, falling back to
@@ -332,6 +372,8 @@ public final class LMDBEnvironment: @unchecked Sendable {
         writerLockFD = -1
         if lockFileFD >= 0 { close(lockFileFD) }
         lockFileFD = -1
+        if ownerLockFD >= 0 { close(ownerLockFD) }
+        ownerLockFD = -1
     }
 
     /// Opens a released environment again; a no-op when it is open.
@@ -339,7 +381,14 @@ public final class LMDBEnvironment: @unchecked Sendable {
         pthread_rwlock_wrlock(resizeLock)
         defer { pthread_rwlock_unlock(resizeLock) }
         guard handle == nil else { return }
-        let (env, _) = try Self.openHandle(path, options, mapSize: releasedMapSize, lockless: isLockless)
+        let owner = try Self.acquireOwnerLock(path, options)
+        let env: OpaquePointer
+        do throws(LMDBError) {
+            (env, _) = try Self.openHandle(path, options, mapSize: releasedMapSize, lockless: isLockless)
+        } catch {
+            if owner >= 0 { close(owner) }
+            throw error
+        }
         // The named databases, opened again in the order of their handles, get the same handles.
         let names = knownLock.withLock { known.sorted { $0.key < $1.key } }
         for (expected, name) in names {
@@ -353,10 +402,12 @@ public final class LMDBEnvironment: @unchecked Sendable {
             if rc == 0 && dbi != expected { rc = MDB_BAD_DBI }
             if rc != 0 {
                 mdb_env_close(env)
+                if owner >= 0 { close(owner) }
                 throw LMDBError(rawValue: rc)
             }
         }
         handle = env
+        ownerLockFD = owner
         currentNoSync = defaultNoSync
         attachWriterLock()
     }

@@ -41,7 +41,7 @@ extension LMDBEventLog {
             if readOnly {
                 throw LMDBEventLogError.notAStore(path: path, reason: entries.isEmpty ? "the directory is empty" : "it has no data.mdb")
             }
-            let others = entries.filter { $0 != "lock.mdb" }
+            let others = entries.filter { $0 != "lock.mdb" && $0 != "owner.lock" && $0 != "writer.lock" }
             if !others.isEmpty {
                 throw LMDBEventLogError.notAStore(path: path, reason: "it has no data.mdb but holds other files (\(others.sorted().prefix(3).joined(separator: ", ")))")
             }
@@ -72,13 +72,16 @@ extension LMDBEventLog {
             // initializes data.mdb while the others wait for its lock.
             return try LMDBEnvironment.open(at: path, options: .init(
                 readOnly: options.readOnly, mapSize: options.initialMapSize, maxMapSize: options.maxMapSize, maxDatabases: 8,
-                maxReaders: options.maxReaders, noSync: options.durability != .perEvent, fileMode: 0o600))
+                maxReaders: options.maxReaders, noSync: options.durability != .perEvent, fileMode: 0o600,
+                oneProcessAtATime: options.oneProcessAtATime))
         } catch .invalid, .versionMismatch {
             throw LMDBEventLogError.notAStore(path: path, reason: "data.mdb is not an LMDB file of this version")
         } catch .permissionDenied, .readOnlyFileSystem {
             throw LMDBEventLogError.permissionDenied(path: path, reason: options.readOnly ? "the store cannot be read" : "the store cannot be written; open it read-only to read it")
         } catch .incompatible {
             throw LMDBEventLogError.openReadOnlyElsewhere(path: path)
+        } catch .writerBusy {
+            throw LMDBEventLogError.storeBusy(path: path, writerDied: false)
         } catch {
             throw LMDBEventLogError.storage(error, operation: "opening \(path)")
         }

@@ -76,6 +76,12 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         /// Milliseconds since 1970, used for session creation times and ids, and for the age in
         /// ``Retention/maxAge``.
         public var clock: @Sendable () -> Int64
+        /// Whether one process at a time may have the store open (see
+        /// ``LMDBEnvironment/Options/oneProcessAtATime``): an app extension's own store in the App
+        /// Group container, opened only while the extension handles a request, and by the app only
+        /// while it moves the extension's sessions into its own store
+        /// (``moveSessions(fromStoreAt:)``). Off by default.
+        public var oneProcessAtATime: Bool
         /// Which sessions the store keeps, applied at open and after each session this log
         /// creates (read-write logs only). ``Retention/app`` (the 50 newest sessions, none older
         /// than 30 days) by default; ``Retention/none`` keeps everything.
@@ -90,12 +96,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         ///   - maxReaders: reader slots (LMDB's default, 126).
         ///   - clock: milliseconds since 1970.
         ///   - retention: which sessions the store keeps (``Retention/app``).
+        ///   - oneProcessAtATime: one process at a time has the store open (an extension's store).
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
                     maxMapSize: Int = LMDBEnvironment.Options.defaultMaxMapSize,
                     maxReaders: UInt32 = 126,
                     clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
-                    retention: Retention = .app) {
+                    retention: Retention = .app, oneProcessAtATime: Bool = false) {
             self.readOnly = readOnly
             self.durability = durability
             self.snapshotInterval = snapshotInterval
@@ -104,6 +111,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             self.maxReaders = maxReaders
             self.clock = clock
             self.retention = retention
+            self.oneProcessAtATime = oneProcessAtATime
         }
     }
 
@@ -346,7 +354,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     // MARK: Append
 
     /// The head of a session as stored, from the cache when it is current.
-    private func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ rowKey: [UInt8], _ scratch: Writer.Scratch) throws -> Head {
+    func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ rowKey: [UInt8], _ scratch: Writer.Scratch) throws -> Head {
         guard let row = try readRow(txn, id, rowKey) else { throw EventLogError.sessionNotFound(id) }
         if let cached = scratch[id] ?? heads[id], cached.row.info == row.info, cached.row.headHash == row.headHash {
             return cached
