@@ -15,8 +15,8 @@
 # Environment: SWIFTC (default: swiftc on PATH), TARGET (default: arm64-apple-ios17.0),
 # SWIFT_LOG_SRC / SWIFT_ATOMICS_SRC (checkouts of swift-log and swift-atomics; default: the
 # checkout's .build/checkouts, else `swift package resolve` into WORK_DIR/spm), LMDB_HEADER (the
-# lmdb.h RouteLogLMDB is checked against; default /usr/include/lmdb.h from liblmdb-dev: a header is
-# enough to type-check, linking LMDB is the app's business), DOC_CHAINS (see above).
+# lmdb.h of the `LMDB` module RouteLogLMDB imports on Apple platforms; default: LMDB 0.9's from
+# Debian's source package, see Tools/LMDB/source.sh), DOC_CHAINS (see above).
 #
 # Exit status: 0 when every module (and doc chain) type-checks, 1 when the compiler reports errors
 # in RouteLog's sources or doc examples, 2 when the setup (SDK, resource dir, SDK module builds) fails.
@@ -665,13 +665,21 @@ emit_module RouteLogCore routelog "$SRC/Sources/RouteLogCore" "${ROUTELOG_FLAGS[
 [[ $STOP == 0 ]] && emit_module RouteLog routelog "$SRC/Sources/RouteLog" "${ROUTELOG_FLAGS[@]}"
 [[ $STOP == 0 ]] && emit_module RouteLogSwiftUI routelog "$SRC/Sources/RouteLogSwiftUI" "${ROUTELOG_FLAGS[@]}"
 
-# RouteLogLMDB against lmdb.h alone (the SDK has no LMDB; an app links its own build of it), through
-# the package's own CLMDB module map. Only the header is copied, so no Linux header is in reach.
-LMDB_HEADER=${LMDB_HEADER:-/usr/include/lmdb.h}
-[[ -f "$LMDB_HEADER" ]] || die "no $LMDB_HEADER (apt-get install liblmdb-dev, or set LMDB_HEADER)"
+# RouteLogLMDB as the Apple build compiles it: with the BundledLMDB trait (on by default when the
+# manifest is read on a Mac), importing the `LMDB` module of LMDB 0.9's own sources (the package
+# agisboye/CLMDB) rather than the Linux system library. The module is LMDB's lmdb.h behind a module
+# map named LMDB; the header comes from Debian's lmdb source package (Tools/LMDB/source.sh, kept in
+# .build, never committed) unless LMDB_HEADER names another. Only the header is copied, so no Linux
+# header is in reach.
+if [[ -z "${LMDB_HEADER:-}" ]]; then
+  lmdb_src=$("$SRC/Tools/LMDB/source.sh") || die "could not get LMDB's source (Tools/LMDB/source.sh)"
+  LMDB_HEADER=$lmdb_src/lmdb.h
+fi
+[[ -f "$LMDB_HEADER" ]] || die "no $LMDB_HEADER (set LMDB_HEADER to LMDB 0.9's lmdb.h)"
 rm -rf "$WORK/lmdb-include" && mkdir -p "$WORK/lmdb-include" && cp "$LMDB_HEADER" "$WORK/lmdb-include/lmdb.h"
-CLMDB_FLAGS=(-Xcc -I -Xcc "$WORK/lmdb-include" -Xcc "-fmodule-map-file=$SRC/Sources/CLMDB/module.modulemap")
-[[ $STOP == 0 ]] && emit_module RouteLogLMDB routelog "$SRC/Sources/RouteLogLMDB" "${ROUTELOG_FLAGS[@]}" "${CLMDB_FLAGS[@]}"
+printf 'module LMDB {\n    header "lmdb.h"\n    export *\n}\n' >"$WORK/lmdb-include/module.modulemap"
+LMDB_FLAGS=(-D BundledLMDB -Xcc "-fmodule-map-file=$WORK/lmdb-include/module.modulemap")
+[[ $STOP == 0 ]] && emit_module RouteLogLMDB routelog "$SRC/Sources/RouteLogLMDB" "${ROUTELOG_FLAGS[@]}" "${LMDB_FLAGS[@]}"
 
 # Doc-example chains: each folder type-checks on its own, against the modules above.
 DOC_FAILED=0 DOC_COUNT=0
@@ -682,7 +690,7 @@ if [[ -n "${DOC_CHAINS:-}" && $STOP == 0 ]]; then
     # A chain that declares an `@main` app has no top-level code: it is a library file, not main.swift.
     as_library=()
     grep -q '^@main' "$dir"/*.swift && as_library=(-parse-as-library)
-    if ! "$SWIFTC" -typecheck -swift-version 6 "${as_library[@]}" "${COMMON[@]}" "${SEARCH[@]}" "${CLMDB_FLAGS[@]}" \
+    if ! "$SWIFTC" -typecheck -swift-version 6 "${as_library[@]}" "${COMMON[@]}" "${SEARCH[@]}" "${LMDB_FLAGS[@]}" \
          "$dir"/*.swift >"$dir/ios-errors.txt" 2>&1 || grep -q 'warning:' "$dir/ios-errors.txt"; then
       echo "== doc example does not type-check for $TARGET: $origin (extracted to $dir)"
       grep -E '(warning|error):' "$dir/ios-errors.txt" | sort -u | head -20 | sed 's/^/   /'
