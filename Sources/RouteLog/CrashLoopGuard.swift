@@ -152,8 +152,14 @@ private final class OpenCounter: @unchecked Sendable {
 
 extension Navigator {
     /// Opens the store at `store` with `open` and restores its latest session (or starts `new`),
-    /// under the ``CrashLoopGuard``: when the previous launch crashed doing this, the store is moved
+    /// under the ``CrashLoopGuard``: when launches keep crashing doing this, the store is moved
     /// aside and a fresh one started, which is logged and reported in ``recordingError``.
+    ///
+    /// A store that cannot be opened or read (before the first unlock after a reboot, a full
+    /// disk, a damaged file) never fails the launch and is never replaced by memory in silence:
+    /// the navigator starts a new session in memory, ``recordingError`` says why in one line, and
+    /// every call since launch is written into the store once it opens (the recorder tries again
+    /// every `retryDelay` seconds).
     ///
     /// ```swift
     /// let navigator = try Navigator<AppRoute>.restoringLatest(store: dir) { try LMDBEventLog.open(at: $0) }
@@ -161,11 +167,39 @@ extension Navigator {
     public static func restoringLatest(store: String, orStarting new: NewSession = NewSession(),
                                        logger: Logger = Logger(label: "RouteLog"),
                                        clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
-                                       open: (String) throws -> any EventLog) throws -> Navigator {
-        let (navigator, recovery) = try CrashLoopGuard.run(store: store, logger: logger) {
-            try Navigator.restoringLatest(log: try open(store), orStarting: new, logger: logger, clock: clock)
+                                       retryDelay: Double = 1,
+                                       open: @escaping @Sendable (String) throws -> any EventLog) throws -> Navigator {
+        do {
+            let (navigator, recovery) = try CrashLoopGuard.run(store: store, logger: logger) {
+                try Navigator.restoringLatest(log: try open(store), orStarting: new, logger: logger, clock: clock)
+            }
+            if let recovery { navigator.report(recovery) }
+            return navigator
+        } catch {
+            logger.error("the store \(store) cannot be opened now; navigation is kept in memory and recorded once it opens: \(error)",
+                         metadata: ["store": "\(store)"])
+            let owner = NavigatorBox()
+            let pending = PendingLog(opening: { try open(store) }, new: new, firstError: error, clock: clock) {
+                Task { @MainActor in owner.navigatorForOpen?.storeOpened() }
+            }
+            let navigator = try Navigator(log: pending, session: new, logger: logger, clock: clock, retryDelay: retryDelay)
+            owner.navigator = navigator
+            navigator.reportUnavailableStore(store, error)
+            return navigator
         }
-        if let recovery { navigator.report(recovery) }
-        return navigator
     }
+}
+
+/// The navigator a pending log tells when its store opened (set once the navigator exists).
+private final class NavigatorBox: @unchecked Sendable {
+    weak var navigator: AnyObject?
+}
+
+private extension NavigatorBox {
+    @MainActor var navigatorForOpen: (any StoreOpenedReceiver)? { navigator as? any StoreOpenedReceiver }
+}
+
+/// Receives the news that a pending store opened.
+@MainActor protocol StoreOpenedReceiver: AnyObject {
+    func storeOpened()
 }

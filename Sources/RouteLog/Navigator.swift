@@ -63,7 +63,7 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
 /// ```
 @MainActor
 @Observable
-public final class Navigator<Route: Routable> {
+public final class Navigator<Route: Routable>: StoreOpenedReceiver {
     // MARK: Observable state
 
     /// The live state (the head of the session).
@@ -272,6 +272,19 @@ public final class Navigator<Route: Routable> {
     /// Reports that the store was moved aside and replaced at launch.
     func report(_ recovery: StoreRecovery) {
         startupError = RecordingError(message: recovery.description, firstUnwrittenSeq: headSeq + 1, diverged: false)
+        refreshRecordingStatus()
+    }
+
+    /// Reports that the store could not be opened at launch (until it opens).
+    func reportUnavailableStore(_ store: String, _ error: any Error) {
+        startupError = RecordingError(message: "the store \(store) cannot be opened yet (\(error)); navigation is kept in memory and recorded once it opens",
+                                      firstUnwrittenSeq: headSeq + 1, diverged: false)
+        refreshRecordingStatus()
+    }
+
+    /// The pending store opened: what was reported at launch no longer holds.
+    func storeOpened() {
+        startupError = nil
         refreshRecordingStatus()
     }
 

@@ -53,6 +53,29 @@ extension LMDBEventLog {
         }
     }
 
+    /// Gives the store's folder and the files in it the Data Protection class `protection` and
+    /// keeps the folder out of backups (Apple platforms; nothing elsewhere). Failures are ignored:
+    /// the store works without them.
+    static func protect(_ path: String, _ protection: FileProtection) {
+        #if canImport(Darwin) && !os(macOS)
+        var url = URL(fileURLWithPath: path, isDirectory: true)
+        var values = URLResourceValues()
+        values.isExcludedFromBackup = true
+        try? url.setResourceValues(values)
+        let type: FileProtectionType? = switch protection {
+        case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
+        case .complete: .complete
+        case .appDefault: nil
+        }
+        guard let type else { return }
+        let fm = FileManager.default
+        for name in ["", "data.mdb", "lock.mdb", "journal", "writers"] {
+            let file = name.isEmpty ? path : (path as NSString).appendingPathComponent(name)
+            if fm.fileExists(atPath: file) { try? fm.setAttributes([.protectionKey: type], ofItemAtPath: file) }
+        }
+        #endif
+    }
+
     /// Lists the directory until it holds a data.mdb or ``creationWait`` passes.
     private static func waitForDataFile(_ path: String, entries: [String]) -> [String] {
         var entries = entries

@@ -76,6 +76,9 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         /// Milliseconds since 1970, used for session creation times and ids, and for the age in
         /// ``Retention/maxAge``.
         public var clock: @Sendable () -> Int64
+        /// The Data Protection class of the store's folder and files on Apple platforms
+        /// (``FileProtection/completeUntilFirstUserAuthentication`` by default).
+        public var fileProtection: FileProtection
         /// Whether one process at a time may have the store open (see
         /// ``LMDBEnvironment/Options/oneProcessAtATime``): an app extension's own store in the App
         /// Group container, opened only while the extension handles a request, and by the app only
@@ -97,12 +100,14 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         ///   - clock: milliseconds since 1970.
         ///   - retention: which sessions the store keeps (``Retention/app``).
         ///   - oneProcessAtATime: one process at a time has the store open (an extension's store).
+        ///   - fileProtection: the Data Protection class of the store's files on Apple platforms.
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
                     maxMapSize: Int = LMDBEnvironment.Options.defaultMaxMapSize,
                     maxReaders: UInt32 = 126,
                     clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
-                    retention: Retention = .app, oneProcessAtATime: Bool = false) {
+                    retention: Retention = .app, oneProcessAtATime: Bool = false,
+                    fileProtection: FileProtection = .completeUntilFirstUserAuthentication) {
             self.readOnly = readOnly
             self.durability = durability
             self.snapshotInterval = snapshotInterval
@@ -112,6 +117,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             self.clock = clock
             self.retention = retention
             self.oneProcessAtATime = oneProcessAtATime
+            self.fileProtection = fileProtection
         }
     }
 
@@ -126,9 +132,44 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// snapshot per thousand events.
     public static let defaultSnapshotInterval: UInt64 = 1024
 
-    /// The store path used when none is given: `$ROUTELOG_STORE`, or `./.routelog`.
+    /// The store path used when none is given: `$ROUTELOG_STORE` when set; in an app on an Apple
+    /// platform, `RouteLog/store` in the app's own Application Support folder (never an App Group
+    /// container: see <doc:SharingAStore>), which ``open(at:options:)`` excludes from backup;
+    /// elsewhere (Linux, a command-line tool) `./.routelog`.
     public static var defaultPath: String {
-        ProcessInfo.processInfo.environment["ROUTELOG_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? "./.routelog"
+        if let path = ProcessInfo.processInfo.environment["ROUTELOG_STORE"], !path.isEmpty { return path }
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return applicationSupportStore
+        #elseif os(macOS)
+        return Bundle.main.bundleIdentifier == nil ? "./.routelog" : applicationSupportStore
+        #else
+        return "./.routelog"
+        #endif
+    }
+
+    #if canImport(Darwin)
+    /// `RouteLog/store` in the app's Application Support folder.
+    static var applicationSupportStore: String {
+        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Library/Application Support")
+        return base.appendingPathComponent("RouteLog/store", isDirectory: true).path
+    }
+    #endif
+
+    /// The Data Protection class of a store's files on Apple platforms (ignored elsewhere).
+    public enum FileProtection: Hashable, Sendable {
+        /// Readable from the first unlock after a restart until the next restart, also while
+        /// the device is locked (the default): an app can record while locked, in the background.
+        /// Before that first unlock, opening fails (EPERM) and the navigator works from memory
+        /// until it can (see `Navigator.restoringLatest(store:open:)`).
+        case completeUntilFirstUserAuthentication
+        /// Readable only while the device is unlocked: about ten seconds after it locks, a read
+        /// fails and a fault on a page of the map that is not in memory kills the process, so an
+        /// app choosing this must ``LMDBEnvironment/release()`` the store (`Navigator.suspend()`)
+        /// before the device locks.
+        case complete
+        /// No protection class is set: the files get the app's default.
+        case appDefault
     }
 
     /// The store's directory, as given to ``open(at:options:)``.
@@ -235,6 +276,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         precondition(options.snapshotInterval >= 1, "snapshotInterval must be at least 1")
         try prepareDirectory(path, readOnly: options.readOnly)
         let environment = try openEnvironment(path, options: options)
+        if !options.readOnly { protect(path, options.fileProtection) }
         do {
             try environment.clearStaleReaders()
             let databases = options.readOnly
