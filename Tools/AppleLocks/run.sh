@@ -21,7 +21,8 @@
 #  2. checks with `nm -D` that the library imports sem_open and not pthread_mutexattr_setrobust;
 #  3. runs the already-built test binaries (`swift test --skip-build`, under `timeout`) with
 #     LD_LIBRARY_PATH pointing at it and ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem, filtered to the
-#     RouteLogLMDBTests, RouteLogTests.KilledWriterTests and the multi-process CLI tests (crash
+#     RouteLogLMDBTests, the lifecycle tests of RouteLogTests (killed writer, suspension, open
+#     failures, full disk, windows) and the multi-process CLI tests (run ends, extension stores, crash
 #     recovery, journal damage, lifecycle end to end, `follow` beside a writer, corrupt stores).
 #     Child executables the tests spawn (routelog, routelog-lmdb-crashtest…) inherit
 #     LD_LIBRARY_PATH. Checked before: `ldd` resolves liblmdb.so.0 to this build for the test
@@ -48,7 +49,7 @@ started=$(date +%s.%N)
 swift=${SWIFT:-swift}
 bin=${BIN_PATH:-$root/.build/debug}
 limit=${APPLE_LOCKS_TIMEOUT:-900}
-filter=${APPLE_LOCKS_FILTER:-'RouteLogLMDBTests\.|RouteLogTests\.KilledWriterTests|RouteLogCLITests\.(CrashRecoveryTests|JournalDamageTests|LifecycleEndToEndTests|CorruptStoreTests|StoreTests/followTailsAConcurrentWriter)'}
+filter=${APPLE_LOCKS_FILTER:-'RouteLogLMDBTests\.|RouteLogTests\.(KilledWriterTests|SuspensionTests|OpenFailureTests|FullDiskTests|RestoreOwnSessionTests)|RouteLogCLITests\.(CrashRecoveryTests|JournalDamageTests|LifecycleEndToEndTests|CorruptStoreTests|RunEndTests|ExtensionStoreTests|StoreTests/followTailsAConcurrentWriter)'}
 libdir=$root/.build/apple-locks
 lib=$libdir/liblmdb.so.0
 tools=(mdb_stat mdb_dump mdb_load mdb_copy)

@@ -660,6 +660,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
         writerLock.lock()
         defer { writerLock.unlock() }
         let noSync = syncOnCommit.map { !$0 } ?? defaultNoSync
+        var reopenedAfterDeadWriter = false
         while true {
             do {
                 try withHandle { _ throws(LMDBError) in }
@@ -684,6 +685,10 @@ public final class LMDBEnvironment: @unchecked Sendable {
                 }
             } catch let error as LMDBError where error == .mapFull {
                 try growMap()
+            } catch let error as LMDBError where error == .writerDied && !reopenedAfterDeadWriter {
+                // Released: if this process was the last to have the store open, opening it again
+                // makes it the first opener, which creates LMDB's semaphores anew.
+                reopenedAfterDeadWriter = true
             }
         }
     }
