@@ -161,14 +161,16 @@ extension Navigator {
     /// every call since launch is written into the store once it opens (the recorder tries again
     /// every `retryDelay` seconds).
     ///
+    /// It never throws: a navigator comes back whatever the store's state.
+    ///
     /// ```swift
-    /// let navigator = try Navigator<AppRoute>.restoringLatest(store: dir) { try LMDBEventLog.open(at: $0) }
+    /// let navigator = Navigator<AppRoute>.restoringLatest(store: dir) { try LMDBEventLog.open(at: $0) }
     /// ```
     public static func restoringLatest(store: String, orStarting new: NewSession = NewSession(),
                                        logger: Logger = Logger(label: "RouteLog"),
                                        clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
                                        retryDelay: Double = 1,
-                                       open: @escaping @Sendable (String) throws -> any EventLog) throws -> Navigator {
+                                       open: @escaping @Sendable (String) throws -> any EventLog) -> Navigator {
         do {
             let (navigator, recovery) = try CrashLoopGuard.run(store: store, logger: logger) {
                 try Navigator.restoringLatest(log: try open(store), orStarting: new, logger: logger, clock: clock)
@@ -182,7 +184,10 @@ extension Navigator {
             let pending = PendingLog(opening: { try open(store) }, new: new, firstError: error, clock: clock) {
                 Task { @MainActor in owner.navigatorForOpen?.storeOpened() }
             }
-            let navigator = try Navigator(log: pending, session: new, logger: logger, clock: clock, retryDelay: retryDelay)
+            // A pending log's session exists at once (the store's is created when it opens).
+            let session = (try? pending.createSession(new).id) ?? SessionID("pending")
+            let navigator = Navigator(log: pending, session: session, state: NavigationState(), headSeq: 0, logger: logger, clock: clock,
+                                      retryDelay: retryDelay, historyWindow: Navigator.defaultHistoryWindow)
             owner.navigator = navigator
             navigator.reportUnavailableStore(store, error)
             return navigator

@@ -146,7 +146,7 @@ public final class Navigator<Route: Routable>: StoreOpenedReceiver {
                          historyWindow: defaultHistoryWindow)
     }
 
-    private init(log: any EventLog, session: SessionID, state: NavigationState, headSeq: UInt64, logger: Logger,
+    init(log: any EventLog, session: SessionID, state: NavigationState, headSeq: UInt64, logger: Logger,
                  clock: @escaping @Sendable () -> Int64, retryDelay: Double, historyWindow: Int, journal: (any EventJournal)? = nil) {
         self.log = log
         self.session = session

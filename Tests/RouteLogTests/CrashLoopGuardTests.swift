@@ -28,7 +28,7 @@ import Testing
     }
 
     func firstLaunch(_ store: String) async throws -> SessionID {
-        let first = try Navigator<PodRoute>.restoringLatest(store: store, clock: fixedClock, open: Self.openStore)
+        let first = Navigator<PodRoute>.restoringLatest(store: store, clock: fixedClock, open: Self.openStore)
         first.push(.episode(id: 1))
         await first.flush()
         #expect(first.recordingError == nil)
@@ -43,7 +43,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: store + ".opening", withIntermediateDirectories: true)
         try Data("1".utf8).write(to: URL(fileURLWithPath: store + ".opening/\(try deadPID())-1"))
         let log = CapturingLogHandler()
-        let second = try Navigator<PodRoute>.restoringLatest(store: store, logger: Logger(label: "test") { _ in log }, clock: fixedClock, open: Self.openStore)
+        let second = Navigator<PodRoute>.restoringLatest(store: store, logger: Logger(label: "test") { _ in log }, clock: fixedClock, open: Self.openStore)
         #expect(second.session == session && second.headSeq == 1)
         #expect(second.recordingError == nil)
         #expect(!FileManager.default.fileExists(atPath: store + ".damaged-1"))
@@ -70,7 +70,7 @@ import Testing
 
         let log = CapturingLogHandler()
         let logger = Logger(label: "test") { _ in log }
-        let second = try Navigator<PodRoute>.restoringLatest(store: store, logger: logger, clock: fixedClock, open: Self.openStore)
+        let second = Navigator<PodRoute>.restoringLatest(store: store, logger: logger, clock: fixedClock, open: Self.openStore)
         // A fresh store: a new, empty session; the old store is kept aside, intact.
         #expect(second.session != session && second.headSeq == 0)
         let error = try #require(second.recordingError)
@@ -87,7 +87,7 @@ import Testing
         // The count is back to zero: the launch after that (once this one is in the background)
         // opens the new store as it is, and the moved store stays where it is.
         await second.suspend()
-        let third = try Navigator<PodRoute>.restoringLatest(store: store, clock: fixedClock, open: Self.openStore)
+        let third = Navigator<PodRoute>.restoringLatest(store: store, clock: fixedClock, open: Self.openStore)
         #expect(third.recordingError == nil && third.session == second.session && third.headSeq == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store + ".opening") == ["lock"])
         #expect(!FileManager.default.fileExists(atPath: store + ".damaged-2"))

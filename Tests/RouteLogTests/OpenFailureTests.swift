@@ -34,7 +34,7 @@ import Testing
         let dir = try TempDir()
         let store = dir.path
         let injected = Injected(failures: 4)
-        let nav = try Navigator<PodRoute>.restoringLatest(store: store, orStarting: NewSession(label: "main"), clock: fixedClock,
+        let nav = Navigator<PodRoute>.restoringLatest(store: store, orStarting: NewSession(label: "main"), clock: fixedClock,
                                                           retryDelay: 0.05, open: injected.open)
         let error = try #require(nav.recordingError)
         #expect(error.message.hasPrefix("the store \(store) cannot be opened yet (permission denied for store \(store)"), "\(error)")
@@ -63,7 +63,7 @@ import Testing
         let store = dir.path
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         try Data(repeating: 0xAB, count: 64 << 10).write(to: URL(fileURLWithPath: store + "/data.mdb"))
-        let nav = try Navigator<PodRoute>.restoringLatest(store: store, orStarting: NewSession(label: "main"), clock: fixedClock,
+        let nav = Navigator<PodRoute>.restoringLatest(store: store, orStarting: NewSession(label: "main"), clock: fixedClock,
                                                           retryDelay: 0.05) { try LMDBEventLog.open(at: $0) }
         let error = try #require(nav.recordingError)
         #expect(error.message.contains("cannot be opened yet") && error.message.contains("is not a RouteLog store"), "\(error)")
