@@ -375,6 +375,7 @@ do {
     if o.only == nil || o.only == "report" { figures += try reportFigures(o) }
     if o.only == nil || o.only == "lifecycle" { figures += try LifecycleBench.figures(o) }
     if o.only == nil || o.only == "navigator" { figures += try navigatorFigures(o) }
+    if o.only == nil || o.only == "navigator" { figures += try await SuspendBench.figures(o) }
     if o.only == nil || o.only == "journal" { figures += try JournalBench.figures(o) }
     let elapsed = (clock.now - start).seconds
     print("")
