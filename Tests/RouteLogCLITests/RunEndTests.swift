@@ -1,34 +1,13 @@
 import Foundation
 import RouteLogCore
 @testable import RouteLogLMDB
+import RouteLogTestSupport
 import Testing
 
 /// How a run ends, told by the next launch from the state the run left its journal in, never
 /// from what the journal still holds: active and killed is a crash (often with nothing to
 /// recover), suspended and killed is `suspended` (how iOS ends most runs), an exit is clean.
 @Suite(.serialized) struct RunEndTests {
-    /// The locks `pid` holds (from /proc/locks) on files under `directory`: "FLOCK path" lines.
-    static func locks(of pid: Int32, under directory: String) -> [String] {
-        var inodes: [UInt64: String] = [:]
-        if let walker = FileManager.default.enumerator(atPath: directory) {
-            for case let name as String in walker {
-                let path = (directory as NSString).appendingPathComponent(name)
-                var st = stat()
-                if stat(path, &st) == 0 { inodes[UInt64(st.st_ino)] = name }
-            }
-        }
-        guard let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return ["/proc/locks unreadable"] }
-        var out: [String] = []
-        for line in text.split(separator: "\n") {
-            // "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF" (a "->" marks a waiter).
-            let f = line.split(separator: " ").filter { !$0.isEmpty && $0 != "->" }
-            guard f.count >= 6, Int32(f[4]) == pid else { continue }
-            let parts = f[5].split(separator: ":")
-            if parts.count == 3, let inode = UInt64(parts[2]), let name = inodes[inode] { out.append("\(f[1]) \(name)") }
-        }
-        return out.sorted()
-    }
-
     /// The launches of one store, each continuing the session, each ending its own way.
     @Test(.timeLimit(.minutes(3))) func eachRunEndsAsItsProcessEnded() async throws {
         let dir = try TempDir()
@@ -62,7 +41,7 @@ import Testing
         //    while suspended, and not a crash.
         let suspended = try launch("suspend", seed: 2)
         _ = collect(suspended, until: "suspended")
-        #expect(Self.locks(of: suspended.process.processIdentifier, under: store) == [], "locks held while suspended")
+        #expect(HeldFiles.of(suspended.process.processIdentifier, under: store).locks == [], "locks held while suspended")
         suspended.kill()
         _ = suspended.rest()
         expected.append(.suspended)

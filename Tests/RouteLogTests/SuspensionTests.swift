@@ -9,46 +9,16 @@ import Testing
 /// store, and the same run of the same session goes on afterwards.
 @MainActor
 @Suite(.serialized) struct SuspensionTests {
-    /// What this process holds of the files under `directory`: locks (from /proc/locks), open
-    /// descriptors (/proc/self/fd) and mappings (/proc/self/maps).
-    static func held(under directory: String) -> (locks: [String], descriptors: [String], mappings: [String]) {
-        let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
-        var inodes: [UInt64: String] = [:]
-        if let walker = FileManager.default.enumerator(atPath: root) {
-            for case let name as String in walker {
-                var st = stat()
-                if stat((root as NSString).appendingPathComponent(name), &st) == 0 { inodes[UInt64(st.st_ino)] = name }
-            }
-        }
-        let pid = getpid()
-        var locks: [String] = []
-        for line in ((try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? "").split(separator: "\n") {
-            let f = line.split(separator: " ").filter { !$0.isEmpty && $0 != "->" }
-            guard f.count >= 6, Int32(f[4]) == pid else { continue }
-            let parts = f[5].split(separator: ":")
-            if parts.count == 3, let inode = UInt64(parts[2]), let name = inodes[inode] { locks.append("\(f[1]) \(name)") }
-        }
-        var descriptors: [String] = []
-        for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"), target.hasPrefix(root + "/") {
-                descriptors.append(target)
-            }
-        }
-        let mappings = ((try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? "")
-            .split(separator: "\n").filter { $0.contains(root + "/") }.map(String.init)
-        return (locks, descriptors, mappings)
-    }
-
     @Test func aSuspendedNavigatorHoldsNoLockAndNoFileAndGoesOnAfterResume() async throws {
         let dir = try TempDir()
         let log = try LMDBEventLog.open(at: dir.path, options: .init(retention: .none))
         let nav = try Navigator<PodRoute>(log: log, session: NewSession(label: "main"), clock: fixedClock)
         for i in 0..<200 { nav.push(.episode(id: i)) }
-        #expect(!Self.held(under: dir.path).locks.isEmpty, "an active navigator holds its locks")
+        #expect(!HeldFiles.of(under: dir.path).locks.isEmpty, "an active navigator holds its locks")
 
         await nav.suspend()
         #expect(nav.isSuspended)
-        let held = Self.held(under: dir.path)
+        let held = HeldFiles.of(under: dir.path)
         #expect(held.locks == [], "locks while suspended")
         #expect(held.descriptors == [], "open files while suspended")
         #expect(held.mappings == [], "mapped files while suspended")

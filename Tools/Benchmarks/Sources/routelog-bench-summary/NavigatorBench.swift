@@ -239,7 +239,11 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     }
     big.returnToPresent()
 
-    // restoringLatest on the 1M-event session: what an app pays at launch.
+    // restoringLatest on the 1M-event session: what an app pays at launch. The writing navigator
+    // lets go of the session first, as the previous launch is gone (restoringLatest never takes a
+    // session a live navigator writes).
+    try waitForRecorder(big)
+    bigStore.finishWriting(big.session)
     var restores: [Double] = []
     for _ in 0..<5 {
         let t0 = monotonicNanoseconds()
