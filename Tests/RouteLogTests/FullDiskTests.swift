@@ -71,4 +71,31 @@ import Testing
         #expect(Int(st.st_blocks) * 512 >= 1 << 20, "the segment's blocks are allocated, not a hole")
         journal.close(allCommitted: false)
     }
+
+    /// A store that cannot even be created on a full disk: the launch goes on in memory, says why,
+    /// and records everything once there is room.
+    @Test(.timeLimit(.minutes(1))) func aStoreThatCannotBeCreatedOnAFullDiskRecordsOnceThereIsRoom() async throws {
+        let dir = try TempDir()
+        let disk = try Self.smallDisk(dir, size: "1m")
+        defer { Self.unmount(disk) }
+        var fs = statvfs()
+        try #require(statvfs(disk, &fs) == 0)
+        let filler = disk + "/filler"
+        try #require(FileManager.default.createFile(atPath: filler, contents: Data(count: Int(fs.f_bavail) * Int(fs.f_frsize))))
+        let store = disk + "/store"
+        let nav = Navigator<PodRoute>.restoringLatest(store: store, orStarting: NewSession(label: "main"), clock: fixedClock,
+                                                      retryDelay: 0.05) { try LMDBEventLog.open(at: $0, options: .init(durability: .none, initialMapSize: 256 << 10)) }
+        let error = try #require(nav.recordingError)
+        #expect(error.message.contains("cannot be opened yet") && !error.message.contains("\n"), "\(error)")
+        for i in 0..<50 { nav.push(.episode(id: i)) }
+        try FileManager.default.removeItem(atPath: filler)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while (nav.recordingStatus.writtenSeq < 50 || nav.recordingError != nil) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(nav.recordingError == nil, "\(String(describing: nav.recordingError))")
+        let log = try LMDBEventLog.open(at: store, options: .init(readOnly: true))
+        let session = try #require(try log.sessions().first)
+        #expect(try log.events(session.id).map(\.seq) == Array(1...50))
+    }
 }
