@@ -24,6 +24,15 @@ public struct StoreRecovery: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The crash-loop guard could not write its marker next to the store (a full disk, a folder it
+/// may not write): the open goes on without the guard's protection only through
+/// `Navigator.restoringLatest(store:open:)`, which then works from memory until the store opens.
+public struct CrashLoopGuardError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "cannot write the crash-loop marker \(path): \(reason)" }
+}
+
 /// Keeps an app from crash-looping on a damaged store, without taking the user's history away
 /// for a single death.
 ///
@@ -54,7 +63,11 @@ public enum CrashLoopGuard {
     public static func run<R>(store: String, logger: Logger = Logger(label: "RouteLog"),
                               _ body: () throws -> R) throws -> (value: R, recovery: StoreRecovery?) {
         let markers = store + ".opening"
-        try FileManager.default.createDirectory(atPath: markers, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: markers, withIntermediateDirectories: true)
+        } catch {
+            throw CrashLoopGuardError(path: markers, reason: (error as NSError).localizedFailureReason ?? "cannot create the folder")
+        }
         let mine = markers + "/\(getpid())-\(nextOpen())"
         let deathsFile = markers + "/deaths"
         let recovery = try withLock(markers) { () throws -> StoreRecovery? in
@@ -84,10 +97,14 @@ public enum CrashLoopGuard {
                 }
                 try? Data(String(deaths).utf8).write(to: URL(fileURLWithPath: deathsFile))
             }
-            let started = processStartTime(getpid()).map(String.init) ?? ""
-            guard FileManager.default.createFile(atPath: mine, contents: Data(started.utf8)) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: mine])
+            let started = Array((processStartTime(getpid()).map(String.init) ?? "").utf8)
+            let fd = open(mine, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard fd >= 0, started.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == started.count else {
+                let reason = String(cString: strerror(errno))
+                if fd >= 0 { close(fd); unlink(mine) }
+                throw CrashLoopGuardError(path: mine, reason: reason)
             }
+            close(fd)
             return recovery
         }
         defer { try? FileManager.default.removeItem(atPath: mine) }

@@ -86,8 +86,17 @@ import Testing
         let nav = Navigator<PodRoute>.restoringLatest(store: store, orStarting: NewSession(label: "main"), clock: fixedClock,
                                                       retryDelay: 0.05) { try LMDBEventLog.open(at: $0, options: .init(durability: .none, initialMapSize: 256 << 10)) }
         let error = try #require(nav.recordingError)
-        #expect(error.message.contains("cannot be opened yet") && !error.message.contains("\n"), "\(error)")
+        // LMDB's lock file is reserved before LMDB maps it: a full disk is an error, never a SIGBUS.
+        #expect(error.message.contains("cannot be opened yet") && error.message.contains("No space left on device") && !error.message.contains("\n"), "\(error)")
         for i in 0..<50 { nav.push(.episode(id: i)) }
+        // Opening a store there fails in one line: LMDB's lock file is reserved before LMDB maps
+        // it, so its first write cannot fault (SIGBUS) on the full disk.
+        do {
+            _ = try LMDBEventLog.open(at: disk + "/other", options: .init(retention: .none))
+            Issue.record("a store opened on a full disk")
+        } catch {
+            #expect("\(error)".contains("No space left on device") && !"\(error)".contains("\n"), "\(error)")
+        }
         try FileManager.default.removeItem(atPath: filler)
         let deadline = ContinuousClock.now + .seconds(20)
         while (nav.recordingStatus.writtenSeq < 50 || nav.recordingError != nil) && ContinuousClock.now < deadline {

@@ -281,6 +281,31 @@ public final class LMDBEnvironment: @unchecked Sendable {
         return fd
     }
 
+    /// Allocates the blocks of `lock.mdb` before LMDB maps it. LMDB sizes its lock file with a
+    /// sparse `ftruncate` and writes its header and reader table through a shared map of it, so on
+    /// a full disk its first write there would fault (SIGBUS) instead of failing. Reserving the
+    /// blocks first (`posix_fallocate` on Linux, `F_PREALLOCATE` on Apple platforms, neither of
+    /// which changes what another process may already have written) turns a full disk into an
+    /// error: ``LMDBError/noSpace``. Called only while this process has the environment closed,
+    /// so closing this descriptor drops no lock of LMDB's.
+    private static func reserveLockFile(_ path: String, _ options: Options) throws(LMDBError) {
+        let fd = Foundation.open(path + "/lock.mdb", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(options.fileMode))
+        guard fd >= 0 else { return }  // LMDB's own open reports what is wrong
+        defer { close(fd) }
+        // LMDB's lock file: a 128-byte header and a 64-byte slot per reader, with room to spare.
+        let bytes = ((Int(options.maxReaders) + 4) * 64 + 4096 + 4095) & ~4095
+        #if os(Linux)
+        let rc = posix_fallocate(fd, 0, off_t(bytes))
+        if rc == ENOSPC || rc == EDQUOT { throw .noSpace }
+        #elseif canImport(Darwin)
+        var st = stat()
+        guard fstat(fd, &st) == 0, Int(st.st_blocks) * 512 < bytes else { return }
+        var store = fstore_t(fst_flags: UInt32(F_ALLOCATEALL), fst_posmode: F_PEOFPOSMODE, fst_offset: 0,
+                             fst_length: off_t(bytes), fst_bytesalloc: 0)
+        if fcntl(fd, F_PREALLOCATE, &store) != 0 && (errno == ENOSPC || errno == EDQUOT) { throw .noSpace }
+        #endif
+    }
+
     /// Opens an LMDB handle on `path`. `lockless` nil: with the lock file, falling back to
     /// `MDB_NOLOCK` for a read-only open of a medium that cannot take one.
     private static func openHandle(_ path: String, _ options: Options, mapSize: Int,
@@ -304,6 +329,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
                 throw error
             }
         }
+        if !options.readOnly && lockless != true { try reserveLockFile(path, options) }
         if let lockless { return (try attempt(lockless: lockless), lockless) }
         do {
             return (try attempt(lockless: false), false)
