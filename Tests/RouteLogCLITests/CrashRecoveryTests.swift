@@ -218,9 +218,17 @@ struct CrashRecoveryTests {
         let ext = try CrashApp.run(["navigate", store, "share", "2.0", "8", "30", "kill"])
         let extSeqs = ext.filter { $0.hasPrefix("seq ") }.map { UInt64($0.dropFirst(4))! }
         let extID = try #require(ext.first { $0.hasPrefix("session ") }).dropFirst(8)
-        // Recovery while the app still writes.
+        // Recovery while the app still writes. With LMDB's POSIX-semaphore locks (Apple's, in
+        // `make test-apple-locks`) an extension killed inside a write transaction leaves the store
+        // busy until every process has closed it, the app included: the open says so in one line
+        // (and the final recovery below, once the app is gone, finds everything).
         let out = try CrashApp.run(["recover", store])
-        #expect(out.last == "open" && !out.contains { $0.hasPrefix("problem") }, "\(out)")
+        let appleLocks = ProcessInfo.processInfo.environment["ROUTELOG_EXPECT_LMDB_LOCKS"] == "posix-sem"
+        if appleLocks && out.count == 1 && out[0].contains("store busy: a process died while writing") {
+            print("twoWritersOneCrashes: the extension died inside a transaction; the store stayed busy until the app was gone")
+        } else {
+            #expect(out.last == "open" && !out.contains { $0.hasPrefix("problem") }, "\(out)")
+        }
         usleep(20_000)
         kill(app.process.processIdentifier, SIGKILL)
         appLines += app.rest()
