@@ -47,6 +47,17 @@ import Testing
         await nav.flush()
         #expect(nav.recordingStatus.writtenSeq == 5)
 
+        // A read transaction of this process stays open meanwhile (a long scan): the dead writer
+        // must be reported all the same, never waited for behind it.
+        let reading = ReadHolder()
+        let reader = Thread {
+            _ = try? log.environment.withReadTransaction { _ in
+                reading.started()
+                reading.waitForEnd()
+            }
+        }
+        reader.start()
+        reading.waitForStart()
         // Another process keeps the store open; a third dies inside a write transaction.
         let holder = try Child(["hold-open", dir.path])
         #expect(holder.nextLine() == "open \(Self.expectedMode.rawValue)")
@@ -69,7 +80,9 @@ import Testing
             #expect(nav.recordingStatus.writtenSeq == 5)
             print("killed writer (\(Self.expectedMode.rawValue)): 'store busy' reported \(waited) after the calls; \(nav.recordingStatus.pendingCount) events pending")
 
-            // The last other process closes the store: it clears and recording resumes alone.
+            // The scan ends, and the last other process closes the store: it clears and recording
+            // resumes alone.
+            reading.end()
             holder.closeInput()
             #expect(holder.finish() == 0)
             let resumed = try #require(await waitUntil(.seconds(30)) { nav.recordingStatus.writtenSeq == 25 },
@@ -77,6 +90,7 @@ import Testing
             #expect(nav.recordingStatus.error == nil)
             print("killed writer (\(Self.expectedMode.rawValue)): recording resumed \(resumed) after the holder closed the store")
         } else {
+            reading.end()
             let caughtUp = await waitUntil(.seconds(20)) { nav.recordingStatus.writtenSeq == 25 }
             #expect(caughtUp != nil, "robust locks: the next writer recovers at once")
             #expect(nav.recordingStatus.error == nil)
@@ -105,4 +119,16 @@ import Testing
         #expect(try log.events(nav.session).map(\.seq) == [1, 2])
         #expect(nav.recordingError == nil)
     }
+}
+
+/// A read transaction held open on a thread of its own until told to end.
+final class ReadHolder: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+    private var isEnded = false
+
+    func started() { condition.withLock { isOpen = true; condition.broadcast() } }
+    func waitForStart() { condition.withLock { while !isOpen { condition.wait() } } }
+    func end() { condition.withLock { isEnded = true; condition.broadcast() } }
+    func waitForEnd() { condition.withLock { while !isEnded { condition.wait() } } }
 }

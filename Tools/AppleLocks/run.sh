@@ -49,6 +49,13 @@ started=$(date +%s.%N)
 swift=${SWIFT:-swift}
 bin=${BIN_PATH:-$root/.build/debug}
 limit=${APPLE_LOCKS_TIMEOUT:-900}
+# Left out: MultiProcessTests' writersAndFollowersWithKilledWriters, six writers on one store
+# with two of them SIGKILLed while they append. With robust mutexes the next writer recovers;
+# with POSIX semaphores a writer killed inside a write transaction (or inside the reader table's
+# lock, a few instructions as a reader registers) leaves the store busy for every process until
+# all have closed it, which is the documented behaviour on Apple platforms (where RouteLog never
+# lets two processes share a store) and what KilledWriterTests and twoWritersOneCrashes check.
+skip=${APPLE_LOCKS_SKIP:-'writersAndFollowersWithKilledWriters'}
 filter=${APPLE_LOCKS_FILTER:-'RouteLogLMDBTests\.|RouteLogTests\.(KilledWriterTests|SuspensionTests|OpenFailureTests|FullDiskTests|RestoreOwnSessionTests)|RouteLogCLITests\.(CrashRecoveryTests|JournalDamageTests|LifecycleEndToEndTests|CorruptStoreTests|RunEndTests|ExtensionStoreTests|StoreTests/followTailsAConcurrentWriter)'}
 libdir=$root/.build/apple-locks
 lib=$libdir/liblmdb.so.0
@@ -151,11 +158,11 @@ sample() { # PID of the run
   done
 }
 : >"$work/maps"
-say "swift test --skip-build --filter '$filter' (timeout ${limit}s; LD_LIBRARY_PATH and PATH: $(rel "$libdir"), ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem)"
+say "swift test --skip-build --filter '$filter' --skip '$skip' (timeout ${limit}s; LD_LIBRARY_PATH and PATH: $(rel "$libdir"), ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem)"
 log=$libdir/test.log
 set +e
 # stdbuf: line-buffered output (inherited by the test process), so that a killed run's log is whole.
-env "${run_env[@]}" timeout --kill-after=30 "$limit" stdbuf -oL -eL "$swift" test --skip-build --filter "$filter" >"$log" 2>&1 &
+env "${run_env[@]}" timeout --kill-after=30 "$limit" stdbuf -oL -eL "$swift" test --skip-build --filter "$filter" --skip "$skip" >"$log" 2>&1 &
 runner=$!
 tail -n +1 -f --pid="$runner" "$log" &
 tailer=$!

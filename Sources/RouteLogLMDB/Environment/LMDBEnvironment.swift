@@ -375,8 +375,12 @@ public final class LMDBEnvironment: @unchecked Sendable {
         releaseHoldingWriterLock()
     }
 
-    private func releaseHoldingWriterLock() {
-        pthread_rwlock_wrlock(resizeLock)
+    private func releaseHoldingWriterLock(waiting: Bool = true) {
+        if waiting {
+            pthread_rwlock_wrlock(resizeLock)
+        } else if pthread_rwlock_trywrlock(resizeLock) != 0 {
+            return
+        }
         defer { pthread_rwlock_unlock(resizeLock) }
         guard let env = handle else { return }
         if !isReadOnly { mdb_env_sync(env, 1) }
@@ -516,7 +520,9 @@ public final class LMDBEnvironment: @unchecked Sendable {
         while sem_trywait(sem) != 0 {
             if clock.now >= grace {
                 _ = flock(fd, LOCK_UN)
-                releaseHoldingWriterLock()
+                // Released so that this process is not the one keeping the store taken, unless a
+                // read transaction of this process is open now (never waited for: one may last).
+                releaseHoldingWriterLock(waiting: false)
                 throw .writerDied
             }
             usleep(2_000)
