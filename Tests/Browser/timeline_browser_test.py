@@ -251,7 +251,8 @@ def test_demo_report_upsell_lock_and_rejected_swipe(d):
     assert any(l.startswith('+') and '"upsell"' in l for l in lines), lines
     js(d, "document.getElementById('d-prev').click(); document.getElementById('d-prev').dispatchEvent(new Event('change'))")
     d.find_element(By.ID, "b-copy").click()
-    assert d.find_element(By.ID, "b-copy").text == "Copied"
+    # The label changes once the clipboard's promise settles, which a loaded machine delays.
+    wait_until("the copy button to say Copied", lambda: d.find_element(By.ID, "b-copy").text == "Copied", 5)
 
 
 def test_report_loads_no_network_resource(d):
