@@ -290,6 +290,9 @@ case "fleet":
         let versions = ["1.0", "1.1", "2.0"]
         let sites = ["InboxView.swift:12", "ThreadView.swift:88", "Paywall.swift:7", "Settings.swift:40"]
         // Released before the answers are printed: the journals left behind stay for the export.
+        // The crashed runs' journals are kept open until the process ends by `_exit` (no atexit
+        // handler), as a crash leaves them: their runs are active when they die.
+        var crashedJournals: [any EventJournal] = []
         do {
             let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, retention: .none))
             for i in 0..<count {
@@ -311,8 +314,10 @@ case "fleet":
                 let crashes = i % 4 == 1
                 let split = crashes ? n - 5 - (i % 7) : n
                 let secondVersion = versions[(i + 1) % versions.count]
-                if crashes { _ = try log.beginRun(of: session, head: 0, RunStart(appVersion: version, build: "100")) }
+                let firstRun = crashes ? try log.beginRun(of: session, head: 0, RunStart(appVersion: version, build: "100")) : nil
                 try log.append(Array(events[..<split]), to: session, expectedSeq: 0)
+                // The first run ended normally, everything committed: a clean end.
+                firstRun?.close(allCommitted: true)
                 // The answers, from a replay of the generated events (not from the store or the export).
                 var replayer = Replayer()
                 var journal: (any EventJournal)?
@@ -330,7 +335,7 @@ case "fleet":
                         refused[top.route.id, default: 0] += 1
                     }
                 }
-                journal?.close(allCommitted: false)
+                if let journal { crashedJournals.append(journal) }
                 if crashes {
                     let top = replayer.state.topPresentation?.route.id ?? ""
                     crashed["\(secondVersion)\t\(top)\t\(replayer.state.activeFrame.path.count)", default: 0] += 1
@@ -351,6 +356,7 @@ case "fleet":
         })
         say(JSONValue.object(["rejections": table(rejections), "refused_swipes": table(refused), "stuck": .array(stuck.sorted().map(JSONValue.string)),
                               "crashed": crashes, "journaled": .int(Int64(journaled))]).canonicalText)
+        withExtendedLifetime(crashedJournals) { _exit(0) }
     } catch {
         fail("\(error)")
     }
