@@ -35,86 +35,6 @@ import Foundation
 /// no live process holds `writer.lock` means its holder died, and the transaction throws
 /// ``LMDBError/writerDied`` at once; this environment is released so that the store can clear.
 public final class LMDBEnvironment: @unchecked Sendable {
-    /// How to open an environment.
-    public struct Options: Hashable, Sendable {
-        /// Open with `MDB_RDONLY`: reads only. If the lock file cannot be opened for writing
-        /// (a read-only directory or medium), the environment is opened with `MDB_NOLOCK` as well,
-        /// which is safe only while no other process writes to it.
-        public var readOnly: Bool
-        /// The initial map size in bytes (grown on demand). LMDB raises it to the file's size.
-        public var mapSize: Int
-        /// The largest map the environment grows to; a transaction that needs more throws
-        /// ``LMDBError/mapFull``. The map is address space, not memory: on iOS, tvOS, watchOS and
-        /// visionOS an app without the extended-virtual-addressing entitlement has a few GB of it,
-        /// so the default there is 1 GiB; elsewhere 64 GiB.
-        public var maxMapSize: Int
-        /// The most named databases the environment can open.
-        public var maxDatabases: UInt32
-        /// The number of reader slots shared by all processes (LMDB's default is 126).
-        public var maxReaders: UInt32
-        /// Whether commits skip `fsync` by default (`MDB_NOSYNC`). A write transaction can
-        /// override this with its `syncOnCommit` argument; ``sync(force:)`` flushes explicitly.
-        public var noSync: Bool
-        /// The mode of the files LMDB creates.
-        public var fileMode: UInt32
-        /// How long a write transaction waits for another process's write transaction, in the
-        /// POSIX-semaphore lock mode, before it throws ``LMDBError/writerBusy`` (and an
-        /// ``oneProcessAtATime`` open waits for the process that has the store open).
-        public var writerWait: Duration
-        /// Whether one process at a time may have the environment open: an exclusive `flock` on
-        /// `owner.lock` in its directory is held from each open to its release; an open while
-        /// another process holds it waits up to a second and then throws ``LMDBError/writerBusy``.
-        /// For a store shared by the processes of an App Group (an app extension's store, which the
-        /// app moves sessions out of), where LMDB's own locks cannot be shared.
-        public var oneProcessAtATime: Bool
-
-        /// The default ``maxMapSize`` on this platform.
-        public static var defaultMaxMapSize: Int {
-            #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            1 << 30
-            #else
-            64 << 30
-            #endif
-        }
-
-        /// - Parameters:
-        ///   - readOnly: open for reading only.
-        ///   - mapSize: the initial map size in bytes; 64 MiB by default.
-        ///   - maxMapSize: the largest map; ``defaultMaxMapSize`` by default.
-        ///   - maxDatabases: the most named databases; 16 by default.
-        ///   - maxReaders: reader slots; 126 by default.
-        ///   - noSync: skip `fsync` on commit unless a transaction asks for it.
-        ///   - fileMode: the mode of created files; `0o600` by default.
-        ///   - writerWait: the longest wait for another process's write transaction (10 s).
-        public init(readOnly: Bool = false, mapSize: Int = 64 << 20, maxMapSize: Int = Options.defaultMaxMapSize,
-                    maxDatabases: UInt32 = 16, maxReaders: UInt32 = 126, noSync: Bool = false,
-                    fileMode: UInt32 = 0o600, writerWait: Duration = .seconds(10), oneProcessAtATime: Bool = false) {
-            self.readOnly = readOnly
-            self.mapSize = mapSize
-            self.maxMapSize = max(maxMapSize, mapSize)
-            self.maxDatabases = maxDatabases
-            self.maxReaders = maxReaders
-            self.noSync = noSync
-            self.fileMode = fileMode
-            self.writerWait = writerWait
-            self.oneProcessAtATime = oneProcessAtATime
-        }
-    }
-
-    /// How LMDB serializes write transactions across the processes that have the store open, as
-    /// the linked LMDB laid out `lock.mdb`.
-    public enum LockMode: String, Hashable, Sendable {
-        /// Process-shared robust mutexes (Debian's liblmdb on Linux): a writer that dies inside a
-        /// transaction releases the lock, and the next writer recovers.
-        case robustMutexes = "robust-mutex"
-        /// POSIX named semaphores (LMDB 0.9 on Apple platforms, or built with
-        /// `-DMDB_USE_POSIX_SEM`): a writer that dies inside a transaction leaves the lock taken
-        /// until every process has closed the store.
-        case posixSemaphores = "posix-sem"
-        /// No lock file (`MDB_NOLOCK`, a read-only medium).
-        case none
-    }
-
     /// The environment's directory, resolved (symbolic links followed).
     public let path: String
     /// Whether the environment was opened read-only.
@@ -126,33 +46,36 @@ public final class LMDBEnvironment: @unchecked Sendable {
 
     /// The LMDB handle; `nil` while released. Read with the resize lock held shared, changed with
     /// it held exclusively.
-    private var handle: OpaquePointer?
+    var handle: OpaquePointer?
     /// The map size when the environment was last released, to open it again at that size.
-    private var releasedMapSize: Int
+    var releasedMapSize: Int
     /// What `lock.mdb` says about the cross-process writer lock (set at each open).
-    private var mode: LockMode = .robustMutexes
+    var mode: LockMode = .robustMutexes
     /// In the POSIX-semaphore mode: `writer.lock` (flocked around each write transaction) and
     /// LMDB's writer semaphore, opened by name to look at it. Set at each open, closed at release.
-    private var writerLockFD: Int32 = -1
-    private var writerSemaphore: UnsafeMutablePointer<sem_t>?
+    var writerLockFD: Int32 = -1
+    var writerSemaphore: UnsafeMutablePointer<sem_t>?
     /// A descriptor of `lock.mdb` to read its header (never closed while LMDB's are open).
-    private var lockFileFD: Int32 = -1
+    var lockFileFD: Int32 = -1
     /// `owner.lock`, held exclusively while open, with ``Options/oneProcessAtATime``.
-    private var ownerLockFD: Int32 = -1
+    var ownerLockFD: Int32 = -1
     /// Shared by every transaction of this process; taken exclusively to resize the map, which
     /// LMDB allows only while the process has no transaction open, and to open or release the
     /// environment.
-    private let resizeLock: UnsafeMutablePointer<pthread_rwlock_t>
+    let resizeLock: UnsafeMutablePointer<pthread_rwlock_t>
     /// Serializes this process's write transactions, so the sync flag can be set per commit.
-    private let writerLock = NSLock()
-    private let databaseLock = NSLock()
-    private var databases: [String: LMDBDatabase] = [:]
+    let writerLock = NSLock()
+    let databaseLock = NSLock()
+    var databases: [String: LMDBDatabase] = [:]
     /// The named databases opened so far, by handle: opened again in this order after a release,
     /// which gives them the same handles. Guarded by `knownLock`, taken after every other lock.
-    private var known: [MDB_dbi: String] = [:]
-    private let knownLock = NSLock()
-    private var currentNoSync: Bool
-    private let defaultNoSync: Bool
+    var known: [MDB_dbi: String] = [:]
+    let knownLock = NSLock()
+    var currentNoSync: Bool
+    let defaultNoSync: Bool
+    /// Navigators of this process writing to this environment and not suspended.
+    var activeNavigators = 0
+    let navigatorLock = NSLock()
 
     private struct Entry {
         weak var environment: LMDBEnvironment?
@@ -164,8 +87,8 @@ public final class LMDBEnvironment: @unchecked Sendable {
     private static let registry = Registry()
 
     private final class Registry: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [String: Entry] = [:]
+        let lock = NSLock()
+        var entries: [String: Entry] = [:]
 
         func withLock<R>(_ body: (inout [String: Entry]) -> R) -> R {
             lock.lock()
@@ -253,62 +176,15 @@ public final class LMDBEnvironment: @unchecked Sendable {
         return found != nil
     }
 
-    private static func resolve(_ path: String) -> String {
+    static func resolve(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }
         return String(cString: real)
     }
 
-    /// With ``Options/oneProcessAtATime``, takes `owner.lock` exclusively (waiting at most
-    /// ``Options/writerWait`` for the process that holds it) and returns its descriptor; else -1.
-    private static func acquireOwnerLock(_ path: String, _ options: Options) throws(LMDBError) -> Int32 {
-        guard options.oneProcessAtATime, !options.readOnly else { return -1 }
-        let fd = Foundation.open(path + "/owner.lock", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(options.fileMode))
-        guard fd >= 0 else { throw LMDBError(rawValue: errno) }
-        // An extension waits for the app's short move; the app's move does not wait long for an
-        // extension's request (it moves next time).
-        let clock = ContinuousClock()
-        let deadline = clock.now + min(options.writerWait, .seconds(1))
-        var pause: UInt32 = 500
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else {
-                close(fd)
-                throw .writerBusy
-            }
-            usleep(pause)
-            pause = min(pause * 2, 20_000)
-        }
-        return fd
-    }
-
-    /// Allocates the blocks of `lock.mdb` before LMDB maps it. LMDB sizes its lock file with a
-    /// sparse `ftruncate` and writes its header and reader table through a shared map of it, so on
-    /// a full disk its first write there would fault (SIGBUS) instead of failing. Reserving the
-    /// blocks first (`posix_fallocate` on Linux, `F_PREALLOCATE` on Apple platforms, neither of
-    /// which changes what another process may already have written) turns a full disk into an
-    /// error: ``LMDBError/noSpace``. Called only while this process has the environment closed,
-    /// so closing this descriptor drops no lock of LMDB's.
-    private static func reserveLockFile(_ path: String, _ options: Options) throws(LMDBError) {
-        let fd = Foundation.open(path + "/lock.mdb", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(options.fileMode))
-        guard fd >= 0 else { return }  // LMDB's own open reports what is wrong
-        defer { close(fd) }
-        // LMDB's lock file: a 128-byte header and a 64-byte slot per reader, with room to spare.
-        let bytes = ((Int(options.maxReaders) + 4) * 64 + 4096 + 4095) & ~4095
-        #if os(Linux)
-        let rc = posix_fallocate(fd, 0, off_t(bytes))
-        if rc == ENOSPC || rc == EDQUOT { throw .noSpace }
-        #elseif canImport(Darwin)
-        var st = stat()
-        guard fstat(fd, &st) == 0, Int(st.st_blocks) * 512 < bytes else { return }
-        var store = fstore_t(fst_flags: UInt32(F_ALLOCATEALL), fst_posmode: F_PEOFPOSMODE, fst_offset: 0,
-                             fst_length: off_t(bytes), fst_bytesalloc: 0)
-        if fcntl(fd, F_PREALLOCATE, &store) != 0 && (errno == ENOSPC || errno == EDQUOT) { throw .noSpace }
-        #endif
-    }
-
     /// Opens an LMDB handle on `path`. `lockless` nil: with the lock file, falling back to
     /// `MDB_NOLOCK` for a read-only open of a medium that cannot take one.
-    private static func openHandle(_ path: String, _ options: Options, mapSize: Int,
+    static func openHandle(_ path: String, _ options: Options, mapSize: Int,
                                    lockless: Bool?) throws(LMDBError) -> (OpaquePointer, lockless: Bool) {
         func attempt(lockless: Bool) throws(LMDBError) -> OpaquePointer {
             var envp: OpaquePointer?
@@ -336,199 +212,6 @@ public final class LMDBEnvironment: @unchecked Sendable {
         } catch where options.readOnly && (error == .permissionDenied || error == .readOnlyFileSystem) {
             return (try attempt(lockless: true), true)
         }
-    }
-
-    // MARK: Releasing
-
-    /// Navigators of this process writing to this environment and not suspended.
-    private var activeNavigators = 0
-    private let navigatorLock = NSLock()
-
-    /// A navigator began or resumed writing to this environment.
-    public func navigatorStarted() {
-        navigatorLock.withLock { activeNavigators += 1 }
-    }
-
-    /// A navigator suspended or closed; `true` when none is active any more.
-    @discardableResult
-    public func navigatorStopped() -> Bool {
-        navigatorLock.withLock {
-            activeNavigators = max(0, activeNavigators - 1)
-            return activeNavigators == 0
-        }
-    }
-
-    /// Whether the environment is open now (not released).
-    public var isOpen: Bool {
-        pthread_rwlock_rdlock(resizeLock)
-        defer { pthread_rwlock_unlock(resizeLock) }
-        return handle != nil
-    }
-
-    /// Closes the LMDB environment while this object lives on: it syncs what was committed, waits
-    /// for the transactions in flight, then closes LMDB's files, its map and its locks. The next
-    /// transaction (or any call that needs the environment) opens it again, at the same map size
-    /// and with the same database handles. Nothing is lost: every commit is in `data.mdb`.
-    public func release() {
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        releaseHoldingWriterLock()
-    }
-
-    private func releaseHoldingWriterLock(waiting: Bool = true) {
-        if waiting {
-            pthread_rwlock_wrlock(resizeLock)
-        } else if pthread_rwlock_trywrlock(resizeLock) != 0 {
-            return
-        }
-        defer { pthread_rwlock_unlock(resizeLock) }
-        guard let env = handle else { return }
-        if !isReadOnly { mdb_env_sync(env, 1) }
-        var info = MDB_envinfo()
-        if mdb_env_info(env, &info) == 0 { releasedMapSize = info.me_mapsize }
-        closeHandle()
-    }
-
-    /// Closes the handle and what was opened beside it. Call with the resize lock held
-    /// exclusively, or from `deinit`.
-    private func closeHandle() {
-        if let env = handle { mdb_env_close(env) }
-        handle = nil
-        // After LMDB's own descriptors: closing a descriptor of lock.mdb would drop the process's
-        // fcntl locks on it, but writer.lock is a file of its own.
-        if let sem = writerSemaphore { sem_close(sem) }
-        writerSemaphore = nil
-        if writerLockFD >= 0 { close(writerLockFD) }
-        writerLockFD = -1
-        if lockFileFD >= 0 { close(lockFileFD) }
-        lockFileFD = -1
-        if ownerLockFD >= 0 { close(ownerLockFD) }
-        ownerLockFD = -1
-    }
-
-    /// Opens a released environment again; a no-op when it is open.
-    private func reopen() throws(LMDBError) {
-        pthread_rwlock_wrlock(resizeLock)
-        defer { pthread_rwlock_unlock(resizeLock) }
-        guard handle == nil else { return }
-        let owner = try Self.acquireOwnerLock(path, options)
-        let env: OpaquePointer
-        do throws(LMDBError) {
-            (env, _) = try Self.openHandle(path, options, mapSize: releasedMapSize, lockless: isLockless)
-        } catch {
-            if owner >= 0 { close(owner) }
-            throw error
-        }
-        // The named databases, opened again in the order of their handles, get the same handles.
-        let names = knownLock.withLock { known.sorted { $0.key < $1.key } }
-        for (expected, name) in names {
-            var txnp: OpaquePointer?
-            var rc = mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txnp)
-            var dbi: MDB_dbi = 0
-            if rc == 0 {
-                rc = mdb_dbi_open(txnp, name, 0, &dbi)
-                rc = rc == 0 ? mdb_txn_commit(txnp) : { mdb_txn_abort(txnp); return rc }()
-            }
-            if rc == 0 && dbi != expected { rc = MDB_BAD_DBI }
-            if rc != 0 {
-                mdb_env_close(env)
-                if owner >= 0 { close(owner) }
-                throw LMDBError(rawValue: rc)
-            }
-        }
-        handle = env
-        ownerLockFD = owner
-        currentNoSync = defaultNoSync
-        attachWriterLock()
-    }
-
-    // MARK: Writers that die (the POSIX-semaphore lock mode)
-
-    /// How LMDB serializes writers across processes in this environment.
-    public var lockMode: LockMode {
-        pthread_rwlock_rdlock(resizeLock)
-        defer { pthread_rwlock_unlock(resizeLock) }
-        return mode
-    }
-
-    /// Reads the lock mode from `lock.mdb` and, in the POSIX-semaphore mode of a writable
-    /// environment, opens `writer.lock` and LMDB's writer semaphore. Call with the handle just
-    /// opened (from `init` or with the resize lock held exclusively).
-    private func attachWriterLock() {
-        guard !isLockless else {
-            mode = .none
-            return
-        }
-        // A second descriptor of lock.mdb: closing any descriptor of a file drops all of the
-        // process's fcntl locks on it (LMDB's among them), so this one is closed only in
-        // `closeHandle`, after LMDB's own.
-        if lockFileFD < 0 { lockFileFD = Foundation.open(path + "/lock.mdb", O_RDONLY | O_CLOEXEC) }
-        guard let name = Self.writerSemaphoreName(lockFileFD) else {
-            mode = .robustMutexes
-            return
-        }
-        mode = .posixSemaphores
-        guard !isReadOnly else { return }
-        let fd = Foundation.open(path + "/writer.lock", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(options.fileMode))
-        let sem = sem_open(name, 0)
-        if fd >= 0, let sem, sem != SEM_FAILED {
-            writerLockFD = fd
-            writerSemaphore = sem
-        } else {
-            if fd >= 0 { close(fd) }
-            if let sem, sem != SEM_FAILED { sem_close(sem) }
-        }
-    }
-
-    /// The name of LMDB's writer semaphore when `lock.mdb` was laid out by an LMDB built with
-    /// POSIX semaphores, else `nil`.
-    ///
-    /// LMDB 0.9's lock file begins with its reader-table header: a magic and a format word, then
-    /// (with POSIX semaphores) the reader semaphore's name, `/MDBr…`, where the robust build keeps
-    /// a `pthread_mutex_t`; the writer semaphore's name, `/MDBw…`, starts the second 64-byte
-    /// cache line.
-    static func writerSemaphoreName(_ fd: Int32) -> String? {
-        guard fd >= 0 else { return nil }
-        var header = [UInt8](repeating: 0, count: 96)
-        guard header.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 96, 0) }) == 96,
-              Array(header[8..<13]) == Array("/MDBr".utf8), Array(header[64..<69]) == Array("/MDBw".utf8) else { return nil }
-        return String(decoding: header[64..<96].prefix { $0 != 0 }, as: UTF8.self)
-    }
-
-    /// Takes this process's turn at the store's cross-process writer lock in the POSIX-semaphore
-    /// mode and returns a closure that gives it back; a no-op closure in the other modes. Call
-    /// with `writerLock` held and the environment open.
-    private func enterWriterGate() throws(LMDBError) -> () -> Void {
-        pthread_rwlock_rdlock(resizeLock)
-        let (fd, sem) = (writerLockFD, writerSemaphore)
-        pthread_rwlock_unlock(resizeLock)
-        guard fd >= 0, let sem else { return {} }
-        // 1. writer.lock: held by a live writer of another process for the length of its
-        //    transaction; the kernel drops it when that process dies.
-        let clock = ContinuousClock()
-        let deadline = clock.now + options.writerWait
-        var pause: UInt32 = 200
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else { break }
-            if clock.now >= deadline { throw .writerBusy }
-            usleep(pause)
-            pause = min(pause * 2, 10_000)
-        }
-        // 2. LMDB's writer semaphore, looked at without waiting: with writer.lock held, no live
-        //    RouteLog writer holds it. Another program's transaction (mdb_load) may, briefly.
-        let grace = clock.now + .milliseconds(250)
-        while sem_trywait(sem) != 0 {
-            if clock.now >= grace {
-                _ = flock(fd, LOCK_UN)
-                // Released so that this process is not the one keeping the store taken, unless a
-                // read transaction of this process is open now (never waited for: one may last).
-                releaseHoldingWriterLock(waiting: false)
-                throw .writerDied
-            }
-            usleep(2_000)
-        }
-        sem_post(sem)
-        return { _ = flock(fd, LOCK_UN) }
     }
 
     // MARK: Databases
@@ -562,7 +245,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
         return db
     }
 
-    private func remember(_ db: LMDBDatabase) {
+    func remember(_ db: LMDBDatabase) {
         guard let name = db.name else { return }
         knownLock.withLock { known[db.handle] = name }
     }
@@ -607,7 +290,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
 
     /// Runs `body` with the environment open (opening a released one) and the resize lock held
     /// shared.
-    private func withHandle<R>(_ body: (OpaquePointer) throws(LMDBError) -> R) throws(LMDBError) -> R {
+    func withHandle<R>(_ body: (OpaquePointer) throws(LMDBError) -> R) throws(LMDBError) -> R {
         while true {
             pthread_rwlock_rdlock(resizeLock)
             if let env = handle {
@@ -622,7 +305,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
     /// Begins a transaction with the resize lock held shared, adopting a map grown by another
     /// process. `body` must end the transaction. `prepare` runs first, with the handle, for a
     /// write transaction's flags.
-    private func beginTransaction<R>(readOnly: Bool, prepare: (OpaquePointer) throws(LMDBError) -> Void = { _ in },
+    func beginTransaction<R>(readOnly: Bool, prepare: (OpaquePointer) throws(LMDBError) -> Void = { _ in },
                                      _ body: (OpaquePointer) throws(LMDBError) -> R) throws(LMDBError) -> R {
         while true {
             pthread_rwlock_rdlock(resizeLock)
@@ -650,7 +333,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    private func adoptMapSize() throws(LMDBError) {
+    func adoptMapSize() throws(LMDBError) {
         pthread_rwlock_wrlock(resizeLock)
         defer { pthread_rwlock_unlock(resizeLock) }
         guard let env = handle else { return }
@@ -725,7 +408,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    private func beginTransactionRethrowing<R>(readOnly: Bool, prepare: (OpaquePointer) throws(LMDBError) -> Void = { _ in },
+    func beginTransactionRethrowing<R>(readOnly: Bool, prepare: (OpaquePointer) throws(LMDBError) -> Void = { _ in },
                                                _ body: (OpaquePointer) throws -> R) throws -> R {
         var outcome: Result<R, any Error>!
         try beginTransaction(readOnly: readOnly, prepare: prepare) { txn throws(LMDBError) in
@@ -735,7 +418,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
     }
 
     /// Grows the map: doubles it, by at most 1 GiB a step, up to ``Options/maxMapSize``.
-    private func growMap() throws(LMDBError) {
+    func growMap() throws(LMDBError) {
         pthread_rwlock_wrlock(resizeLock)
         defer { pthread_rwlock_unlock(resizeLock) }
         guard let env = handle else { return }
@@ -748,111 +431,4 @@ public final class LMDBEnvironment: @unchecked Sendable {
         try LMDBError.check(mdb_env_set_mapsize(env, target))
     }
 
-    // MARK: Maintenance
-
-    /// The current map size in bytes (the size it will open with, while released).
-    public var mapSize: Int {
-        pthread_rwlock_rdlock(resizeLock)
-        defer { pthread_rwlock_unlock(resizeLock) }
-        guard let env = handle else { return releasedMapSize }
-        var info = MDB_envinfo()
-        mdb_env_info(env, &info)
-        return info.me_mapsize
-    }
-
-    /// Whether LMDB writes through a writable map (`MDB_WRITEMAP`); never, in RouteLog.
-    public var isWriteMapped: Bool {
-        (try? withHandle { env throws(LMDBError) in
-            var flags: UInt32 = 0
-            try LMDBError.check(mdb_env_get_flags(env, &flags))
-            return flags & UInt32(MDB_WRITEMAP) != 0
-        }) ?? false
-    }
-
-    /// Flushes committed data to disk (`mdb_env_sync`). With `force`, even when the environment
-    /// skips syncs on commit. A released environment was synced when it was released.
-    public func sync(force: Bool = true) throws(LMDBError) {
-        pthread_rwlock_rdlock(resizeLock)
-        defer { pthread_rwlock_unlock(resizeLock) }
-        guard let env = handle else { return }
-        try LMDBError.check(mdb_env_sync(env, force ? 1 : 0))
-    }
-
-    /// Clears reader slots left by dead processes (`mdb_reader_check`) and returns how many.
-    @discardableResult
-    public func clearStaleReaders() throws(LMDBError) -> Int {
-        if isLockless { return 0 }
-        return try withHandle { env throws(LMDBError) in
-            var dead: Int32 = 0
-            try LMDBError.check(mdb_reader_check(env, &dead))
-            return Int(dead)
-        }
-    }
-}
-
-/// Maintenance: copies and space accounting.
-extension LMDBEnvironment {
-    /// What `mdb_env_info` and the free-page list say about the environment.
-    public struct SpaceInfo: Hashable, Sendable {
-        /// The map size in bytes.
-        public var mapSize: Int
-        /// The page size in bytes.
-        public var pageSize: Int
-        /// Pages the file holds up to its last used one (`me_last_pgno + 1`).
-        public var usedPages: Int
-        /// Pages on LMDB's free list: in the file, free for reuse by later writes.
-        public var freePages: Int
-    }
-
-    /// The map size, the pages in use and the free pages, as one read transaction sees them.
-    public func spaceInfo() throws -> SpaceInfo {
-        let (info, st) = try withHandle { env throws(LMDBError) in
-            var info = MDB_envinfo()
-            try LMDBError.check(mdb_env_info(env, &info))
-            var st = MDB_stat()
-            try LMDBError.check(mdb_env_stat(env, &st))
-            return (info, st)
-        }
-        let free = try withReadTransaction { txn in try txn.freePageCount() }
-        return SpaceInfo(mapSize: info.me_mapsize, pageSize: Int(st.ms_psize), usedPages: info.me_last_pgno + 1, freePages: free)
-    }
-
-    /// Writes a copy of the environment into the existing, empty directory `directory`
-    /// (`mdb_env_copy2`). With `compact`, free pages are left out and the pages renumbered
-    /// (`MDB_CP_COMPACT`). The copy runs in a read transaction, so writers carry on meanwhile.
-    public func copy(to directory: String, compact: Bool) throws(LMDBError) {
-        try withHandle { env throws(LMDBError) in
-            try LMDBError.check(mdb_env_copy2(env, directory, compact ? UInt32(MDB_CP_COMPACT) : 0))
-        }
-    }
-}
-
-/// A database handle in an ``LMDBEnvironment``: the unnamed main database or a named one.
-public struct LMDBDatabase: Hashable, Sendable {
-    /// The database's name, or `nil` for the main database.
-    public let name: String?
-    let handle: MDB_dbi
-
-    /// Counts from `mdb_stat`.
-    public struct Statistics: Hashable, Sendable {
-        /// The number of key/value pairs.
-        public var entries: Int
-        /// The B-tree's depth.
-        public var depth: Int
-        /// Pages of each kind.
-        public var branchPages: Int, leafPages: Int, overflowPages: Int
-        /// The page size in bytes.
-        public var pageSize: Int
-    }
-}
-
-/// What a put may do.
-public struct LMDBPutOptions: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// `MDB_NOOVERWRITE`: fail with ``LMDBError/keyExists`` rather than replace a value.
-    public static let noOverwrite = LMDBPutOptions(rawValue: UInt32(MDB_NOOVERWRITE))
-    /// `MDB_APPEND`: the key sorts after every key in the database (fast bulk loading); a key out
-    /// of order fails with ``LMDBError/keyExists``.
-    public static let append = LMDBPutOptions(rawValue: UInt32(MDB_APPEND))
 }

@@ -1,0 +1,160 @@
+#if BundledLMDB
+import LMDB
+#else
+import CSystemLMDB
+#endif
+import Foundation
+
+// Releasing an environment (suspension) and opening it again, and the lock file's reservation
+// and the owner lock taken around an open.
+
+extension LMDBEnvironment {
+    // MARK: Releasing
+
+
+    /// A navigator began or resumed writing to this environment.
+    public func navigatorStarted() {
+        navigatorLock.withLock { activeNavigators += 1 }
+    }
+
+    /// A navigator suspended or closed; `true` when none is active any more.
+    @discardableResult
+    public func navigatorStopped() -> Bool {
+        navigatorLock.withLock {
+            activeNavigators = max(0, activeNavigators - 1)
+            return activeNavigators == 0
+        }
+    }
+
+    /// Whether the environment is open now (not released).
+    public var isOpen: Bool {
+        pthread_rwlock_rdlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        return handle != nil
+    }
+
+    /// Closes the LMDB environment while this object lives on: it syncs what was committed, waits
+    /// for the transactions in flight, then closes LMDB's files, its map and its locks. The next
+    /// transaction (or any call that needs the environment) opens it again, at the same map size
+    /// and with the same database handles. Nothing is lost: every commit is in `data.mdb`.
+    public func release() {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        releaseHoldingWriterLock()
+    }
+
+    func releaseHoldingWriterLock(waiting: Bool = true) {
+        if waiting {
+            pthread_rwlock_wrlock(resizeLock)
+        } else if pthread_rwlock_trywrlock(resizeLock) != 0 {
+            return
+        }
+        defer { pthread_rwlock_unlock(resizeLock) }
+        guard let env = handle else { return }
+        if !isReadOnly { mdb_env_sync(env, 1) }
+        var info = MDB_envinfo()
+        if mdb_env_info(env, &info) == 0 { releasedMapSize = info.me_mapsize }
+        closeHandle()
+    }
+
+    /// Closes the handle and what was opened beside it. Call with the resize lock held
+    /// exclusively, or from `deinit`.
+    func closeHandle() {
+        if let env = handle { mdb_env_close(env) }
+        handle = nil
+        // After LMDB's own descriptors: closing a descriptor of lock.mdb would drop the process's
+        // fcntl locks on it, but writer.lock is a file of its own.
+        if let sem = writerSemaphore { sem_close(sem) }
+        writerSemaphore = nil
+        if writerLockFD >= 0 { close(writerLockFD) }
+        writerLockFD = -1
+        if lockFileFD >= 0 { close(lockFileFD) }
+        lockFileFD = -1
+        if ownerLockFD >= 0 { close(ownerLockFD) }
+        ownerLockFD = -1
+    }
+
+    /// Opens a released environment again; a no-op when it is open.
+    func reopen() throws(LMDBError) {
+        pthread_rwlock_wrlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        guard handle == nil else { return }
+        let owner = try Self.acquireOwnerLock(path, options)
+        let env: OpaquePointer
+        do throws(LMDBError) {
+            (env, _) = try Self.openHandle(path, options, mapSize: releasedMapSize, lockless: isLockless)
+        } catch {
+            if owner >= 0 { close(owner) }
+            throw error
+        }
+        // The named databases, opened again in the order of their handles, get the same handles.
+        let names = knownLock.withLock { known.sorted { $0.key < $1.key } }
+        for (expected, name) in names {
+            var txnp: OpaquePointer?
+            var rc = mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txnp)
+            var dbi: MDB_dbi = 0
+            if rc == 0 {
+                rc = mdb_dbi_open(txnp, name, 0, &dbi)
+                rc = rc == 0 ? mdb_txn_commit(txnp) : { mdb_txn_abort(txnp); return rc }()
+            }
+            if rc == 0 && dbi != expected { rc = MDB_BAD_DBI }
+            if rc != 0 {
+                mdb_env_close(env)
+                if owner >= 0 { close(owner) }
+                throw LMDBError(rawValue: rc)
+            }
+        }
+        handle = env
+        ownerLockFD = owner
+        currentNoSync = defaultNoSync
+        attachWriterLock()
+    }
+
+
+    /// With ``Options/oneProcessAtATime``, takes `owner.lock` exclusively (waiting at most
+    /// ``Options/writerWait`` for the process that holds it) and returns its descriptor; else -1.
+    static func acquireOwnerLock(_ path: String, _ options: Options) throws(LMDBError) -> Int32 {
+        guard options.oneProcessAtATime, !options.readOnly else { return -1 }
+        let fd = Foundation.open(path + "/owner.lock", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(options.fileMode))
+        guard fd >= 0 else { throw LMDBError(rawValue: errno) }
+        // An extension waits for the app's short move; the app's move does not wait long for an
+        // extension's request (it moves next time).
+        let clock = ContinuousClock()
+        let deadline = clock.now + min(options.writerWait, .seconds(1))
+        var pause: UInt32 = 500
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else {
+                close(fd)
+                throw .writerBusy
+            }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        return fd
+    }
+
+    /// Allocates the blocks of `lock.mdb` before LMDB maps it. LMDB sizes its lock file with a
+    /// sparse `ftruncate` and writes its header and reader table through a shared map of it, so on
+    /// a full disk its first write there would fault (SIGBUS) instead of failing. Reserving the
+    /// blocks first (`posix_fallocate` on Linux, `F_PREALLOCATE` on Apple platforms, neither of
+    /// which changes what another process may already have written) turns a full disk into an
+    /// error: ``LMDBError/noSpace``. Called only while this process has the environment closed,
+    /// so closing this descriptor drops no lock of LMDB's.
+    static func reserveLockFile(_ path: String, _ options: Options) throws(LMDBError) {
+        let fd = Foundation.open(path + "/lock.mdb", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(options.fileMode))
+        guard fd >= 0 else { return }  // LMDB's own open reports what is wrong
+        defer { close(fd) }
+        // LMDB's lock file: a 128-byte header and a 64-byte slot per reader, with room to spare.
+        let bytes = ((Int(options.maxReaders) + 4) * 64 + 4096 + 4095) & ~4095
+        #if os(Linux)
+        let rc = posix_fallocate(fd, 0, off_t(bytes))
+        if rc == ENOSPC || rc == EDQUOT { throw .noSpace }
+        #elseif canImport(Darwin)
+        var st = stat()
+        guard fstat(fd, &st) == 0, Int(st.st_blocks) * 512 < bytes else { return }
+        var store = fstore_t(fst_flags: UInt32(F_ALLOCATEALL), fst_posmode: F_PEOFPOSMODE, fst_offset: 0,
+                             fst_length: off_t(bytes), fst_bytesalloc: 0)
+        if fcntl(fd, F_PREALLOCATE, &store) != 0 && (errno == ENOSPC || errno == EDQUOT) { throw .noSpace }
+        #endif
+    }
+}
