@@ -74,7 +74,6 @@ extension LMDBEnvironment {
         }
     }
 
-
     /// How LMDB serializes write transactions across the processes that have the store open, as
     /// the linked LMDB laid out `lock.mdb`.
     public enum LockMode: String, Hashable, Sendable {

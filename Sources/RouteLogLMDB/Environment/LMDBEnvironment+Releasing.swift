@@ -11,7 +11,6 @@ import Foundation
 extension LMDBEnvironment {
     // MARK: Releasing
 
-
     /// A navigator began or resumed writing to this environment.
     public func navigatorStarted() {
         navigatorLock.withLock { activeNavigators += 1 }
@@ -79,14 +78,7 @@ extension LMDBEnvironment {
         pthread_rwlock_wrlock(resizeLock)
         defer { pthread_rwlock_unlock(resizeLock) }
         guard handle == nil else { return }
-        let owner = try Self.acquireOwnerLock(path, options)
-        let env: OpaquePointer
-        do throws(LMDBError) {
-            (env, _) = try Self.openHandle(path, options, mapSize: releasedMapSize, lockless: isLockless)
-        } catch {
-            if owner >= 0 { close(owner) }
-            throw error
-        }
+        let (env, _, owner) = try Self.openHandle(path, options, mapSize: releasedMapSize, lockless: isLockless)
         // The named databases, opened again in the order of their handles, get the same handles.
         let names = knownLock.withLock { known.sorted { $0.key < $1.key } }
         for (expected, name) in names {
@@ -109,7 +101,6 @@ extension LMDBEnvironment {
         currentNoSync = defaultNoSync
         attachWriterLock()
     }
-
 
     /// With ``Options/oneProcessAtATime``, takes `owner.lock` exclusively (waiting at most
     /// ``Options/writerWait`` for the process that holds it) and returns its descriptor; else -1.

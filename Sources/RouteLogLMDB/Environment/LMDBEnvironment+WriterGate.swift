@@ -62,12 +62,11 @@ extension LMDBEnvironment {
     }
 
     /// Takes this process's turn at the store's cross-process writer lock in the POSIX-semaphore
-    /// mode and returns a closure that gives it back; a no-op closure in the other modes. Call
-    /// with `writerLock` held and the environment open.
+    /// mode and returns a closure that gives it back; a no-op closure in the other modes. Opens a
+    /// released environment first (its lock mode is read at each open). Call with `writerLock`
+    /// held.
     func enterWriterGate() throws(LMDBError) -> () -> Void {
-        pthread_rwlock_rdlock(resizeLock)
-        let (fd, sem) = (writerLockFD, writerSemaphore)
-        pthread_rwlock_unlock(resizeLock)
+        let (fd, sem) = try withHandle { _ throws(LMDBError) in (writerLockFD, writerSemaphore) }
         guard fd >= 0, let sem else { return {} }
         // 1. writer.lock: held by a live writer of another process for the length of its
         //    transaction; the kernel drops it when that process dies.

@@ -87,8 +87,8 @@ public final class LMDBEnvironment: @unchecked Sendable {
     private static let registry = Registry()
 
     private final class Registry: @unchecked Sendable {
-        let lock = NSLock()
-        var entries: [String: Entry] = [:]
+        private let lock = NSLock()
+        private var entries: [String: Entry] = [:]
 
         func withLock<R>(_ body: (inout [String: Entry]) -> R) -> R {
             lock.lock()
@@ -147,14 +147,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
                     return .success(existing)
                 }
                 do throws(LMDBError) {
-                    let owner = try acquireOwnerLock(resolved, options)
-                    let env: OpaquePointer, lockless: Bool
-                    do throws(LMDBError) {
-                        (env, lockless) = try openHandle(resolved, options, mapSize: options.mapSize, lockless: nil)
-                    } catch {
-                        if owner >= 0 { close(owner) }
-                        throw error
-                    }
+                    let (env, lockless, owner) = try openHandle(resolved, options, mapSize: options.mapSize, lockless: nil)
                     let environment = LMDBEnvironment(env: env, path: resolved, options: options, lockless: lockless, ownerLock: owner)
                     entries[resolved] = Entry(environment: environment)
                     return .success(environment)
@@ -176,16 +169,30 @@ public final class LMDBEnvironment: @unchecked Sendable {
         return found != nil
     }
 
-    static func resolve(_ path: String) -> String {
+    private static func resolve(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }
         return String(cString: real)
     }
 
-    /// Opens an LMDB handle on `path`. `lockless` nil: with the lock file, falling back to
-    /// `MDB_NOLOCK` for a read-only open of a medium that cannot take one.
+    /// Opens an LMDB handle on `path`, with `owner.lock` taken first under
+    /// ``Options/oneProcessAtATime`` (its descriptor, else -1; given back if the open fails).
+    /// `lockless` nil: with the lock file, falling back to `MDB_NOLOCK` for a read-only open of a
+    /// medium that cannot take one.
     static func openHandle(_ path: String, _ options: Options, mapSize: Int,
-                                   lockless: Bool?) throws(LMDBError) -> (OpaquePointer, lockless: Bool) {
+                           lockless: Bool?) throws(LMDBError) -> (OpaquePointer, lockless: Bool, owner: Int32) {
+        let owner = try acquireOwnerLock(path, options)
+        do throws(LMDBError) {
+            let (env, lockless) = try openLMDB(path, options, mapSize: mapSize, lockless: lockless)
+            return (env, lockless, owner)
+        } catch {
+            if owner >= 0 { close(owner) }
+            throw error
+        }
+    }
+
+    private static func openLMDB(_ path: String, _ options: Options, mapSize: Int,
+                                 lockless: Bool?) throws(LMDBError) -> (OpaquePointer, lockless: Bool) {
         func attempt(lockless: Bool) throws(LMDBError) -> OpaquePointer {
             var envp: OpaquePointer?
             try LMDBError.check(mdb_env_create(&envp))
@@ -378,7 +385,6 @@ public final class LMDBEnvironment: @unchecked Sendable {
         var reopenedAfterDeadWriter = false
         while true {
             do {
-                try withHandle { _ throws(LMDBError) in }
                 let leave = try enterWriterGate()
                 defer { leave() }
                 return try beginTransactionRethrowing(readOnly: false, prepare: { env throws(LMDBError) in
