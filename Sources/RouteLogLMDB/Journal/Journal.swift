@@ -331,13 +331,9 @@ final class Journal: EventJournal, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let segment = current else { return }
-        // Segments whose events the log holds go now; the newest stays, marked suspended.
-        var keep: [Segment] = []
-        for s in retired {
-            if s.lastSeq <= committedSeq { s.release(remove: true) } else { keep.append(s) }
-        }
-        // Older segments with uncommitted events stay on disk for a recovery, closed.
-        for s in keep { s.release(remove: false) }
+        // Older segments go: removed when the log holds their events, else closed and left on disk
+        // for a recovery. The newest stays, marked suspended.
+        for s in retired { s.release(remove: s.lastSeq <= committedSeq) }
         retired = []
         segment.setState(.suspended)
         suspended = (segment.path, segment.capacity, segment.firstSeq, segment.lastSeq, segment.offset)

@@ -149,12 +149,8 @@ extension LMDBEventLog {
             if let problem = plan.problem { report.problems.append(problem) }
             let end = Self.runEnd(contents.state, recovered: plan.events, head: info.eventCount)
             let endRun: (LMDBWriteTransaction, [UInt8]) throws -> Void = { [self] txn, prefix in
-                let key = RunRow.key(prefix, contents.run)
-                guard contents.run > 0, let bytes = try txn.value(forKey: key, in: metaDB) else { return }
-                var row = try bytes.withUnsafeBytes { raw in try RunRow.decode(raw) }
-                guard row.end == .open || row.end == .suspended else { return }
-                row.end = end
-                try txn.put(row.encode(), forKey: key, in: metaDB)
+                guard contents.run > 0 else { return }
+                try setRunEnd(txn, prefix: prefix, run: contents.run, to: end, onlyIfRunning: true)
             }
             do {
                 if !plan.events.isEmpty {

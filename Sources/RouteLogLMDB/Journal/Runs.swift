@@ -116,13 +116,20 @@ extension LMDBEventLog: JournalingEventLog {
     /// `suspended`); a failure is left for the next open's recovery to settle.
     func endRun(of id: SessionID, run: UInt32, _ end: RunEnd) {
         try? updateRow(of: id) { [self] txn, prefix in
-            let key = RunRow.key(prefix, run)
-            guard let bytes = try txn.value(forKey: key, in: metaDB) else { return }
-            var row = try bytes.withUnsafeBytes { raw in try RunRow.decode(raw) }
-            guard row.end == .open || row.end == .suspended, row.end != end else { return }
-            row.end = end
-            try txn.put(row.encode(), forKey: key, in: metaDB)
+            try setRunEnd(txn, prefix: prefix, run: run, to: end, onlyIfRunning: true)
         }
+    }
+
+    /// Writes `end` as the end of run `run` (under the session's key prefix `prefix`) in `txn`;
+    /// with `onlyIfRunning`, only over `open` or `suspended`. Nothing when the run has no row or
+    /// already ended so.
+    func setRunEnd(_ txn: LMDBWriteTransaction, prefix: [UInt8], run: UInt32, to end: RunEnd, onlyIfRunning: Bool) throws {
+        let key = RunRow.key(prefix, run)
+        guard let bytes = try txn.value(forKey: key, in: metaDB) else { return }
+        var row = try bytes.withUnsafeBytes { raw in try RunRow.decode(raw) }
+        guard row.end != end, !onlyIfRunning || row.end == .open || row.end == .suspended else { return }
+        row.end = end
+        try txn.put(row.encode(), forKey: key, in: metaDB)
     }
 
     /// Runs `body` in a write transaction with the key prefix of session `id`'s records.
@@ -155,12 +162,7 @@ extension LMDBEventLog: JournalingEventLog {
         environment.navigatorStarted()
         try locks?.hold(id)
         try updateRow(of: id) { [self] txn, prefix in
-            let key = RunRow.key(prefix, UInt32(run))
-            guard let bytes = try txn.value(forKey: key, in: metaDB) else { return }
-            var row = try bytes.withUnsafeBytes { raw in try RunRow.decode(raw) }
-            guard row.end != .open else { return }
-            row.end = .open
-            try txn.put(row.encode(), forKey: key, in: metaDB)
+            try setRunEnd(txn, prefix: prefix, run: UInt32(run), to: .open, onlyIfRunning: false)
         }
     }
 
