@@ -197,15 +197,14 @@ extension Navigator {
         } catch {
             logger.error("the store \(store) cannot be opened now; navigation is kept in memory and recorded once it opens: \(error)",
                          metadata: ["store": "\(store)"])
-            let owner = NavigatorBox()
+            let owner = WeakBox<Navigator>()
             let pending = PendingLog(opening: { try open(store) }, new: new, firstError: error, clock: clock) {
-                Task { @MainActor in owner.navigatorForOpen?.storeOpened() }
+                Task { @MainActor in owner.value?.storeOpened() }
             }
-            // A pending log's session exists at once (the store's is created when it opens).
-            let session = (try? pending.createSession(new).id) ?? SessionID("pending")
-            let navigator = Navigator(log: pending, session: session, state: NavigationState(), headSeq: 0, logger: logger, clock: clock,
-                                      retryDelay: retryDelay, historyWindow: Navigator.defaultHistoryWindow)
-            owner.navigator = navigator
+            // The pending log's session exists at once (the store's is created when it opens).
+            let navigator = Navigator(log: pending, session: pending.session, state: NavigationState(), headSeq: 0, logger: logger,
+                                      clock: clock, retryDelay: retryDelay, historyWindow: Navigator.defaultHistoryWindow)
+            owner.value = navigator
             navigator.reportUnavailableStore(store, error)
             return navigator
         }
@@ -213,15 +212,6 @@ extension Navigator {
 }
 
 /// The navigator a pending log tells when its store opened (set once the navigator exists).
-private final class NavigatorBox: @unchecked Sendable {
-    weak var navigator: AnyObject?
-}
-
-private extension NavigatorBox {
-    @MainActor var navigatorForOpen: (any StoreOpenedReceiver)? { navigator as? any StoreOpenedReceiver }
-}
-
-/// Receives the news that a pending store opened.
-@MainActor protocol StoreOpenedReceiver: AnyObject {
-    func storeOpened()
+private final class WeakBox<Value: AnyObject>: @unchecked Sendable {
+    weak var value: Value?
 }

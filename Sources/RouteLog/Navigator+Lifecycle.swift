@@ -50,10 +50,9 @@ extension Navigator {
         }
     }
 
-    /// A call arrived while suspended: resume, reporting (not throwing) a failure.
+    /// A call arrived while suspended: resume. A failure is logged by `resume()`; the call goes on
+    /// in memory and the recorder retries.
     func resumeForCall() {
-        do { try resume() } catch {
-            // Logged by resume(); the call goes on in memory and the recorder retries.
-        }
+        try? resume()
     }
 }

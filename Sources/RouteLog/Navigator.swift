@@ -63,7 +63,7 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
 /// ```
 @MainActor
 @Observable
-public final class Navigator<Route: Routable>: StoreOpenedReceiver {
+public final class Navigator<Route: Routable> {
     // MARK: Observable state
 
     /// The live state (the head of the session).

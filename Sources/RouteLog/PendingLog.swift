@@ -55,6 +55,9 @@ final class PendingLog: EventLog, @unchecked Sendable {
         return (log, id == placeholder.id ? session : id)
     }
 
+    /// The session's id until the store opens (the navigator's for good).
+    var session: SessionID { placeholder.id }
+
     func createSession(_ session: NewSession) throws -> SessionInfo { placeholder }
 
     func sessions() throws -> [SessionInfo] { try store().log.sessions() }
