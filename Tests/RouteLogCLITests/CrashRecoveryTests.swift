@@ -3,67 +3,15 @@ import RouteLogCore
 @testable import RouteLogLMDB
 import Testing
 
-/// A `routelog-crash-app` child: an app navigating on a store, then dying.
-final class CrashApp: @unchecked Sendable {
-    static let binary: URL = {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = runner.deletingLastPathComponent()
-        var candidates: [URL] = []
-        for _ in 0..<4 {
-            candidates.append(dir.appendingPathComponent("routelog-crash-app"))
-            dir = dir.deletingLastPathComponent()
-        }
-        candidates.append(CLI.packageRoot.appendingPathComponent(".build/debug/routelog-crash-app"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
-    }()
-
-    let process = Process()
-    private let pipe = Pipe()
-    private let input = Pipe()
-    private var buffer: [UInt8] = []
-
-    init(_ arguments: [String]) throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "routelog-crash-app is not built: run `swift build` first")
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        // No backtrace on a crash: the test only needs the death.
-        env["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = env
-        process.standardOutput = pipe
-        process.standardInput = input
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+/// `routelog-crash-app` children: an app navigating on a store, then dying.
+enum CrashApp {
+    /// Starts one (no backtrace on a crash: the tests only need the death).
+    static func start(_ arguments: [String]) throws -> Child {
+        try Child(arguments, executable: "routelog-crash-app", environment: ["SWIFT_BACKTRACE": "enable=no"])
     }
 
-    func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
-
-    /// Writes a line to the child's standard input.
-    func send(_ line: String) { try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
-
-    /// The next whole line, or `nil` at the end of the output (a partial last line is dropped).
-    func nextLine() -> String? {
-        while true {
-            if let nl = buffer.firstIndex(of: 10) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                return line
-            }
-            let data = pipe.fileHandleForReading.availableData
-            if data.isEmpty { return nil }
-            buffer.append(contentsOf: data)
-        }
-    }
-
-    /// Every line until the end of the output, then waits for the exit.
-    func rest() -> [String] {
-        var lines: [String] = []
-        while let l = nextLine() { lines.append(l) }
-        process.waitUntilExit()
-        return lines
-    }
-
-    static func run(_ arguments: [String]) throws -> [String] { try CrashApp(arguments).rest() }
+    /// Runs one to its end and returns its output's lines.
+    static func run(_ arguments: [String]) throws -> [String] { try start(arguments).rest() }
 }
 
 /// The seqs `routelog log --json` shows for a session, and which of them it marks as recovered.
@@ -115,7 +63,7 @@ struct CrashRecoveryTests {
         try await withCheckedThrowingContinuation { c in
             DispatchQueue.global().async {
                 do {
-                    let child = try CrashApp(arguments)
+                    let child = try CrashApp.start(arguments)
                     var lines: [String] = []
                     if let killAfter {
                         // Killed at a random moment while it calls (after it opened the session).
@@ -209,7 +157,7 @@ struct CrashRecoveryTests {
         defer { dir.cleanup() }
         let store = dir.path
         _ = try CrashApp.run(["recover", store])
-        let app = try CrashApp(["navigate", store, "app", "2.0", "7", "0", "kill"])
+        let app = try CrashApp.start(["navigate", store, "app", "2.0", "7", "0", "kill"])
         var appLines: [String] = []
         while let l = app.nextLine() {
             appLines.append(l)

@@ -31,7 +31,7 @@ import Testing
         for round in 0..<8 {
             // The extension handles a request: killed at a random moment, or ending it.
             let killed = rng.next() % 2 == 0
-            let child = try CrashApp(["extension", ext, String(rng.next() % 10_000), killed ? "0" : String(5 + rng.next() % 30),
+            let child = try CrashApp.start(["extension", ext, String(rng.next() % 10_000), killed ? "0" : String(5 + rng.next() % 30),
                                       killed ? "kill" : "suspend"])
             var lines: [String] = []
             if killed {
@@ -49,7 +49,7 @@ import Testing
             acked[session] = last
 
             // The app launches and moves them: killed mid-move in some rounds.
-            let mover = try CrashApp(["move", app, ext, String(rng.next() % 10_000)])
+            let mover = try CrashApp.start(["move", app, ext, String(rng.next() % 10_000)])
             var moveLines: [String] = []
             if rng.next() % 3 == 0 {
                 while let l = mover.nextLine() {
@@ -98,7 +98,7 @@ import Testing
         defer { dir.cleanup() }
         let ext = dir.path("share")
         // The extension is in the middle of a request.
-        let child = try CrashApp(["extension", ext, "3", "0", "kill"])
+        let child = try CrashApp.start(["extension", ext, "3", "0", "kill"])
         while let l = child.nextLine(), !l.hasPrefix("seq ") {}
         defer { child.kill(); _ = child.rest() }
         let app = try LMDBEventLog.open(at: dir.path("app"), options: .init(retention: .none))

@@ -161,7 +161,7 @@ struct JournalDamageTests {
         #expect(files.count >= 2, "the journal spans segments")
         var rng = SplitMix64(seed: 99)
         for _ in 0..<8 {
-            let child = try CrashApp(["recover", dir.path])
+            let child = try CrashApp.start(["recover", dir.path])
             usleep(UInt32(rng.next() % 60_000))
             kill(child.process.processIdentifier, SIGKILL)
             _ = child.rest()

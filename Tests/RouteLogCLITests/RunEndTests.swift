@@ -16,10 +16,10 @@ import Testing
         var expected: [RunEnd] = []
         var acked: Set<UInt64> = []
 
-        func launch(_ death: String, count: Int = 20, seed: UInt64) throws -> CrashApp {
-            try CrashApp(["navigate", store, "main", "1.0", String(seed), String(count), death])
+        func launch(_ death: String, count: Int = 20, seed: UInt64) throws -> Child {
+            try CrashApp.start(["navigate", store, "main", "1.0", String(seed), String(count), death])
         }
-        func collect(_ app: CrashApp, until marker: String?) -> [String] {
+        func collect(_ app: Child, until marker: String?) -> [String] {
             var lines: [String] = []
             while let l = app.nextLine() {
                 lines.append(l)
@@ -91,7 +91,7 @@ import Testing
         var acked: Set<UInt64> = []
         var expected: [RunEnd] = []
         for launch in 0..<10 {
-            let app = try CrashApp(["navigate", store, "main", "1.0", String(rng.next() % 1_000_000), "0", "cycle"])
+            let app = try CrashApp.start(["navigate", store, "main", "1.0", String(rng.next() % 1_000_000), "0", "cycle"])
             let cycles = 1 + Int(rng.next() % 3)
             let whileSuspended = rng.next() % 2 == 0
             var seen = 0

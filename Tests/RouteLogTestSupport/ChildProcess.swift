@@ -7,18 +7,21 @@ public var productsDirectory: URL {
     return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 }
 
-/// A running `routelog-lmdb-crashtest` child with its stdout read line by line.
-public final class Child {
+/// A running test program (`routelog-lmdb-crashtest` unless told otherwise) with its standard
+/// output read line by line. Used from one thread at a time.
+public final class Child: @unchecked Sendable {
     public let process = Process()
     private let pipe = Pipe()
     private var buffer: [UInt8] = []
     public private(set) var lines: [String] = []
     private let input = Pipe()
 
-    /// Starts the test program `executable` (built beside the tests) with `arguments`.
-    public init(_ arguments: [String], executable: String = "routelog-lmdb-crashtest") throws {
+    /// Starts the test program `executable` (built beside the tests) with `arguments`, and
+    /// `environment` over this process's.
+    public init(_ arguments: [String], executable: String = "routelog-lmdb-crashtest", environment: [String: String] = [:]) throws {
         process.executableURL = productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = pipe
         process.standardInput = input
         process.standardError = FileHandle.nullDevice
@@ -46,10 +49,18 @@ public final class Child {
         }
     }
 
+    /// The lines until the end of the output (a partial last line is dropped), after waiting for
+    /// the exit.
+    public func rest() -> [String] {
+        var out: [String] = []
+        while let line = nextLine() { out.append(line) }
+        process.waitUntilExit()
+        return out
+    }
+
     /// Reads the rest of the output and waits for the exit.
     public func finish() -> Int32 {
-        while nextLine() != nil {}
-        process.waitUntilExit()
+        _ = rest()
         return process.terminationStatus
     }
 

@@ -43,12 +43,18 @@ import Testing
         #expect(try log.runs(of: nav.session).map(\.end) == [.open])
     }
 
-    @Test func aCallWhileSuspendedResumesFirst() async throws {
-        let dir = try TempDir()
+    /// A navigator on a new store in `dir`, suspended after one call.
+    func suspendedAfterOneCall(in dir: TempDir) async throws -> (LMDBEventLog, Navigator<PodRoute>) {
         let log = try LMDBEventLog.open(at: dir.path, options: .init(retention: .none))
         let nav = try Navigator<PodRoute>(log: log, session: NewSession(label: "main"), clock: fixedClock)
         nav.push(.settings)
         await nav.suspend()
+        return (log, nav)
+    }
+
+    @Test func aCallWhileSuspendedResumesFirst() async throws {
+        let dir = try TempDir()
+        let (log, nav) = try await suspendedAfterOneCall(in: dir)
         nav.push(.episode(id: 1))
         #expect(!nav.isSuspended)
         await nav.flush()
@@ -59,10 +65,7 @@ import Testing
     /// the suspended journal and ends the run `suspended`: resume opens the run again.
     @Test func aRunEndedByARecoveryWhileSuspendedIsOpenAgainAfterResume() async throws {
         let dir = try TempDir()
-        let log = try LMDBEventLog.open(at: dir.path, options: .init(retention: .none))
-        let nav = try Navigator<PodRoute>(log: log, session: NewSession(label: "main"), clock: fixedClock)
-        nav.push(.settings)
-        await nav.suspend()
+        let (log, nav) = try await suspendedAfterOneCall(in: dir)
         let other = try Child(["open", dir.path, "rw"])
         #expect(other.finish() == 0)
         let reader = try LMDBEventLog.open(at: dir.path, options: .init(readOnly: true))
