@@ -94,12 +94,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "RouteLogSwiftUI", dependencies: ["RouteLog"], swiftSettings: strict),
-        // The CLI's commands, predicate language, session references and rendering, behind the
-        // thin `routelog` executable; its tests run the commands in-process.
+        // The session layer every front end calls (`routelog`, `routelog-serve`, `routelog-mcp`):
+        // session references and their resolution, opening a store or a file for reading, the JSON
+        // of sessions, runs, events and states, and one mapping of every error to one line and an
+        // exit code. Not a product: its declarations are `package`, for the package's own tools.
+        .target(name: "RouteLogSessions", dependencies: ["RouteLogCore", "RouteLogLMDB"], swiftSettings: strict),
+        // The CLI's commands, predicate language and rendering, behind the thin `routelog`
+        // executable; its tests run the commands in-process.
         .target(
             name: "RouteLogCLI",
             dependencies: [
-                "RouteLogCore", "RouteLogLMDB", "RouteLogTimeline",
+                "RouteLogCore", "RouteLogLMDB", "RouteLogSessions", "RouteLogTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -112,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "routelog-serve",
             dependencies: [
-                "RouteLogCore", "RouteLogLMDB", "RouteLogTimeline",
+                "RouteLogCore", "RouteLogLMDB", "RouteLogSessions", "RouteLogTimeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,12 +174,17 @@ let package = Package(
         .testTarget(
             name: "RouteLogCLITests",
             dependencies: [
-                "RouteLogCLI", "RouteLogCore", "RouteLogLMDB", "RouteLogTestSupport",
+                "RouteLogCLI", "RouteLogCore", "RouteLogLMDB", "RouteLogSessions", "RouteLogTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
             exclude: ["Golden"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RouteLogSessionsTests",
+            dependencies: ["RouteLogSessions", "RouteLogTimeline", "RouteLogLMDB", "RouteLogCore", "RouteLogTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -28,7 +28,7 @@ extension PageAssets {
           if (r.run > 1 && r.firstSeq > base && r.firstSeq <= last()) {
             var x = Math.round((r.firstSeq - base) / n * (w - 1));
             g.fillStyle = '#2f6fdb'; g.fillRect(x - 1, 0, 3, 14);
-            tips.push('run ' + r.run + ' starts at #' + r.firstSeq + (r.version ? ' (' + r.version + ')' : ''));
+            tips.push('run ' + r.run + ' starts at #' + r.firstSeq + (r.appVersion ? ' (' + r.appVersion + ')' : ''));
           }
           if (r.end === 'crashed' && r.lastSeq > base && r.lastSeq <= last()) {
             var cx = Math.round((r.lastSeq - base) / n * (w - 1));

@@ -13,6 +13,8 @@ func fail(_ message: String) -> Never {
 
 var storePath: String?
 var unredacted = false
+var fixtures: String?
+let usage = "usage: routelog-mcp [--store DIR] [--unredacted] [--fixtures DIR]"
 var args = CommandLine.arguments.dropFirst()
 while let arg = args.popFirst() {
     switch arg {
@@ -20,14 +22,19 @@ while let arg = args.popFirst() {
         guard let dir = args.popFirst() else { fail("--store needs a directory") }
         storePath = dir
     case "--unredacted": unredacted = true
+    case "--fixtures":
+        guard let dir = args.popFirst() else { fail("--fixtures needs a directory") }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else { fail("--fixtures: not a directory: \(dir)") }
+        fixtures = dir
     case "-h", "--help":
-        print("usage: routelog-mcp [--store DIR] [--unredacted]\nServes the store's sessions over MCP on stdin/stdout (read-only).")
+        print("\(usage)\nServes the store's sessions (and with --fixtures the files in DIR) over MCP on stdin/stdout (read-only).")
         exit(0)
-    default: fail("unknown argument: \(arg) (usage: routelog-mcp [--store DIR] [--unredacted])")
+    default: fail("unknown argument: \(arg) (\(usage))")
     }
 }
 
-let tools = AgentTools(storePath: storePath, unredacted: unredacted)
+let tools = AgentTools(storePath: storePath, unredacted: unredacted, fixtures: fixtures)
 
 /// RouteLog's JSON value as MCP's.
 func value(_ json: JSONValue) -> Value {

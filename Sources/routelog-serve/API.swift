@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import RouteLogCore
 import RouteLogLMDB
+import RouteLogSessions
 import RouteLogTimeline
 
 /// A request the API answers with a 4xx and a one-line JSON error.
@@ -34,10 +35,8 @@ struct API: Sendable {
         router.get("/api/sessions") { _, _ in await self.guarded { try self.sessions() } }
         router.get("/api/sessions/{ref}") { _, context in
             await self.guarded {
-                let info = try self.resolve(context)
-                let prefixes = SessionJSON.shortestUniquePrefixes(try self.store.log().sessions().map(\.id.rawValue))
-                let runs = try self.store.log().runs(of: info.id)
-                return Self.json(SessionJSON.session(info, prefix: prefixes[info.id.rawValue], runs: runs))
+                let ws = try self.workspace()
+                return Self.json(try ws.sessionJSON(try self.session(context, in: ws)))
             }
         }
         // Reading and folding many events runs on the work threads (see `Work`).
@@ -56,22 +55,18 @@ struct API: Sendable {
 
     // MARK: - Errors
 
+    /// Answers `body`'s errors: the API's own with their status; every other error in the CLI's
+    /// words (one line), as 404 when it names no session, 400 for any other usage error (a bad
+    /// reference, a seq out of range) and 503 for a data error (the store could not be read now).
     func guarded(_ body: () async throws -> Response) async -> Response {
         do {
             return try await body()
         } catch let e as APIError {
             return Self.error(e.status, e.message)
-        } catch let e as EventLogError {
-            switch e {
-            case .sessionNotFound: return Self.error(.notFound, e.description)
-            case .seqOutOfRange: return Self.error(.badRequest, e.description)
-            default: return Self.error(.serviceUnavailable, e.description)
-            }
-        } catch let e as LMDBEventLogError {
-            if case .invalidSessionID = e { return Self.error(.notFound, "unknown session") }
-            return Self.error(.serviceUnavailable, String(describing: e))
         } catch {
-            return Self.error(.serviceUnavailable, String(describing: error))
+            let e = RouteLogError.from(error)
+            let status: HTTPResponse.Status = e.unknownSession ? .notFound : e.code == Exit.usage ? .badRequest : .serviceUnavailable
+            return Self.error(status, e.message)
         }
     }
 
@@ -93,22 +88,20 @@ struct API: Sendable {
 
     // MARK: - Sessions and parameters
 
-    /// Resolves `{ref}`: a session id, a unique prefix, `latest` or `latest~N`.
-    func resolve(_ context: BasicRequestContext) throws -> SessionInfo {
-        guard let ref = context.parameters.get("ref"), !ref.isEmpty else { throw APIError.badRequest("missing session") }
-        let all = try store.log().sessions()
-        if ref == "latest" || ref.hasPrefix("latest~") {
-            let back = ref == "latest" ? 0 : Int(ref.dropFirst(7))
-            guard let back, back >= 0 else { throw APIError.badRequest("bad session reference '\(ref)': expected a number after 'latest~'") }
-            guard back < all.count else { throw APIError.notFound("unknown session: \(ref) (the store has \(all.count) sessions)") }
-            return all[all.count - 1 - back]
-        }
-        if let exact = all.first(where: { $0.id.rawValue == ref }) { return exact }
-        let matches = all.filter { $0.id.rawValue.hasPrefix(ref.lowercased()) }
-        if matches.isEmpty { throw APIError.notFound("unknown session: \(ref)") }
-        if matches.count > 1 { throw APIError.badRequest("ambiguous session prefix: \(ref) matches \(matches.count) sessions") }
-        return matches[0]
+    /// The sessions the server reads: the store as it is now (reopened when replaced), no files.
+    func workspace() throws -> Workspace {
+        Workspace(storePath: storePath, log: try store.log(), files: .none)
     }
+
+    /// Resolves `{ref}` as the CLI resolves a session reference (an id, a unique prefix, `latest`,
+    /// `latest~N`, `#N`), never as a file.
+    func session(_ context: BasicRequestContext, in ws: Workspace) throws -> ResolvedSession {
+        guard let ref = context.parameters.get("ref"), !ref.isEmpty else { throw APIError.badRequest("missing session") }
+        return try ws.resolve(ref)
+    }
+
+    /// The session `{ref}` names (see ``session(_:in:)``).
+    func resolve(_ context: BasicRequestContext) throws -> SessionInfo { try session(context, in: try workspace()).info }
 
     /// A non-negative integer query parameter: decimal digits only, read as an unsigned 64-bit
     /// value (anything else, or a value past 2^64 - 1, is a 400).
@@ -127,8 +120,7 @@ struct API: Sendable {
     // MARK: - JSON API
 
     func sessions() throws -> Response {
-        let log = try store.log()
-        return Self.json(try SessionJSON.sessions(try log.sessions(), runs: { try log.runs(of: $0.id) }))
+        Self.json(try workspace().sessionsJSON())
     }
 
     /// `GET /api/sessions/{ref}/events?from=N&limit=M`: the events from seq N (default 1), as
@@ -147,14 +139,12 @@ struct API: Sendable {
         var lines: [JSONValue] = []
         var last = from - 1
         if from <= info.eventCount {
-            var r = Replayer(state: try log.state(of: info.id, at: from - 1), seq: from - 1)
+            // As `log --json`: the state after each event, its run, and the events shown from a
+            // crashed app's journal.
+            var folder = try LogLines(ResolvedSession(store: log, info: info, seq: nil), from: from)
             let through = min(info.eventCount, from + limit - 1)
-            // As `log --json`: each event's run, and the events shown from a crashed app's journal.
-            let runs = try log.runs(of: info.id)
-            let journaled = log.journaled(info.id)
             try log.read(info.id, from: from, through: through) { e in
-                r.apply(e.event)
-                lines.append(SessionJSON.logLine(e, state: r.state, run: runs.run(of: e.seq)?.number, recovered: journaled?.contains(e.seq) ?? false))
+                lines.append(folder.next(e))
                 last = e.seq
                 return true
             }
@@ -172,7 +162,7 @@ struct API: Sendable {
         guard at <= info.eventCount else {
             throw APIError.badRequest("at out of range: \(at) (session \(info.id) has \(info.eventCount) events)")
         }
-        return Self.json(SessionJSON.state(try store.log().state(of: info.id, at: at), seq: at))
+        return Self.json(try ResolvedSession(store: try store.log(), info: info, seq: nil).stateJSON(at: at))
     }
 
     /// `GET /api/sessions/{ref}/stream?from=N`: Server-Sent Events. Each message's data is a
@@ -293,7 +283,7 @@ struct API: Sendable {
             "lanes": .string("/api/sessions/\(info.id.rawValue)/lanes"),
         ])
         let runs = (try? store.log().runs(of: info.id)) ?? []
-        return Self.response(timeline.html(extra: ["live": live, "runs": TimelineRuns.json(runs)]), type: "text/html; charset=utf-8")
+        return Self.response(timeline.html(extra: ["live": live, "runs": SessionJSON.runs(runs)]), type: "text/html; charset=utf-8")
     }
 
     /// `GET /api/sessions/{ref}/lanes`: the timeline's lanes (see `TimelineLanes`) of the whole

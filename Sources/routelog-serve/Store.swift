@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import NIOPosix
 import RouteLogLMDB
 
-/// The store the server reads, reopened when it is replaced: a `data.mdb` renamed over the old one
+/// The store the server reads, reopened when it is replaced: a data file renamed over the old one
 /// (a restore, a compact) is a new file, and the server would otherwise keep reading the old one's
 /// map forever. At most once a poll interval, a read compares the file's device and inode with
 /// those of the file opened, and reopens when they differ.
@@ -11,32 +11,21 @@ final class StoreHandle: Sendable {
     let path: String
     private struct Current {
         var log: LMDBEventLog?
-        var file: FileID?
+        var file: LMDBEventLog.FileIdentity?
         var checked: ContinuousClock.Instant
     }
     private let current: NIOLockedValueBox<Current>
     private let interval: Duration
 
-    struct FileID: Equatable {
-        var device: UInt64
-        var inode: UInt64
-    }
-
     init(path: String, interval: Duration) throws {
         self.path = path
         self.interval = interval
-        let file = Self.fileID(path)
+        let file = LMDBEventLog.fileIdentity(at: path)
         current = NIOLockedValueBox(Current(log: try Self.open(path), file: file, checked: .now))
     }
 
     static func open(_ path: String) throws -> LMDBEventLog {
         try LMDBEventLog.open(at: path, options: .init(readOnly: true, durability: .none))
-    }
-
-    static func fileID(_ path: String) -> FileID? {
-        var st = stat()
-        guard stat((path as NSString).appendingPathComponent("data.mdb"), &st) == 0 else { return nil }
-        return FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
     /// The log to read now: the one open, or, when the store's file was replaced, a new one.
@@ -49,7 +38,7 @@ final class StoreHandle: Sendable {
         return try current.withLockedValue { c in
             if let log = c.log, now - c.checked < interval { return log }
             c.checked = now
-            let file = Self.fileID(path)
+            let file = LMDBEventLog.fileIdentity(at: path)
             if let log = c.log, file == nil || file == c.file { return log }
             if c.log != nil {
                 guard isKnownUniquelyReferenced(&c.log) else { return c.log! }

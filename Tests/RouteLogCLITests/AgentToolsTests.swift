@@ -28,7 +28,7 @@ struct AgentToolsTests {
     }
 
     @Test func eventsFilterByEveryOriginIncludingDeepLink() async throws {
-        let tools = AgentTools(storePath: dir.path)
+        let tools = AgentTools(storePath: dir.path, fixtures: dir.parent)
         let shop = JSONValue.string(dir.path("shop.json"))
         let deep = await call(tools, "get_events", ["session": shop, "origin": .string("deepLink")])
         #expect(deep.error == nil, "\(deep.text)")
@@ -40,7 +40,7 @@ struct AgentToolsTests {
     }
 
     @Test func anAnswerOverTheCapPagesOrIsAOneLineError() async throws {
-        let tools = AgentTools(storePath: dir.path)
+        let tools = AgentTools(storePath: dir.path, fixtures: dir.parent)
         let deep = JSONValue.string(dir.path("deep.json"))
         // The state is one document: too large, it is an error that says what to ask instead.
         let state = await call(tools, "get_state", ["session": deep])
@@ -68,16 +68,16 @@ struct AgentToolsTests {
 
     @Test func exportIsRedactedUnlessTheServerWasStartedUnredacted() async throws {
         let shop = JSONValue.string(dir.path("shop.json"))
-        let redacted = await call(AgentTools(storePath: dir.path), "export", ["session": shop])
+        let redacted = await call(AgentTools(storePath: dir.path, fixtures: dir.parent), "export", ["session": shop])
         #expect(redacted.error == nil && redacted.structured["redacted"] == .bool(true), "\(redacted.text)")
         #expect(!redacted.text.contains(Self.secret))
-        let plain = await call(AgentTools(storePath: dir.path, unredacted: true), "export", ["session": shop])
+        let plain = await call(AgentTools(storePath: dir.path, unredacted: true, fixtures: dir.parent), "export", ["session": shop])
         #expect(plain.error == nil && plain.structured["redacted"] == .bool(false), "\(plain.text)")
         #expect(plain.text.contains(Self.secret))
     }
 
     @Test func badRefsAndSeqsAreTheCLIsOneLineErrors() async throws {
-        let tools = AgentTools(storePath: dir.path)
+        let tools = AgentTools(storePath: dir.path, fixtures: dir.parent)
         let missing = await call(tools, "blame", ["session": .string(dir.path("missing.json"))])
         #expect(missing.error?.hasPrefix("no such file") == true, "\(missing.text)")
         let range = await call(tools, "blame", ["session": .string(dir.path("shop.json") + "@9")])

@@ -134,7 +134,7 @@ struct LargeSessionTests {
             try log.append(events, to: id, expectedSeq: 0)
         }
         let s = try Workspace(storePath: path).resolve(SessionRef(parsing: id.rawValue))
-        let pages = MappedPages(s)
+        let pages = MappedPages(s.store)
         var read: [RecordedEvent] = []
         try s.log.read(s.id, from: 1, through: .max) { e in
             if e.seq % 500 == 0 { pages.release() }

@@ -131,8 +131,8 @@ struct LifecycleCommandTests {
         #expect(try PruneCommand.parseDuration("30d") == .seconds(30 * 86_400))
         #expect(try PruneCommand.parseDuration("2w") == .seconds(14 * 86_400))
         #expect(try PruneCommand.parseDuration("90m") == .seconds(5400))
-        #expect(throws: CLIError.self) { try PruneCommand.parseSize("-1MB") }
-        #expect(throws: CLIError.self) { try PruneCommand.parseDuration("99999999999999999d") }
+        #expect(throws: RouteLogError.self) { try PruneCommand.parseSize("-1MB") }
+        #expect(throws: RouteLogError.self) { try PruneCommand.parseDuration("99999999999999999d") }
     }
 
     /// The CLI keeps every session: importing into a store with more sessions than an app's

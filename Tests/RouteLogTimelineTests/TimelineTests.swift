@@ -197,31 +197,4 @@ import Testing
             #expect(wo[Int(a[3].intValue!)] == xo[Int(b[3].intValue!)])
         }
     }
-
-    @Test func summaryMatchesTheLogLine() {
-        var r = Replayer()
-        r.apply(.setTabs(["home", "library"]))
-        r.apply(.push(RouteRef(id: "episode-42")))
-        r.apply(.show(RouteRef(id: "player"), style: .sheet))
-        r.apply(.push(RouteRef(id: "queue")))
-        #expect(SessionJSON.summary(r.state) == "[home] episode-42 ┃ sheet player#3 ▸ queue")
-    }
-}
-
-/// The page's run marks: run starts after the first, and each crashed run's last event.
-@Test func runMarksCarryStartsAndCrashes() throws {
-    let runs = [
-        RunInfo(number: 1, firstSeq: 1, startedAt: 0, appVersion: "1.0", build: "7", end: .crashed(recovered: 3, lastSeq: 12)),
-        RunInfo(number: 2, firstSeq: 13, startedAt: 1, appVersion: "1.1", end: .open),
-    ]
-    let json = TimelineRuns.json(runs)
-    guard case .array(let items) = json, items.count == 2, case .object(let first) = items[0], case .object(let second) = items[1] else {
-        Issue.record("not two run objects: \(json)")
-        return
-    }
-    #expect(first["end"] == .string("crashed") && first["lastSeq"] == .int(12) && first["recovered"] == .int(3))
-    #expect(second["firstSeq"] == .int(13) && second["version"] == .string("1.1") && second["lastSeq"] == nil)
-    let page = Timeline.build(header: .init(session: "s", label: "l", eventCount: 0, headDigest: ""), events: [StoredEvent]()).html(extra: ["runs": json])
-    #expect(page.contains("function drawRunMarks"))
-    #expect(page.contains("\"lastSeq\":12"))
 }

@@ -25,32 +25,37 @@ out="$root/.build/fuzz"
 bin="$out/routelog-fuzz"
 mkdir -p "$out"
 
-# The sources, found by name so the build survives files moving between folders.
-find_one() {
-  local f
-  f="$(find "$root/Sources" -name "$1" -path "*$2*" | head -n 1)"
-  [ -n "$f" ] || { echo "fuzz: cannot find $1 under Sources/" >&2; exit 2; }
-  echo "$f"
-}
 sources=()
 while IFS= read -r f; do sources+=("$f"); done < <(find "$root/Sources/RouteLogCore" -name '*.swift' | sort)
-sources+=("$(find_one StoreFormat.swift RouteLogLMDB)")
-# The CLI's parsers import other modules of the package; the fuzzer builds them into one module
-# (with Tools/Fuzz/CLIShims.swift), so they are compiled from copies without those imports.
+# The store's record formats, the CLI's parsers and the session layer's references import other
+# modules of the package; the fuzzer builds them into one module (with Tools/Fuzz/CLIShims.swift),
+# so they are compiled from copies without those imports. Whole folders, so the build survives
+# files being split or renamed inside them.
 staged="$out/staged"
 mkdir -p "$staged"
-for name in Predicate.swift CollectionPredicates.swift SessionRef.swift FixtureIO.swift CLIError.swift; do
-  src="$(find_one "$name" /)"
-  grep -v -E '^import (RouteLogCore|RouteLogLMDB|RouteLogTimeline|ArgumentParser)$' "$src" > "$staged/$name.tmp"
+parsers=()
+while IFS= read -r f; do parsers+=("$f"); done < <(
+  { find "$root/Sources/RouteLogLMDB/Format" "$root/Sources/RouteLogCLI/Predicate" -name '*.swift' ! -name Judge.swift
+    find "$root/Sources/RouteLogSessions" \( -name SessionRef.swift -o -name RouteLogError.swift -o -name Printable.swift \); } | sort)
+for src in "${parsers[@]}"; do
+  name="$(basename "$(dirname "$src")")-$(basename "$src")"
+  grep -v -E '^import (RouteLogCore|RouteLogLMDB|RouteLogSessions|RouteLogTimeline|ArgumentParser)$' "$src" > "$staged/$name.tmp"
+  # Unchanged copies keep their time, so an unchanged tree does not rebuild the fuzzer.
   cmp -s "$staged/$name.tmp" "$staged/$name" && rm "$staged/$name.tmp" || mv "$staged/$name.tmp" "$staged/$name"
   sources+=("$staged/$name")
+done
+# Copies of files that are gone (moved or split) would be compiled twice: drop them.
+for f in "$staged"/*.swift; do
+  keep=0
+  for s in "${sources[@]}"; do [ "$s" = "$f" ] && keep=1 && break; done
+  [ $keep = 1 ] || rm -f "$f"
 done
 sources+=("$root"/Tools/Fuzz/*.swift)
 
 # Rebuild only when a source is newer than the binary.
 if [ ! -x "$bin" ] || [ -n "$(find "${sources[@]}" "$0" -newer "$bin" | head -n 1)" ]; then
   echo "fuzz: building routelog-fuzz (${#sources[@]} files)"
-  if ! swiftc -sanitize=fuzzer,address -parse-as-library "$opt" -g -module-name RouteLogCore \
+  if ! swiftc -sanitize=fuzzer,address -parse-as-library "$opt" -g -module-name RouteLogCore -package-name RouteLog \
     -suppress-warnings "${sources[@]}" -o "$bin.tmp" >"$out/build.log" 2>&1; then
     grep -E 'error' "$out/build.log" | head -n 20 >&2
     echo "fuzz: the build failed; log: $out/build.log" >&2

@@ -14,7 +14,7 @@ extension AgentTools {
     private static let next: JSONValue = .object(["type": .array([.string("string"), .string("null")]), "description": .string("pass as cursor for the next page; null on the last")])
     private static let total = int("how many items there are in all")
 
-    static let sessionArg = str("a session: an id or unique prefix, latest, latest~N (REF@N where a seq is meant)")
+    static let sessionArg = str("a session of the store: an id or unique prefix, latest, latest~N or #N (REF@N where a seq is meant); a fixture file's name only when the server serves a fixtures folder")
     static let cursorArg = str("the next of an earlier answer, to read the next page")
 
     static let lifetime = obj([
@@ -30,18 +30,20 @@ extension AgentTools {
 
     static let specs: [Spec] = [
         Spec(name: "list_sessions", title: "List sessions",
-             description: "The store's sessions, oldest first, as `routelog sessions --json` prints them: id, label, events, app, version, times.",
+             description: "The store's sessions, oldest first, as `routelog sessions --json` prints them: id, prefix, label, events, app, appVersion, times, runs.",
              input: obj(["cursor": cursorArg]),
              output: obj(["sessions": list(obj(["id": str("session id"), "events": int("event count")], required: ["id", "events"]), "sessions"),
                           "total": total, "next": next], required: ["sessions", "total", "next"])),
         Spec(name: "get_events", title: "Read events",
-             description: "A page of a session's events from a seq, optionally only those of an origin (app, user, system, deepLink), an outcome (applied, rejected) or a route id. Each: seq, kind, short event text, outcome, origin, time, note, call site.",
+             description: "A page of a session's events from a seq, optionally only those of an origin (app, user, system, deepLink), an outcome (applied, rejected) or a route id. Each as `routelog log --json` prints it: seq, event, outcome, digest, origin, summary (the state after it in one line), time, site, note, run, recovered.",
              input: obj(["session": sessionArg, "from": int("first seq (default 1)"), "limit": int("most events to return (1...1000, default 100)"),
                          "origin": str("app, user, system or deepLink"), "outcome": str("applied or rejected"), "route": str("only events naming this route id"),
                          "cursor": cursorArg], required: ["session"]),
              output: obj(["session": str("session id"), "total": int("events in the session"),
-                          "events": list(obj(["seq": int("seq"), "kind": str("event kind"), "event": str("short text"), "outcome": str("applied, applied:updatedInPlace or rejected:REASON"),
-                                              "origin": str("origin"), "note": str("the event's note (a restore's dropped routes)")], required: ["seq", "kind", "event", "outcome", "origin"]), "events"),
+                          "events": list(obj(["seq": int("seq"), "event": any("the event as canonical JSON"), "outcome": any("applied, or the rejection and its reason"),
+                                              "digest": str("the state digest after it"), "origin": str("origin"), "summary": str("the state after it, in one line"),
+                                              "note": any("the event's note (a restore's dropped routes), or null")],
+                                             required: ["seq", "event", "outcome", "digest", "origin", "summary"]), "events"),
                           "next": next], required: ["session", "total", "events", "next"])),
         Spec(name: "get_state", title: "State at a seq",
              description: "The navigation state after seq N (REF@N or seq; default the last), as `routelog state --json` prints it: {seq, digest, state}.",

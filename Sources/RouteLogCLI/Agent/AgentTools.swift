@@ -3,8 +3,15 @@ import RouteLogCore
 
 /// The read-only questions an agent can ask of a store, answered as JSON: what `routelog mcp`
 /// serves over the Model Context Protocol. The MCP server is a thin adapter over this type; every
-/// answer is the CLI's own (`--json` output or the same renderings), every error the CLI's one-line
-/// message, and no answer is larger than ``maxAnswerBytes`` (longer lists page with a cursor).
+/// answer is the object the CLI's `--json` prints (the same functions build it, called with the
+/// tool's values: nothing is parsed as a command line, nothing printed and read back), every error
+/// the CLI's one-line message, and no answer is larger than ``maxAnswerBytes`` (longer lists page
+/// with a cursor).
+///
+/// The tools answer for their own store only: a session argument names a session of the store,
+/// never a file, unless the server was started with a folder of fixtures to serve (then it may
+/// name a file inside that folder). An agent reads session payloads, and a payload can carry text
+/// that reads as instructions: the server must not be a way out of the store.
 public final class AgentTools: @unchecked Sendable {
     /// The largest answer, in bytes of JSON; clients accept about 25,000 tokens. Half of the
     /// response budget (80 KB) with room to spare: the answer goes out twice, structured and as
@@ -13,6 +20,8 @@ public final class AgentTools: @unchecked Sendable {
 
     let storePath: String
     let unredacted: Bool
+    /// The folder of fixture and export files the tools may read, if any.
+    let fixtures: String?
     /// One call at a time: the commands share the process's store environment.
     private let gate = Gate()
 
@@ -31,9 +40,20 @@ public final class AgentTools: @unchecked Sendable {
         }
     }
 
-    public init(storePath: String?, unredacted: Bool = false) {
-        self.storePath = defaultStorePath(storePath)
+    /// - Parameters:
+    ///   - storePath: the store (default: `$ROUTELOG_STORE`, else the platform's default).
+    ///   - unredacted: `export` returns payloads as recorded (default: redacted).
+    ///   - fixtures: a folder whose fixture and export files a session argument may name (by a
+    ///     path relative to it, or inside it); without it, no file is read.
+    public init(storePath: String?, unredacted: Bool = false, fixtures: String? = nil) {
+        self.storePath = StoreAccess.path(storePath)
         self.unredacted = unredacted
+        self.fixtures = fixtures
+    }
+
+    /// Where the tools read sessions: the store, and the fixtures folder if any.
+    func workspace() -> Workspace {
+        Workspace(storePath: storePath, files: fixtures.map { .inside($0) } ?? .none)
     }
 
     /// A tool's description, input schema and output schema (JSON Schema).
@@ -63,7 +83,7 @@ public final class AgentTools: @unchecked Sendable {
         }
         do {
             let args = try Arguments(arguments, spec: spec)
-            let value = try await serialized { () async throws(CLIError) -> JSONValue in try await self.answer(name, args) }
+            let value = try await serialized { () throws(RouteLogError) -> JSONValue in try self.answer(name, args) }
             let size = value.canonicalText.utf8.count
             if size > Self.maxAnswerBytes {
                 return .failure("the answer is \(size / 1000) KB, over the \(Self.maxAnswerBytes / 1000) KB limit; ask for a smaller part (an earlier seq, a route id, a narrower ref)")
@@ -74,36 +94,37 @@ public final class AgentTools: @unchecked Sendable {
         }
     }
 
-    private func serialized<R>(_ body: () async throws(CLIError) -> R) async throws(CLIError) -> R {
+    private func serialized<R>(_ body: () async throws(RouteLogError) -> R) async throws(RouteLogError) -> R {
         await gate.acquire()
-        let result: Result<R, CLIError>
+        let result: Result<R, RouteLogError>
         do { result = .success(try await body()) } catch { result = .failure(error) }
         await gate.release()
         return try result.get()
     }
 
-    private func answer(_ name: String, _ a: Arguments) async throws(CLIError) -> JSONValue {
+    private func answer(_ name: String, _ a: Arguments) throws(RouteLogError) -> JSONValue {
+        let ws = workspace()
         switch name {
         case "list_sessions":
-            let sessions = try await runJSON(["sessions", "--json"])
-            return page(key: "sessions", items: sessions.agentArray ?? [], cursor: try a.cursor(), extra: [:])
+            return page(key: "sessions", items: try ws.sessionsJSON().agentArray ?? [], cursor: try a.cursor(), extra: [:])
         case "get_events":
-            return try events(a)
+            return try events(a, ws)
         case "get_state":
-            var args = ["state", try a.string("session"), "--json"]
-            if let seq = try a.int("seq") { args += ["--at", String(seq)] }
-            return try await runJSON(args)
+            let s = try resolve(a, ws, seqKey: "seq")
+            return try s.stateJSON(at: s.seqOrHead)
         case "diff":
-            return try await runJSON(["diff", try a.string("a"), try a.string("b"), "--json"], okCodes: [0, 1])
+            let (refA, refB) = (try a.string("a"), try a.string("b"))
+            let states = try StateComparison(try ws.resolve(refA), refA, try ws.resolve(refB), refB)
+            return .object(states.json(equal: states.stateA == states.stateB))
         case "blame":
-            let s = try resolve(a, seqKey: "seq")
+            let s = try resolve(a, ws, seqKey: "seq")
             let (blame, names) = try BlameQuery.blame(s, at: s.seqOrHead)
             let items = BlameRender.elements(blame).map { BlameRender.json(blame[$0], events: names, at: blame.seq) }
             return page(key: "elements", items: items, cursor: try a.cursor(), extra: [
                 "session": .string(s.id.rawValue), "seq": .int(Int64(blame.seq)), "digest": .string(blame.state.digest.hex),
             ])
         case "lifetimes":
-            let s = try resolve(a, seqKey: nil)
+            let s = try resolve(a, ws, seqKey: nil, whole: true)
             let route = try a.optionalString("route")
             let lifetimes = try BlameQuery.lifetimes(s)
             let items = lifetimes.all.filter { $0.isScreen && (route == nil || $0.routeID == route) }.map { BlameRender.json($0) }
@@ -111,17 +132,21 @@ public final class AgentTools: @unchecked Sendable {
                 "session": .string(s.id.rawValue), "seq": .int(Int64(lifetimes.seq)), "rejectedCount": .int(Int64(lifetimes.rejected.count)),
             ])
         case "bisect":
-            return try await runJSON(["bisect", try a.string("session"), "--predicate", try a.string("predicate"), "--json"], okCodes: [0, 1])
+            let (judge, s) = try judged(a, ws)
+            let result = try RouteLogSessions.call { try Bisect.run(in: s.log, session: s.id, through: s.seqOrHead, mode: .linear, verdict: judge.judge) }
+            return BisectCommand.json(result)
         case "minimize":
-            return try await minimize(a)
+            return try minimize(a, ws)
         case "verify":
-            let ref = try a.optionalString("session")
-            let lines = try await runLines(["verify", "--json"] + (ref.map { [$0] } ?? ["--all"]), okCodes: [0, 1])
-            return page(key: "sessions", items: lines, cursor: try a.cursor(), extra: [:])
+            let targets: [ResolvedSession]
+            if let ref = try a.optionalString("session") { targets = [try ws.resolve(ref)] } else { targets = try ws.resolve([], all: true) }
+            var items: [JSONValue] = []
+            for s in targets { items.append(try RouteLogSessions.call { try Verifier.verify(s, reducer: Verifier.currentReducer).json }) }
+            return page(key: "sessions", items: items, cursor: try a.cursor(), extra: [:])
         case "export":
-            var args = ["export", try a.string("session"), "-o", "-"]
-            if !unredacted { args.append("--redact") }
-            guard case .object(var fixture) = try await runJSON(args) else { throw .data("export printed no fixture") }
+            let s = try resolve(a, ws, seqKey: nil)
+            let doc = try ExportCommand.fixture(of: s, name: nil, redact: !unredacted, redactIDs: false, noTimes: false)
+            guard case .object(var fixture) = doc.json else { throw .data("export built no fixture") }
             let events = fixture.removeValue(forKey: "events")?.agentArray ?? []
             return page(key: "events", items: events, cursor: try a.cursor(), extra: [
                 "fixture": .object(fixture), "redacted": .bool(!unredacted),
@@ -152,53 +177,35 @@ public final class AgentTools: @unchecked Sendable {
         return .object(out)
     }
 
-    // MARK: - Running commands in-process
+    // MARK: - Sessions
 
-    /// Runs `routelog ARGS --store DIR` in this process, capturing its output; a failure's
-    /// one-line message (without the `routelog: ` prefix) becomes the error.
-    func run(_ args: [String], okCodes: Set<Int32> = [0]) async throws(CLIError) -> String {
-        let console = Console()
-        let status = await Console.$capture.withValue(console) {
-            await RouteLogCommand.execute(args + ["--store", storePath])
-        }
-        guard okCodes.contains(status) else {
-            var message = console.stderr.split(separator: "\n").first.map(String.init) ?? "routelog exited with status \(status)"
-            if message.hasPrefix("routelog: ") { message.removeFirst("routelog: ".count) }
-            throw CLIError(message, code: status)
-        }
-        return console.stdout
-    }
-
-    func runJSON(_ args: [String], okCodes: Set<Int32> = [0]) async throws(CLIError) -> JSONValue {
-        let text = try await run(args, okCodes: okCodes)
-        do { return try JSONValue(parsing: text) } catch { throw .data("routelog \(args[0]) printed no JSON") }
-    }
-
-    func runLines(_ args: [String], okCodes: Set<Int32> = [0]) async throws(CLIError) -> [JSONValue] {
-        let text = try await run(args, okCodes: okCodes)
-        var out: [JSONValue] = []
-        for line in text.split(separator: "\n") where !line.isEmpty {
-            do { out.append(try JSONValue(parsing: String(line))) } catch { throw .data("routelog \(args[0]) printed a line that is not JSON") }
-        }
-        return out
-    }
-
-    func resolve(_ a: Arguments, seqKey: String?) throws(CLIError) -> ResolvedSession {
-        var ref = try parseRef(try a.string("session"))
+    /// The session the `session` argument names, at the seq `seqKey` names (or `@N`); `whole`
+    /// refuses `@N` (a tool that covers the whole session).
+    func resolve(_ a: Arguments, _ ws: Workspace, seqKey: String?, whole: Bool = false) throws(RouteLogError) -> ResolvedSession {
+        var ref = try SessionRef(parsing: try a.string("session"))
         if let seqKey, let seq = try a.int(seqKey) {
-            if let at = ref.seq, at != UInt64(seq) { throw .usage("\(seqKey) \(seq) contradicts \(ref.text)") }
+            if let at = ref.seq, at != UInt64(seq) { throw .usage("\(seqKey) \(seq) contradicts \(printableName(ref.text))") }
             ref.seq = UInt64(seq)
         }
-        if seqKey == nil, ref.seq != nil { throw .usage("lifetimes covers the whole session: give the session without @N") }
-        return try Workspace(storePath: storePath).resolve(ref)
+        if whole, ref.seq != nil { throw .usage("lifetimes covers the whole session: give the session without @N") }
+        return try ws.resolve(ref)
+    }
+
+    /// The judge of the `predicate` argument and the session it judges (which must have events),
+    /// as `bisect` and `minimize` start. A tool judges with a predicate only, never a command.
+    func judged(_ a: Arguments, _ ws: Workspace) throws(RouteLogError) -> (Judge, ResolvedSession) {
+        let judge = try Judge(predicate: try a.string("predicate"), run: nil)
+        let s = try resolve(a, ws, seqKey: nil)
+        try s.requireEvents()
+        return (judge, s)
     }
 
     // MARK: - Events
 
     /// Events from `from` (or the cursor), filtered by origin, outcome and route id, at most `limit`,
     /// within the answer budget. Scans at most 50,000 events per call; `next` continues.
-    func events(_ a: Arguments) throws(CLIError) -> JSONValue {
-        let s = try resolve(a, seqKey: nil)
+    func events(_ a: Arguments, _ ws: Workspace) throws(RouteLogError) -> JSONValue {
+        let s = try resolve(a, ws, seqKey: nil, whole: false)
         let start = UInt64(try a.cursor(default: try a.int("from") ?? 1))
         let limit = try a.int("limit") ?? 100
         guard (1...1000).contains(limit) else { throw .usage("limit out of range: \(limit) (1...1000)") }
@@ -213,14 +220,17 @@ public final class AgentTools: @unchecked Sendable {
         var scanned = 0
         let last = s.info.eventCount
         if start <= last {
-            try RouteLogCLI.call {
+            // Each event as `routelog log --json` prints it (with the state after it, its run…).
+            var lines = try LogLines(s, from: max(1, start))
+            try RouteLogSessions.call {
                 try s.log.read(s.id, from: max(1, start), through: last) { e in
                     if items.count == limit || scanned == 50_000 { next = e.seq; return false }
                     scanned += 1
+                    lines.fold(e)
                     if let origin, e.meta.origin.rawValue != origin { return true }
                     if let outcome, (outcome == "applied") != e.outcome.isApplied { return true }
                     if let route, !Self.routeIDs(e.event).contains(route) { return true }
-                    let item = Self.eventJSON(e)
+                    let item = lines.line(e)
                     let n = item.canonicalText.utf8.count + 1
                     if size + n > Self.maxAnswerBytes, !items.isEmpty { next = e.seq; return false }
                     size += n
@@ -243,38 +253,20 @@ public final class AgentTools: @unchecked Sendable {
         }
     }
 
-    static func eventJSON(_ e: StoredEvent) -> JSONValue {
-        var o: [String: JSONValue] = [
-            "seq": .int(Int64(e.seq)), "kind": .string(e.event.kind.rawValue), "event": .string(Render.event(e.event)),
-            "outcome": .string(e.outcome.description), "origin": .string(e.meta.origin.rawValue),
-        ]
-        if e.meta.timestamp != 0 { o["time"] = .string(ISO8601.format(milliseconds: e.meta.timestamp)) }
-        if let note = e.meta.note { o["note"] = .string(note) }
-        if let site = e.meta.callSite { o["site"] = .string("\(site.file):\(site.line)") }
-        return .object(o)
-    }
-
     // MARK: - Minimize
 
-    func minimize(_ a: Arguments) async throws(CLIError) -> JSONValue {
-        let session = try a.string("session"), predicate = try a.string("predicate")
+    func minimize(_ a: Arguments, _ ws: Workspace) throws(RouteLogError) -> JSONValue {
         let name = try a.optionalString("name") ?? "minimized"
         guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw .usage("name must be letters, digits, - and _: \(printable(name))")
+            throw .usage("name must be letters, digits, - and _: \(printableName(name))")
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("routelog-mcp-\(UUID().uuidString)")
-        do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
-            throw .data("cannot create a temporary directory: \(error)")
-        }
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("\(name).json").path
-        let summary = try await runJSON(["minimize", session, "--predicate", predicate, "-o", file, "--name", name, "--json"], okCodes: [0, 1])
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            return .object(["summary": summary, "fixture": .null, "test": .null])
-        }
-        let fixture: JSONValue
-        do { fixture = try JSONValue(parsing: text) } catch { throw .data("minimize wrote a fixture that is not JSON") }
-        return .object(["summary": summary, "fixture": fixture, "fileName": .string("\(name).json"), "test": .string(Self.test(name: name, predicate: predicate))])
+        let (judge, s) = try judged(a, ws)
+        let result = try Minimized(s, judge: judge, name: name, noTimes: false)
+        let fileName = "\(name).json"
+        return .object([
+            "summary": result.json(file: fileName), "fixture": result.fixture.json, "fileName": .string(fileName),
+            "test": .string(Self.test(name: name, predicate: try a.string("predicate"))),
+        ])
     }
 
     /// A Swift Testing test that replays the minimized fixture.
@@ -321,7 +313,7 @@ extension JSONValue {
 struct Arguments {
     let values: [String: JSONValue]
 
-    init(_ values: [String: JSONValue], spec: AgentTools.Spec) throws(CLIError) {
+    init(_ values: [String: JSONValue], spec: AgentTools.Spec) throws(RouteLogError) {
         guard case .object(let schema) = spec.input, case .object(let props)? = schema["properties"] else { self.values = values; return }
         for key in JSONValue.sortedKeys(values.keys) where props[key] == nil {
             throw .usage("unknown argument \(printable(key)) for \(spec.name) (arguments: \(JSONValue.sortedKeys(props.keys).joined(separator: ", ")))")
@@ -332,20 +324,27 @@ struct Arguments {
         self.values = values
     }
 
-    func string(_ key: String) throws(CLIError) -> String {
+    func string(_ key: String) throws(RouteLogError) -> String {
         guard let v = try optionalString(key) else { throw .usage("missing argument: \(key)") }
         return v
     }
 
-    func optionalString(_ key: String) throws(CLIError) -> String? {
+    /// The longest string argument, in bytes: a session reference, a predicate or a name is far shorter.
+    static let maxStringBytes = 10_000
+
+    func optionalString(_ key: String) throws(RouteLogError) -> String? {
         switch values[key] {
         case nil, .null?: return nil
-        case .string(let s)?: return s
+        case .string(let s)?:
+            guard s.utf8.count <= Self.maxStringBytes else {
+                throw .usage("\(key) is too long: \(s.utf8.count) bytes (at most \(Self.maxStringBytes))")
+            }
+            return s
         default: throw .usage("\(key) must be a string")
         }
     }
 
-    func int(_ key: String) throws(CLIError) -> Int? {
+    func int(_ key: String) throws(RouteLogError) -> Int? {
         switch values[key] {
         case nil, .null?: return nil
         case .int(let i)?:
@@ -357,7 +356,7 @@ struct Arguments {
     }
 
     /// The `cursor` argument: an offset (or seq) from an earlier answer's `next`.
-    func cursor(default value: Int = 0) throws(CLIError) -> Int {
+    func cursor(default value: Int = 0) throws(RouteLogError) -> Int {
         guard let c = try optionalString("cursor") else { return value }
         guard let n = Int(c), n >= 0 else { throw .usage("bad cursor: \(printable(c)) (pass an answer's next as is)") }
         return n

@@ -55,59 +55,66 @@ struct BisectCommand: ParsableCommand {
         let result = try Bisect.run(in: s.log, session: s.id, through: n, mode: mode, verdict: judge.judge)
         let out = Output.stdout()
         let mode = result.mode.rawValue
-        let counts: [String: JSONValue] = [
-            "materialized": .int(Int64(result.materialized)), "folded": .int(Int64(result.eventsFolded)),
-            "evaluations": .int(Int64(result.evaluations)), "mode": .string(mode),
-            "undecided": .array(result.undecided.map { .int(Int64($0)) }),
-        ]
-        let countLine = "materialized \(result.materialized) state\(result.materialized == 1 ? "" : "s"), folded \(result.eventsFolded) events, "
-            + "judged \(result.evaluations) seq\(result.evaluations == 1 ? "" : "s") (\(mode))"
-        guard let seq = result.seq, let context = result.context else {
-            if json {
-                out.line(JSONValue.object(counts.merging(["seq": .null]) { a, _ in a }).canonicalText)
-            } else {
-                switch result.mode {
-                case .linear:
-                    out.line("no bad seq: \(judge.summary) says bad at no seq in 0...\(n)")
-                case .binary:
-                    // Binary search judged the end of the range and found it good: it says
-                    // nothing about the seqs before (a predicate can hold for a while and stop).
-                    out.line("no bad end: \(judge.summary) does not say bad at seq \(n), the end of 0...\(n); "
-                        + "binary search needs a bad end (--linear checks every seq)")
-                }
-                if !result.undecided.isEmpty { out.line("skipped: \(result.undecided.map(String.init).joined(separator: ", "))") }
-                out.line(out.paint(countLine, .dim))
+        if json {
+            out.line(Self.json(result).canonicalText)
+            if result.seq != nil, result.context != nil {
+                out.flush()
+                throw CommandResult.different
             }
             return
         }
-        let changes = result.diff?.changes ?? []
-        if json {
-            var o = counts
+        let countLine = "materialized \(result.materialized) state\(result.materialized == 1 ? "" : "s"), folded \(result.eventsFolded) events, "
+            + "judged \(result.evaluations) seq\(result.evaluations == 1 ? "" : "s") (\(mode))"
+        guard let seq = result.seq, let context = result.context else {
+            switch result.mode {
+            case .linear:
+                out.line("no bad seq: \(judge.summary) says bad at no seq in 0...\(n)")
+            case .binary:
+                // Binary search judged the end of the range and found it good: it says
+                // nothing about the seqs before (a predicate can hold for a while and stop).
+                out.line("no bad end: \(judge.summary) does not say bad at seq \(n), the end of 0...\(n); "
+                    + "binary search needs a bad end (--linear checks every seq)")
+            }
+            if !result.undecided.isEmpty { out.line("skipped: \(result.undecided.map(String.init).joined(separator: ", "))") }
+            out.line(out.paint(countLine, .dim))
+            return
+        }
+        out.line(out.paint("first bad seq: \(seq) of \(n)", .bold))
+        if !result.undecided.isEmpty {
+            out.line("undecided: the first bad seq may also be one of \(result.undecided.map(String.init).joined(separator: ", ")) (skipped)")
+        }
+        if let e = context.event {
+            let site = e.meta.callSite.map { ", \($0.file):\($0.line)" } ?? ""
+            out.line("event: \(Render.event(e.event))  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
+            out.line("state diff \(seq - 1) → \(seq):")
+            if let before = result.stateBefore, before != context.state {
+                for line in Diffing.text(before, context.state, out: out) { out.line(line) }
+            } else {
+                out.line("  (no change)")
+            }
+        } else {
+            out.line("the predicate already holds before any event (seq 0)")
+        }
+        out.line(out.paint(countLine, .dim))
+        out.flush()
+        throw CommandResult.different
+    }
+
+    /// What `bisect --json` prints (and the MCP server's `bisect` tool answers): the counts, the
+    /// mode, the first bad seq (`null` when none) with its event, outcome and the state changes
+    /// across it.
+    static func json(_ result: Bisect.Result) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "materialized": .int(Int64(result.materialized)), "folded": .int(Int64(result.eventsFolded)),
+            "evaluations": .int(Int64(result.evaluations)), "mode": .string(result.mode.rawValue),
+            "undecided": .array(result.undecided.map { .int(Int64($0)) }), "seq": .null,
+        ]
+        if let seq = result.seq, let context = result.context {
             o["seq"] = .int(Int64(seq))
             o["event"] = context.event?.recorded.json ?? .null
             o["outcome"] = context.outcome?.json ?? .null
-            o["changes"] = .array(changes.map(\.json))
-            out.line(JSONValue.object(o).canonicalText)
-        } else {
-            out.line(out.paint("first bad seq: \(seq) of \(n)", .bold))
-            if !result.undecided.isEmpty {
-                out.line("undecided: the first bad seq may also be one of \(result.undecided.map(String.init).joined(separator: ", ")) (skipped)")
-            }
-            if let e = context.event {
-                let site = e.meta.callSite.map { ", \($0.file):\($0.line)" } ?? ""
-                out.line("event: \(Render.event(e.event))  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
-                out.line("state diff \(seq - 1) → \(seq):")
-                if let before = result.stateBefore, before != context.state {
-                    for line in Diffing.text(before, context.state, out: out) { out.line(line) }
-                } else {
-                    out.line("  (no change)")
-                }
-            } else {
-                out.line("the predicate already holds before any event (seq 0)")
-            }
-            out.line(out.paint(countLine, .dim))
+            o["changes"] = .array((result.diff?.changes ?? []).map(\.json))
         }
-        out.flush()
-        throw CommandResult.different
+        return .object(o)
     }
 }

@@ -5,7 +5,7 @@ import RouteLogCore
 enum BlameQuery {
     /// Blames the state at `seq` (removals are looked for to the session's last event), with the
     /// short text of every event the answer names.
-    static func blame(_ s: ResolvedSession, at seq: UInt64) throws(CLIError) -> (blame: Blame, events: [UInt64: String]) {
+    static func blame(_ s: ResolvedSession, at seq: UInt64) throws(RouteLogError) -> (blame: Blame, events: [UInt64: String]) {
         var tracker = LifetimeTracker()
         var layout = tracker.layout
         var state = tracker.state
@@ -25,7 +25,7 @@ enum BlameQuery {
     }
 
     /// Every element's lifetime over the session.
-    static func lifetimes(_ s: ResolvedSession) throws(CLIError) -> Lifetimes {
+    static func lifetimes(_ s: ResolvedSession) throws(RouteLogError) -> Lifetimes {
         var tracker = LifetimeTracker()
         try call {
             try s.log.read(s.id, from: 1, through: s.info.eventCount) { e in
@@ -95,7 +95,7 @@ struct LifetimesCommand: ParsableCommand {
 
     func run() throws {
         let ref = try parseRef(session)
-        if ref.seq != nil { throw CLIError.usage("lifetimes covers the whole session: give \(ref.text.split(separator: "@").first.map(String.init) ?? ref.text) without @N") }
+        if ref.seq != nil { throw RouteLogError.usage("lifetimes covers the whole session: give \(ref.text.split(separator: "@").first.map(String.init) ?? ref.text) without @N") }
         let s = try store.workspace().resolve(ref)
         let lifetimes = try BlameQuery.lifetimes(s)
         // Read in place (a million lifetimes are not copied): the screens, of `route` if given.

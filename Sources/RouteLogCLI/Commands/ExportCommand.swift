@@ -68,25 +68,10 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         if format == .eventsJSONL { return try exportEvents() }
-        let session = sessions[0]
-        let s = try store.workspace().resolve(try parseRef(session))
-        try s.requireEvents()
-        var events = stable.events(try call { try s.log.events(s.id, from: 1, through: s.seqOrHead) }.map(\.recorded))
-        let redactor = Redactor(ids: redactIDs)
-        if redact || redactIDs { events = events.map(redactor.redact) }
-        let app = SessionsCommand.app(s.info)
+        let s = try store.workspace().resolve(sessions[0])
         let fileName = output == "-" ? nil : URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
-        let name = self.name ?? fileName ?? s.document?.name ?? (s.info.label.isEmpty ? s.id.rawValue : s.info.label)
-        // With --no-times the description names the session by its label, not by its id: a new
-        // recording of the same events gets a new id, and the file must come out the same.
-        let source = !stable.noTimes ? "session \(s.id.rawValue)" : s.info.label.isEmpty ? "a session" : "session '\(s.info.label)'"
-        var description = s.document?.description ?? "Exported from \(source)" + (app == "-" ? "" : " (\(app))") + "."
-        if redact || redactIDs { description += " Payloads redacted." }
-        if redactIDs { description += " Route and tab ids hashed." }
-        let header = stable.header(s.document?.session ?? (s.document == nil
-            ? Fixture.SessionHeader(label: s.info.label, app: s.info.appName, appVersion: s.info.appVersion, created: s.info.createdAt)
-            : nil))
-        let doc = Fixture(name: name, description: description, session: header, events: events, expect: Fixture.expectation(for: events))
+        let doc = try Self.fixture(of: s, name: name ?? fileName, redact: redact, redactIDs: redactIDs, noTimes: stable.noTimes)
+        let events = doc.events
         if output == "-" {
             writeStdout(doc.rendered())
             return
@@ -106,6 +91,28 @@ struct ExportCommand: ParsableCommand {
 }
 
 extension ExportCommand {
+    /// The fixture `export` writes of `s` (and the MCP server's `export` tool answers): its events
+    /// (payloads redacted, ids hashed, times dropped as asked) with an expect block replayed with
+    /// the current reducer. `name` defaults to a file's own name, else the session's label or id.
+    static func fixture(of s: ResolvedSession, name: String?, redact: Bool, redactIDs: Bool, noTimes: Bool) throws(RouteLogError) -> Fixture {
+        try s.requireEvents()
+        var events = StableFixtureOptions.events(try call { try s.log.events(s.id, from: 1, through: s.seqOrHead) }.map(\.recorded), noTimes: noTimes)
+        let redactor = Redactor(ids: redactIDs)
+        if redact || redactIDs { events = events.map(redactor.redact) }
+        let app = SessionsCommand.app(s.info)
+        let name = name ?? s.document?.name ?? (s.info.label.isEmpty ? s.id.rawValue : s.info.label)
+        // With --no-times the description names the session by its label, not by its id: a new
+        // recording of the same events gets a new id, and the file must come out the same.
+        let source = !noTimes ? "session \(s.id.rawValue)" : s.info.label.isEmpty ? "a session" : "session '\(s.info.label)'"
+        var description = s.document?.description ?? "Exported from \(source)" + (app == "-" ? "" : " (\(app))") + "."
+        if redact || redactIDs { description += " Payloads redacted." }
+        if redactIDs { description += " Route and tab ids hashed." }
+        let header = StableFixtureOptions.header(s.document?.session ?? (s.document == nil
+            ? Fixture.SessionHeader(label: s.info.label, app: s.info.appName, appVersion: s.info.appVersion, created: s.info.createdAt)
+            : nil), noTimes: noTimes)
+        return Fixture(name: name, description: description, session: header, events: events, expect: Fixture.expectation(for: events))
+    }
+
     /// `--format events-jsonl`: the rows of ``FleetRows``, streamed session by session.
     func exportEvents() throws {
         let workspace = store.workspace()
@@ -114,7 +121,7 @@ extension ExportCommand {
         var rows: Int64 = 0
         for s in targets {
             var replayer = Replayer()
-            let marks = RunMarks(s)
+            let marks = s.marks()
             try call {
                 try s.log.read(s.id, from: 1, through: s.seqOrHead) { event in
                     replayer.apply(event.event)
@@ -142,7 +149,7 @@ final class JSONLSink {
     private var buffer: [UInt8] = []
     private let path: String
 
-    init(path: String) throws(CLIError) {
+    init(path: String) throws(RouteLogError) {
         self.path = path
         if path == "-" {
             fd = -1
@@ -173,7 +180,7 @@ final class JSONLSink {
         }
     }
 
-    func close() throws(CLIError) {
+    func close() throws(RouteLogError) {
         flush()
         if fd >= 0, Foundation.close(fd) != 0, failure == nil { failure = errno }
         if let failure { throw .data("cannot write \(printable(path)): \(String(cString: strerror(failure)))") }

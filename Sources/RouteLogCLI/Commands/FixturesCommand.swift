@@ -12,7 +12,7 @@ struct FixturesCommand: ParsableCommand {
 
     /// The `.json` files named by `paths`; directories are searched recursively, in sorted order.
     /// A directory holding no `.json` file is an error (exit 1, "no fixtures found in DIR").
-    static func expand(_ paths: [String]) throws(CLIError) -> [String] {
+    static func expand(_ paths: [String]) throws(RouteLogError) -> [String] {
         var files: [String] = []
         let fm = FileManager.default
         for path in paths {
@@ -30,7 +30,7 @@ struct FixturesCommand: ParsableCommand {
             }
             // A folder with nothing to check is a mistake (a CI step pointed at the wrong folder),
             // not a pass: "found bad", exit 1.
-            if found.isEmpty { throw CLIError("no fixtures found in \(path)", code: Exit.different) }
+            if found.isEmpty { throw RouteLogError("no fixtures found in \(path)", code: Exit.different) }
             for file in found { try refuseNonRegular(file) }
             files += found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
@@ -39,7 +39,7 @@ struct FixturesCommand: ParsableCommand {
 
     /// A device, FIFO or socket (or a symlink to one) is refused before anything is opened:
     /// reading a FIFO blocks, a device may never end.
-    static func refuseNonRegular(_ path: String) throws(CLIError) {
+    static func refuseNonRegular(_ path: String) throws(RouteLogError) {
         var st = stat()
         guard stat(path, &st) == 0 else { return }
         if (st.st_mode & S_IFMT) != S_IFREG {
@@ -134,7 +134,7 @@ struct FixturesRecordCommand: ParsableCommand {
 
     func run() throws {
         let files = try fixtures.files()
-        let docs = try files.map { f throws(CLIError) in (f, try Fixture.load(f)) }
+        let docs = try files.map { f throws(RouteLogError) in (f, try Fixture.load(f)) }
         let out = Output.stdout()
         var changed = 0
         var results: [JSONValue] = []
@@ -170,5 +170,5 @@ struct FixturePaths: ParsableArguments {
     }
 
     /// The fixture files the paths name (see ``FixturesCommand/expand(_:)``).
-    func files() throws(CLIError) -> [String] { try FixturesCommand.expand(paths) }
+    func files() throws(RouteLogError) -> [String] { try FixturesCommand.expand(paths) }
 }

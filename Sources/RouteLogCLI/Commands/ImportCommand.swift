@@ -30,17 +30,11 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         // Every file is checked first (without keeping its events), then read again as it is
         // written: an import holds one batch of events in memory, not the file.
-        let checked = try files.map { f throws(CLIError) in (f, try Fixture.scan(f)) }
+        let checked = try files.map { f throws(RouteLogError) in (f, try Fixture.scan(f)) }
         let log = try StoreAccess.open(path: store.path, writable: true)
         let out = Output.stdout()
         for (file, doc) in checked {
-            let info = try call {
-                if let lmdb = log as? LMDBEventLog { return try lmdb.importFixture(contentsOf: file, checked: doc, label: label) }
-                let events = try Fixture.load(file).events
-                let info = try log.createSession(NewSession(label: label ?? doc.header.session?.label ?? doc.header.name))
-                if !events.isEmpty { try log.append(events, to: info.id, expectedSeq: 0) }
-                return try log.session(info.id)
-            }
+            let info = try call { try log.importFixture(contentsOf: file, checked: doc, label: label) }
             if json {
                 out.line(JSONValue.object([
                     "file": .string(file), "session": .string(info.id.rawValue), "events": .int(Int64(info.eventCount)),

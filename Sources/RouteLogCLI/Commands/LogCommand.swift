@@ -32,14 +32,14 @@ struct LogCommand: AsyncParsableCommand {
     func run() async throws {
         let ref = try parseRef(session)
         let s = try store.workspace().resolve(ref)
-        if follow, s.document != nil { throw CLIError.usage("--follow needs a session in a store, not a file (\(s.name))") }
-        if follow, ref.seq != nil { throw CLIError.usage("--follow cannot be combined with \(ref.text); use --to") }
+        if follow, s.document != nil { throw RouteLogError.usage("--follow needs a session in a store, not a file (\(s.name))") }
+        if follow, ref.seq != nil { throw RouteLogError.usage("--follow cannot be combined with \(ref.text); use --to") }
         let first = from ?? 1
-        if first == 0 { throw CLIError.usage("--from out of range: 0 (seqs start at 1)") }
+        if first == 0 { throw RouteLogError.usage("--from out of range: 0 (seqs start at 1)") }
         // Following without --to never ends by itself (stop it with Ctrl-C).
         var last = to ?? (follow ? UInt64.max : s.seqOrHead)
         if let to, let seq = ref.seq, to > seq { last = seq }
-        if let to, let from, to < from { throw CLIError.usage("--to \(to) is before --from \(from)") }
+        if let to, let from, to < from { throw RouteLogError.usage("--to \(to) is before --from \(from)") }
         if !follow {
             if s.info.eventCount == 0 && from == nil && to == nil {
                 if !json { Output.stdout().line("\(s.name) has no events yet") }
@@ -58,7 +58,7 @@ struct LogCommand: AsyncParsableCommand {
         }
         out.flush()
         guard follow, next <= last else { return }
-        guard let lmdb = s.log as? LMDBEventLog else { throw CLIError.usage("--follow needs a session in a store (\(s.name))") }
+        guard let lmdb = s.store else { throw RouteLogError.usage("--follow needs a session in a store (\(s.name))") }
         // The store's follower polls with short read transactions (none is held between polls, so
         // the writer's pages can be reused) and backs off while nothing arrives.
         for try await e in lmdb.follow(session: s.id, from: printer.folded + 1) {
@@ -96,7 +96,7 @@ final class LogPrinter {
         self.json = json
         self.out = out
         self.from = from
-        marks = RunMarks(session)
+        marks = session.marks()
         let start = from > 0 ? from - 1 : 0
         let known = min(start, session.info.eventCount)
         replayer = Replayer(state: try call { try session.log.state(of: session.id, at: known) }, seq: known)
@@ -104,7 +104,7 @@ final class LogPrinter {
     }
 
     func print(from: UInt64, through: UInt64) throws {
-        let pages = MappedPages(session)
+        let pages = MappedPages(session.store)
         if !json {
             // Size the columns to the widest row of the range (a first pass over the events,
             // without folding), so that long event texts do not push the outcome column right.

@@ -12,19 +12,24 @@ struct MCPCommand: ParsableCommand {
         get_events, get_state, diff, blame, lifetimes, bisect, minimize, verify, export; resources \
         routelog://sessions, routelog://sessions/ID/events, routelog://sessions/ID/state/N; prompts \
         diagnose_navigation_bug and write_regression_test. No answer is over 80 KB: longer ones \
-        page with a cursor. export redacts payloads unless --unredacted is given. \
+        page with a cursor. export redacts payloads unless --unredacted is given. A session argument \
+        names a session of the store, never a file, unless --fixtures DIR is given: then also the \
+        fixture and export files inside DIR. \
         Runs the routelog-mcp program installed beside routelog.
         """
     )
 
     @OptionGroup var store: StoreOptions
     @Flag(help: "Let the export tool return payloads as recorded (default: redacted).") var unredacted = false
+    @Option(help: ArgumentHelp("Also serve the fixture and export files in this folder (default: the store's sessions only).", valueName: "dir"),
+            completion: .directory)
+    var fixtures: String?
 
     func run() throws {
         let program = try ServeCommand.siblingPath("routelog-mcp")
-        let args = [program, "--store", store.path] + (unredacted ? ["--unredacted"] : [])
+        let args = [program, "--store", store.path] + (unredacted ? ["--unredacted"] : []) + (fixtures.map { ["--fixtures", $0] } ?? [])
         var cArgs = args.map { strdup($0) } + [nil]
         execv(program, &cArgs)
-        throw CLIError.data("cannot run \(program): \(String(cString: strerror(errno)))")
+        throw RouteLogError.data("cannot run \(program): \(String(cString: strerror(errno)))")
     }
 }

@@ -33,50 +33,74 @@ struct MinimizeCommand: ParsableCommand {
     func run() throws {
         let (judge, s) = try Judge.session(session, in: store, predicate: predicate, run: command)
         let n = s.seqOrHead
-        // The first seq ≥ 1 the judge calls bad, by one fold from the start (seq 0, before any
-        // event, has nothing to minimize and is not judged).
-        let search = try Bisect.run(in: s.log, session: s.id, through: n, mode: .linear) { c in
-            c.seq == 0 ? .good : try judge.judge(c)
-        }
-        guard let firstBad = search.seq else {
-            throw CLIError("nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)", code: Exit.different)
-        }
-        let events = stable.events(try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded))
-        // The core's ddmin renumbers the tokens events name, so a kept swipe on the sheet created
-        // by a kept event still names that sheet.
-        let result: Minimize.Result<RecordedEvent>
-        do {
-            result = try Minimize.events(events) { candidate in try Minimizer.fails(candidate, judge) }
-        } catch let e as MinimizeError {
-            throw CLIError("nothing to minimize: \(e)", code: Exit.different)
-        }
-        let minimal = result.elements
-        let kept = result.indices
-        let tests = result.predicateCalls
         // By convention a fixture's name is its file name without `.json`.
         let fileName = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
-        let doc = Fixture(
-            name: name ?? fileName,
-            description: "Minimized from \(s.portableName) with \(judge.portableSummary): \(minimal.count) of \(firstBad) events.",
-            events: minimal, expect: Fixture.expectation(for: minimal)
-        )
-        try doc.write(to: output)
+        let result = try Minimized(s, judge: judge, name: name ?? fileName, noTimes: stable.noTimes)
+        try result.fixture.write(to: output)
         let out = Output.stdout()
         if json {
-            out.line(JSONValue.object([
-                "file": .string(output), "firstBadSeq": .int(Int64(firstBad)), "kept": .int(Int64(minimal.count)),
-                "originalSeqs": .array(kept.map { .int(Int64($0 + 1)) }), "tests": .int(Int64(tests)),
-                "events": .array(minimal.map(\.json)),
-            ]).canonicalText)
+            out.line(result.json(file: output).canonicalText)
             return
         }
-        out.line("minimized \(firstBad) events (cut at the first bad seq \(firstBad) of \(n)) to \(minimal.count) in \(tests) tests")
+        let minimal = result.fixture.events, kept = result.kept, firstBad = result.firstBad
+        out.line("minimized \(firstBad) events (cut at the first bad seq \(firstBad) of \(n)) to \(minimal.count) in \(result.tests) tests")
         let r = replay(minimal.map(\.event))
         for (i, e) in minimal.enumerated() {
             out.line("  \(i + 1). \(Render.event(e.event))  \(Render.outcome(r.steps[i].outcome, out))  (was seq \(kept[i] + 1))")
         }
         out.line("final state: " + out.paint(Render.summary(r.state), .cyan))
         out.line("wrote \(output)")
+    }
+}
+
+/// A session minimized for a judge: the fixture of the 1-minimal failing event list, what `minimize`
+/// writes (and the MCP server's `minimize` tool answers).
+struct Minimized {
+    let fixture: Fixture
+    /// The first seq ≥ 1 the judge calls bad: the events after it are cut first.
+    let firstBad: UInt64
+    /// The indices (from 0) in the session of the events kept.
+    let kept: [Int]
+    /// How many candidate lists were judged.
+    let tests: Int
+
+    init(_ s: ResolvedSession, judge: Judge, name: String, noTimes: Bool) throws(RouteLogError) {
+        let n = s.seqOrHead
+        // The first seq ≥ 1 the judge calls bad, by one fold from the start (seq 0, before any
+        // event, has nothing to minimize and is not judged).
+        let search = try call { try Bisect.run(in: s.log, session: s.id, through: n, mode: .linear) { c in c.seq == 0 ? .good : try judge.judge(c) } }
+        guard let firstBad = search.seq else {
+            throw RouteLogError("nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)", code: Exit.different)
+        }
+        let events = StableFixtureOptions.events(try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded), noTimes: noTimes)
+        // The core's ddmin renumbers the tokens events name, so a kept swipe on the sheet created
+        // by a kept event still names that sheet.
+        let result: Minimize.Result<RecordedEvent>
+        do {
+            result = try Minimize.events(events) { candidate in try Minimizer.fails(candidate, judge) }
+        } catch let e as MinimizeError {
+            throw RouteLogError("nothing to minimize: \(e)", code: Exit.different)
+        } catch {
+            throw RouteLogError.from(error)
+        }
+        let minimal = result.elements
+        fixture = Fixture(
+            name: name,
+            description: "Minimized from \(s.portableName) with \(judge.portableSummary): \(minimal.count) of \(firstBad) events.",
+            events: minimal, expect: Fixture.expectation(for: minimal)
+        )
+        self.firstBad = firstBad
+        kept = result.indices
+        tests = result.predicateCalls
+    }
+
+    /// What `minimize --json` prints, `file` being where the fixture was written.
+    func json(file: String) -> JSONValue {
+        .object([
+            "file": .string(file), "firstBadSeq": .int(Int64(firstBad)), "kept": .int(Int64(fixture.events.count)),
+            "originalSeqs": .array(kept.map { .int(Int64($0 + 1)) }), "tests": .int(Int64(tests)),
+            "events": .array(fixture.events.map(\.json)),
+        ])
     }
 }
 

@@ -44,8 +44,8 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let ref = try parseRef(session)
-        if from == 0 { throw CLIError.usage("--from out of range: 0 (seqs start at 1)") }
-        if let to, to < (from ?? 1) { throw CLIError.usage("--to \(to) is before --from \(from ?? 1)") }
+        if from == 0 { throw RouteLogError.usage("--from out of range: 0 (seqs start at 1)") }
+        if let to, to < (from ?? 1) { throw RouteLogError.usage("--to \(to) is before --from \(from ?? 1)") }
         let page: ReportPage
         if case .file(let path) = ref.base {
             page = try ReportPage.file(path, ref: ref, from: from, to: to)
@@ -53,7 +53,7 @@ struct ReportCommand: ParsableCommand {
             page = try ReportPage.stored(try store.workspace().resolve(ref), ref: ref, from: from, to: to)
         }
         var extra: [String: JSONValue] = [:]
-        if !page.runs.isEmpty { extra["runs"] = TimelineRuns.json(page.runs) }
+        if !page.runs.isEmpty { extra["runs"] = SessionJSON.runs(page.runs) }
         if from != nil || to != nil { extra["range"] = .object(["from": .int(Int64(page.first)), "to": .int(Int64(page.last))]) }
         let path = output ?? "routelog-report-\(page.fileID).html"
         try ReportFile.write(page.collector.page(header: page.header, openAt: ref.seq, extra: extra), to: path)
@@ -76,14 +76,14 @@ enum ReportBudget {
     static var maxEvents: Int { bytes / Timeline.Collector.eventCost }
 
     /// Refuses a range of `count` events before anything is read, when it cannot fit.
-    static func check(events count: UInt64, first: UInt64, last: UInt64, of name: String, total: UInt64, ranged: Bool) throws(CLIError) {
+    static func check(events count: UInt64, first: UInt64, last: UInt64, of name: String, total: UInt64, ranged: Bool) throws(RouteLogError) {
         guard count > UInt64(maxEvents) else { return }
         let what = ranged ? "seqs \(first)–\(last) of \(name) are \(count.grouped) events" : "\(name) has \(total.grouped) events"
         throw .usage("report: \(what); a report holds at most \(maxEvents.grouped) — choose a \(ranged ? "smaller " : "")range with --from/--to")
     }
 
     /// The refusal of a page that crossed the budget at `seq` (its states or payloads are large).
-    static func refusal(crossedAt seq: UInt64, first: UInt64, last: UInt64, of name: String) -> CLIError {
+    static func refusal(crossedAt seq: UInt64, first: UInt64, last: UInt64, of name: String) -> RouteLogError {
         .usage("report: seqs \(first)–\(last) of \(name) are \((last - first + 1).grouped) events too large for one page (its data passed \(bytes / 1_000_000) MB at seq \(seq.grouped)); a report holds at most \(maxEvents.grouped) events, fewer with large states or payloads — choose a range with --from/--to")
     }
 }
@@ -99,7 +99,7 @@ struct ReportPage {
     var fileID: String
 
     /// The seqs `first…last` the page shows, checked against the session's `count` events.
-    static func range(from: UInt64?, to: UInt64?, ref: SessionRef, count: UInt64, name: String) throws(CLIError) -> (first: UInt64, last: UInt64) {
+    static func range(from: UInt64?, to: UInt64?, ref: SessionRef, count: UInt64, name: String) throws(RouteLogError) -> (first: UInt64, last: UInt64) {
         let first = from ?? 1, last = to ?? count
         if let from, from > count { throw .usage("--from out of range: \(from) (session \(name) has \(count) events)") }
         if let to, to > count { throw .usage("--to out of range: \(to) (session \(name) has \(count) events)") }
@@ -111,7 +111,7 @@ struct ReportPage {
 
     /// The page of a store's session: the state before `first` from the store (its snapshot
     /// before it plus the events since), then the events `first…last` only.
-    static func stored(_ s: ResolvedSession, ref: SessionRef, from: UInt64?, to: UInt64?) throws(CLIError) -> ReportPage {
+    static func stored(_ s: ResolvedSession, ref: SessionRef, from: UInt64?, to: UInt64?) throws(RouteLogError) -> ReportPage {
         let count = s.info.eventCount
         let (first, last) = try range(from: from, to: to, ref: ref, count: count, name: s.name)
         let n = last >= first ? last - first + 1 : 0
@@ -132,14 +132,14 @@ struct ReportPage {
             }
         }
         if let crossed { throw ReportBudget.refusal(crossedAt: crossed, first: first, last: last, of: s.name) }
-        let runs = (try? (s.log as? any JournalingEventLog)?.runs(of: s.id)) ?? []
+        let runs = s.marks().runs
         return ReportPage(collector: c, header: Timeline.Header(s.info), runs: runs, first: first, last: last,
                           fileID: String(s.id.rawValue.prefix(13)))
     }
 
     /// The page of a fixture or export file, read once in bounded memory: the events before
     /// `first` and after `last` are folded and not kept.
-    static func file(_ path: String, ref: SessionRef, from: UInt64?, to: UInt64?) throws(CLIError) -> ReportPage {
+    static func file(_ path: String, ref: SessionRef, from: UInt64?, to: UInt64?) throws(RouteLogError) -> ReportPage {
         let first = from ?? 1, last = to ?? .max
         if let to { try ReportBudget.check(events: to - first + 1, first: first, last: to, of: path, total: to, ranged: true) }
         let budget = ReportBudget.bytes
@@ -199,13 +199,13 @@ extension BinaryInteger {
 /// Writing report pages.
 enum ReportFile {
     /// Writes `html` to `path` atomically (a reader never sees half a page).
-    static func write(_ html: String, to path: String) throws(CLIError) {
+    static func write(_ html: String, to path: String) throws(RouteLogError) {
         try write([Array(html.utf8)], to: path)
     }
 
     /// Writes a page given in parts to `path` atomically: into a new file beside it, renamed over
     /// it when complete (no part is copied into one buffer first).
-    static func write(_ parts: [[UInt8]], to path: String) throws(CLIError) {
+    static func write(_ parts: [[UInt8]], to path: String) throws(RouteLogError) {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {

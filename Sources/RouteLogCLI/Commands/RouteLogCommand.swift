@@ -66,10 +66,10 @@ struct StoreOptions: ParsableArguments {
             completion: .directory)
     var store: String?
 
-    var path: String { defaultStorePath(store) }
+    var path: String { StoreAccess.path(store) }
 
     func workspace() -> Workspace { Workspace(storePath: path) }
 }
 
 /// Parses a session reference argument, turning a bad one into a usage error.
-func parseRef(_ text: String) throws(CLIError) -> SessionRef { try SessionRef(parsing: text) }
+func parseRef(_ text: String) throws(RouteLogError) -> SessionRef { try SessionRef(parsing: text) }

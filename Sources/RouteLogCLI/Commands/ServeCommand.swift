@@ -24,27 +24,27 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The address to bind (127.0.0.1: this machine only).") var host: String = "127.0.0.1"
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw CLIError.usage("--port out of range: \(port) (0...65535)") }
+        guard (0...65535).contains(port) else { throw RouteLogError.usage("--port out of range: \(port) (0...65535)") }
     }
 
     func run() throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: store.path, isDirectory: &isDir), isDir.boolValue else {
-            throw CLIError.data("not a store: \(store.path) (no such directory; give --store DIR or set ROUTELOG_STORE)")
+            throw RouteLogError.data("not a store: \(store.path) (no such directory; give --store DIR or set ROUTELOG_STORE)")
         }
         let server = try Self.serverPath()
         let args = [server, "--store", store.path, "--port", String(port), "--host", host]
         // Replace this process, so signals (Ctrl-C) and the exit status are the server's.
         var cArgs = args.map { strdup($0) } + [nil]
         execv(server, &cArgs)
-        throw CLIError.data("cannot run \(server): \(String(cString: strerror(errno)))")
+        throw RouteLogError.data("cannot run \(server): \(String(cString: strerror(errno)))")
     }
 
     /// `routelog-serve` in the directory of the running `routelog`.
-    static func serverPath() throws(CLIError) -> String { try siblingPath("routelog-serve") }
+    static func serverPath() throws(RouteLogError) -> String { try siblingPath("routelog-serve") }
 
     /// The program `name` in the directory of the running `routelog`.
-    static func siblingPath(_ name: String) throws(CLIError) -> String {
+    static func siblingPath(_ name: String) throws(RouteLogError) -> String {
         var me = CommandLine.arguments[0]
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { me = exe }
         else if let exe = Bundle.main.executablePath { me = exe }

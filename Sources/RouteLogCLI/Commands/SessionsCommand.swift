@@ -24,15 +24,16 @@ struct SessionsCommand: ParsableCommand {
     @Flag(help: "Print a JSON array.") var json = false
 
     func run() throws {
-        let log = try store.workspace().store()
-        let all = try call { try log.sessions() }
-        let runs = try all.map { s in try call { try (log as? any JournalingEventLog)?.runs(of: s.id) ?? [] } }
+        let workspace = store.workspace()
         let out = Output.stdout()
-        let prefixes = SessionJSON.shortestUniquePrefixes(all.map(\.id.rawValue))
         if json {
-            out.line(JSONValue.array(zip(all, runs).map { SessionJSON.session($0, prefix: prefixes[$0.id.rawValue], runs: $1) }).canonicalText)
+            out.line(try workspace.sessionsJSON().canonicalText)
             return
         }
+        let log = try workspace.store()
+        let all = try workspace.sessions()
+        let runs = try all.map { s in try call { try log.runs(of: s.id) } }
+        let prefixes = SessionJSON.shortestUniquePrefixes(all.map(\.id.rawValue))
         if all.isEmpty {
             out.line("no sessions in \(store.path)")
             return
@@ -64,7 +65,4 @@ struct SessionsCommand: ParsableCommand {
         return crashed == 0 ? String(runs.count) : "\(runs.count) (\(crashed) crashed)"
     }
 
-    /// One session of `sessions --json` (`routelog-serve`'s `/api/sessions` serves the same value);
-    /// `prefix` is `null` when not given.
-    static func json(_ s: SessionInfo) -> JSONValue { SessionJSON.session(s) }
 }

@@ -20,7 +20,7 @@ struct StateCommand: ParsableCommand {
 
     func run() throws {
         let ref = try parseRef(session)
-        if let at, let seq = ref.seq, at != seq { throw CLIError.usage("--at \(at) contradicts \(ref.text)") }
+        if let at, let seq = ref.seq, at != seq { throw RouteLogError.usage("--at \(at) contradicts \(ref.text)") }
         if case .file(let path) = ref.base {
             try runOnFile(path, seq: at ?? ref.seq, what: ref.seq == nil ? "--at" : "seq")
             return
@@ -35,7 +35,7 @@ struct StateCommand: ParsableCommand {
 
     /// The state in a fixture or export file, in bounded memory: its events are folded as they
     /// are read, never kept (a file of millions of events is not loaded as a log).
-    private func runOnFile(_ path: String, seq wanted: UInt64?, what: String) throws(CLIError) {
+    private func runOnFile(_ path: String, seq wanted: UInt64?, what: String) throws(RouteLogError) {
         var replayer = Replayer()
         var found: (state: NavigationState, after: (Event, Outcome)?)? = wanted == 0 ? (NavigationState(), nil) : nil
         var last: (Event, Outcome)?
@@ -56,7 +56,7 @@ struct StateCommand: ParsableCommand {
     private func show(name: String, seq: UInt64, of count: UInt64, state: NavigationState, after: (Event, Outcome)?) {
         let out = Output.stdout()
         if json {
-            out.line(JSONValue.object(["seq": .int(Int64(seq)), "digest": .string(state.digest.hex), "state": state.json]).canonicalText)
+            out.line(SessionJSON.state(state, seq: seq).canonicalText)
             return
         }
         out.line(out.paint("\(name) at seq \(seq) of \(count)", .bold) + "  digest \(state.digest.short)")

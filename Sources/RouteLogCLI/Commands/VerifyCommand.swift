@@ -126,11 +126,14 @@ enum Verifier {
 
     static func verify(_ s: ResolvedSession, reducer: Reducer) throws -> VerifyReport {
         var report = VerifyReport(name: s.name, events: s.info.eventCount)
-        if let doc = s.document {
-            report.failure = verifyDocument(doc, reducer: reducer)
+        let log: LMDBEventLog
+        switch s.source {
+        case .file(let file):
+            report.failure = verifyDocument(file.document, reducer: reducer)
             return report
+        case .store(let store):
+            log = store
         }
-        guard let log = s.log as? LMDBEventLog else { throw CLIError.data("verify: \(s.name) is neither in a store nor a file") }
         // The store checks checksums, the hash chain, and each stored outcome and digest against
         // one replay with `reducer`.
         let result = try call { try log.verify(session: s.id, reducer: reducer) }

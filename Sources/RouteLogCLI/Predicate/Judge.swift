@@ -14,7 +14,7 @@ struct Judge {
     let kind: Kind
 
     /// Builds the judge from `--predicate` / `--run`, exactly one of which must be given.
-    init(predicate: String?, run: String?) throws(CLIError) {
+    init(predicate: String?, run: String?) throws(RouteLogError) {
         switch (predicate, run) {
         case (let p?, nil):
             do { kind = .predicate(try Predicate(p)) } catch { throw .usage(error.description) }
@@ -59,7 +59,7 @@ struct Judge {
         }
     }
 
-    func judge(_ c: PredicateContext) throws(CLIError) -> Bisect.Verdict {
+    func judge(_ c: PredicateContext) throws(RouteLogError) -> Bisect.Verdict {
         switch kind {
         case .predicate(let p): return p.holds(in: c) ? .bad : .good
         case .run(let command): return try Self.run(command, c)
@@ -67,11 +67,11 @@ struct Judge {
     }
 
     /// Judges the state at a bisect's seq.
-    func judge(_ c: BisectContext) throws(CLIError) -> Bisect.Verdict {
+    func judge(_ c: BisectContext) throws(RouteLogError) -> Bisect.Verdict {
         try judge(PredicateContext(seq: c.seq, state: c.state, event: c.event?.event, outcome: c.outcome))
     }
 
-    private static func run(_ command: String, _ c: PredicateContext) throws(CLIError) -> Bisect.Verdict {
+    private static func run(_ command: String, _ c: PredicateContext) throws(RouteLogError) -> Bisect.Verdict {
         let dir = FileManager.default.temporaryDirectory
         let input = dir.appendingPathComponent("routelog-state-\(getpid())-\(c.seq)-\(UUID().uuidString).json")
         do {

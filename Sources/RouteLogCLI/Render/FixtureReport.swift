@@ -7,7 +7,7 @@ import RouteLogTimeline
 /// of the replay opened at the first divergent seq.
 enum FixtureReport {
     /// Writes the page of a failing fixture into `dir` and returns its path.
-    static func write(_ doc: Fixture, file: String, problems: [String], into dir: String) throws(CLIError) -> String {
+    static func write(_ doc: Fixture, file: String, problems: [String], into dir: String) throws(RouteLogError) -> String {
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         } catch {

@@ -38,7 +38,7 @@ extension RouteLogCommand {
             // Help requests, validation errors and clean exits raised while running.
             return report(parseError: error)
         } catch {
-            let e = CLIError.from(error)
+            let e = RouteLogError.from(error)
             printError(e.message)
             return e.code
         }
@@ -52,7 +52,7 @@ extension RouteLogCommand {
             writeStdout(text.hasSuffix("\n") ? text : text + "\n")
             return Exit.ok
         }
-        if let e = error as? CLIError {
+        if let e = error as? RouteLogError {
             printError(e.message)
             return e.code
         }

@@ -11,7 +11,10 @@ import RouteLogCore
 struct StableFixtureOptions: ParsableArguments {
     @Flag(help: "Write no event times and no creation time, so the same events give the same bytes.") var noTimes = false
 
-    func events(_ events: [RecordedEvent]) -> [RecordedEvent] {
+    func events(_ events: [RecordedEvent]) -> [RecordedEvent] { Self.events(events, noTimes: noTimes) }
+
+    /// `events` without their times when `noTimes`.
+    static func events(_ events: [RecordedEvent], noTimes: Bool) -> [RecordedEvent] {
         guard noTimes else { return events }
         return events.map { e in
             var e = e
@@ -20,7 +23,10 @@ struct StableFixtureOptions: ParsableArguments {
         }
     }
 
-    func header(_ header: Fixture.SessionHeader?) -> Fixture.SessionHeader? {
+    func header(_ header: Fixture.SessionHeader?) -> Fixture.SessionHeader? { Self.header(header, noTimes: noTimes) }
+
+    /// `header` without its creation time when `noTimes`.
+    static func header(_ header: Fixture.SessionHeader?, noTimes: Bool) -> Fixture.SessionHeader? {
         guard noTimes, var header else { return header }
         header.created = nil
         return header

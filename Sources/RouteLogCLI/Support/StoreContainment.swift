@@ -4,7 +4,7 @@ import RouteLogLMDB
 
 /// Keeps a damaged store from taking `routelog` down.
 ///
-/// LMDB 0.9 trusts its pages: a flipped bit in `data.mdb` can make `mdb_cursor_get` read through a
+/// LMDB 0.9 trusts its pages: a flipped bit in the store's data file can make `mdb_cursor_get` read through a
 /// wild pointer (SIGSEGV), map a page past the end of the file (SIGBUS), or follow a page loop
 /// forever. No check in RouteLog can run before LMDB touches those pages, so the work is contained
 /// instead: when the command will read an existing store, `routelog` re-executes itself as a child
@@ -22,7 +22,7 @@ import RouteLogLMDB
 ///
 /// Not contained (no store is read, or the command runs for as long as the user wants):
 /// help and version requests, `fixtures`, `serve` (the server runs until stopped and reads the
-/// store only through short transactions), a store directory without `data.mdb`, and
+/// store only through short transactions), a store directory without data, and
 /// `log --follow`.
 public enum StoreContainment {
     /// Set in the child's environment: the child does the work itself.
@@ -165,7 +165,7 @@ public enum StoreContainment {
             if arg.hasPrefix("--store=") { path = String(arg.dropFirst(8)) }
         }
         let store = path.flatMap { $0.isEmpty ? nil : $0 } ?? environment["ROUTELOG_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? LMDBEventLog.defaultPath
-        return FileManager.default.fileExists(atPath: (store as NSString).appendingPathComponent("data.mdb")) ? store : nil
+        return LMDBEventLog.hasData(at: store) ? store : nil
     }
 
     static func signalName(_ sig: Int32) -> String {

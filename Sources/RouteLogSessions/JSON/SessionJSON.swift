@@ -1,12 +1,14 @@
 import RouteLogCore
 
-/// The JSON objects the CLI's `--json` output prints, for the server's API to mirror.
-public enum SessionJSON {
+/// The JSON objects of sessions, runs, events and states: what `routelog --json` prints, what
+/// `routelog-serve`'s API and `routelog-mcp`'s tools answer. One set of keys for all three; the
+/// README's table of fields is checked against these objects.
+package enum SessionJSON {
     /// A session as `routelog sessions --json` prints it (the CLI prints this very value);
     /// `prefix` (the shortest unique prefix among the store's sessions) is `null` when not given.
     /// `runs` are the session's runs (empty when not read); `imported` says whether it entered the
     /// store by `routelog import`.
-    public static func session(_ s: SessionInfo, prefix: String? = nil, runs: [RunInfo] = []) -> JSONValue {
+    package static func session(_ s: SessionInfo, prefix: String? = nil, runs: [RunInfo] = []) -> JSONValue {
         var o: [String: JSONValue] = [
             "id": .string(s.id.rawValue), "label": .string(s.label), "created": .string(ISO8601.format(milliseconds: s.createdAt)),
             "events": .int(Int64(clamping: s.eventCount)), "headDigest": .string(s.headDigest.hex),
@@ -23,12 +25,15 @@ public enum SessionJSON {
         // The runs: how many, and each one's start, app version, build and end.
         o["runs"] = .int(Int64(runs.count))
         o["crashedRuns"] = .int(Int64(runs.filter { if case .crashed = $0.end { true } else { false } }.count))
-        o["runList"] = .array(runs.map(run))
+        o["runList"] = Self.runs(runs)
         return .object(o)
     }
 
+    /// A session's runs as `runList` holds them (and the timeline page marks them).
+    package static func runs(_ runs: [RunInfo]) -> JSONValue { .array(runs.map(run)) }
+
     /// One run of a session, as in `runList`.
-    public static func run(_ run: RunInfo) -> JSONValue {
+    package static func run(_ run: RunInfo) -> JSONValue {
         var o: [String: JSONValue] = [
             "run": .int(Int64(run.number)), "firstSeq": .int(Int64(clamping: run.firstSeq)), "end": .string(run.end.name),
             "started": .string(ISO8601.format(milliseconds: run.startedAt)),
@@ -44,7 +49,7 @@ public enum SessionJSON {
 
     /// All of a store's sessions as `routelog sessions --json` prints them, each with its prefix
     /// and its runs (`runs` reads them; none by default).
-    public static func sessions(_ all: [SessionInfo], runs: (SessionInfo) throws -> [RunInfo] = { _ in [] }) rethrows -> JSONValue {
+    package static func sessions(_ all: [SessionInfo], runs: (SessionInfo) throws -> [RunInfo] = { _ in [] }) rethrows -> JSONValue {
         let prefixes = shortestUniquePrefixes(all.map(\.id.rawValue))
         return .array(try all.map { session($0, prefix: prefixes[$0.id.rawValue], runs: try runs($0)) })
     }
@@ -52,7 +57,7 @@ public enum SessionJSON {
     /// The shortest prefix of each id that names it and no other (what `sessions` prints, and what a
     /// session reference's prefix resolves back to that session): one character past the longest
     /// common prefix with its neighbours in sorted order.
-    public static func shortestUniquePrefixes(_ ids: [String]) -> [String: String] {
+    package static func shortestUniquePrefixes(_ ids: [String]) -> [String: String] {
         let sorted = Array(Set(ids)).sorted()
         func common(_ a: String, _ b: String) -> Int { zip(a, b).prefix { $0 == $1 }.count }
         var out: [String: String] = [:]
@@ -68,7 +73,7 @@ public enum SessionJSON {
     /// An event as `routelog log --json` prints it; `state` is the state after it, `run` the
     /// number of the run that wrote it (absent for sessions without runs) and `recovered` whether
     /// a reader shows it from a crashed app's journal before the store holds it.
-    public static func logLine(_ e: StoredEvent, state: NavigationState, run: Int? = nil, recovered: Bool = false) -> JSONValue {
+    package static func logLine(_ e: StoredEvent, state: NavigationState, run: Int? = nil, recovered: Bool = false) -> JSONValue {
         var o: [String: JSONValue] = [
             "seq": .int(Int64(e.seq)), "event": e.event.json, "outcome": e.outcome.json, "digest": .string(e.digest.hex),
             "origin": .string(e.meta.origin.rawValue), "summary": .string(summary(state)),
@@ -82,12 +87,12 @@ public enum SessionJSON {
     }
 
     /// The state as `routelog state REF@N --json` prints it: `{"digest", "seq", "state"}`.
-    public static func state(_ state: NavigationState, seq: UInt64) -> JSONValue {
+    package static func state(_ state: NavigationState, seq: UInt64) -> JSONValue {
         .object(["seq": .int(Int64(seq)), "digest": .string(state.digest.hex), "state": state.json])
     }
 
     /// The one-line summary `routelog log` prints: `[home] inbox ▸ thread-42 ┃ sheet composer#12 ▸ attachments`.
-    public static func summary(_ state: NavigationState) -> String {
+    package static func summary(_ state: NavigationState) -> String {
         let root = state.root
         var parts = [root.path.isEmpty ? "root" : root.path.map(\.id).joined(separator: " ▸ ")]
         var frame = root

@@ -1,39 +1,35 @@
-import Foundation
 import RouteLogCore
 import RouteLogLMDB
 
-/// Opens the LMDB store behind `--store`.
-enum StoreAccess {
-    /// Opens the store at `path`. Read-only unless `writable`: a read never creates or changes a
-    /// store, and can run while an app writes the same store. A writable open creates the store
-    /// when missing unless `create` is false. The CLI keeps every session: no retention.
-    static func open(path: String, writable: Bool, create: Bool = true) throws(CLIError) -> any EventLog {
-        var isDir: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
-        if !writable || !create {
-            guard exists else { throw .data("not a store: \(path) (no such directory; give --store DIR or set ROUTELOG_STORE)") }
+extension RouteLogError {
+    /// Maps any error a command or a query can throw to one line and an exit code: the store's,
+    /// the core's, and anything else as a data error.
+    package static func from(_ error: any Error) -> RouteLogError {
+        switch error {
+        case let e as RouteLogError:
+            return e
+        case let e as LMDBEventLogError:
+            return .fromStore(e)
+        case let e as BisectError:
+            return .data("bisect: \(e)")
+        case let e as EventLogError:
+            switch e {
+            case .sessionNotFound(let id): return .unknownSession("unknown session: \(id)")
+            case .seqOutOfRange(let id, let seq, let count):
+                return .usage("seq out of range: \(seq) (session \(id) has \(count) events)")
+            case .conflict: return .data(e.description)
+            }
+        case let e as FormatError:
+            return .data("malformed data: \(e)")
+        case let e as JSONError:
+            return .data("malformed JSON: \(e)")
+        default:
+            return .data(oneLine(String(describing: error)))
         }
-        if exists && !isDir.boolValue { throw .data("not a store: \(path) (a file, not a store directory)") }
-        if !create && !FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb")) {
-            throw .data("not a store: \(path) (it has no data.mdb)")
-        }
-        let log: LMDBEventLog
-        do {
-            log = try LMDBEventLog.open(at: path, options: .init(readOnly: !writable, durability: writable ? .perEvent : .none,
-                                                                 retention: .none))
-        } catch {
-            throw CLIError.from(error)
-        }
-        // A reader shows a crashed app's journaled events; one it cannot trust stops the command
-        // (the next read-write open recovers what comes before the damage).
-        if !writable, let problem = log.journalRecovery.problems.first { throw .data(problem) }
-        return log
     }
-}
 
-extension CLIError {
     /// Store errors: every one is a data error (exit 3) except a read-only store asked to write.
-    static func fromStore(_ error: LMDBEventLogError) -> CLIError {
+    static func fromStore(_ error: LMDBEventLogError) -> RouteLogError {
         switch error {
         case .notADirectory(let path): .data("not a store: \(path) (a file, not a store directory)")
         case .notAStore(let path, let reason): .data("not a store: \(path) (\(reason))")
@@ -44,7 +40,7 @@ extension CLIError {
         case .permissionDenied(let path, let reason): .data("permission denied: \(path) (\(reason))")
         case .readOnly(let path): .data("store is read-only: \(path)")
         case .openReadOnlyElsewhere(let path): .data("store is locked: \(path) (open read-only elsewhere in this process)")
-        case .invalidSessionID(let id): .usage("unknown session: \(id) (not a session id)")
+        case .invalidSessionID(let id): .unknownSession("unknown session: \(id) (not a session id)")
         case .corruptRecord(let session, let seq, let reason): .data("corrupt record: session \(session) seq \(seq): \(reason)")
         case .corruptValue(let db, let key, let reason): .data("corrupt store: database \"\(db)\" key \(key): \(reason)")
         case .storage(let e, let operation) where e == .noSpace: .data("disk full while \(operation): no space left on the device (nothing stored was lost; free some space and try again)")
@@ -54,4 +50,14 @@ extension CLIError {
         case .storeBusy, .storeFull: .data(error.description)
         }
     }
+}
+
+/// Runs `body`, turning any error into a ``RouteLogError``.
+package func call<R>(_ body: () throws -> R) throws(RouteLogError) -> R {
+    do { return try body() } catch { throw RouteLogError.from(error) }
+}
+
+/// Joins a message onto one line (an error is always one line).
+package func oneLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
 }

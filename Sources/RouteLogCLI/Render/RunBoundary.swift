@@ -1,20 +1,7 @@
 import RouteLogCore
-import RouteLogLMDB
 
-/// What `log` marks besides the events: where a run of the app starts (a line of its own), and
-/// the events a reader shows from a crashed app's journal before the store holds them.
-struct RunMarks {
-    let runs: [RunInfo]
-    let journaled: ClosedRange<UInt64>?
-
-    init(_ session: ResolvedSession) {
-        let lmdb = session.log as? LMDBEventLog
-        runs = (try? lmdb?.runs(of: session.id)) ?? []
-        journaled = lmdb?.journaled(session.id)
-    }
-
-    func isJournaled(_ seq: UInt64) -> Bool { journaled?.contains(seq) ?? false }
-
+/// How `log` marks where a run of the app starts: a line of its own before the run's first event.
+extension RunMarks {
     /// The line that opens run 2 and later before their first event, e.g.
     /// `── run 2 · app 1.1 (build 7) · the previous run crashed (3 events recovered, last #42) ──`.
     func boundary(before seq: UInt64) -> String? {
