@@ -65,6 +65,7 @@ test: setup
 	/usr/bin/python3 Tests/Browser/lanes_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
 	/usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/MCP/mcp_client_test.py "$$($(SWIFT) build --show-bin-path)"
+	/usr/bin/python3 Tests/Parity/front_ends_test.py "$$($(SWIFT) build --show-bin-path)"
 	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
 
 # libFuzzer on every parser (Tools/Fuzz), FUZZ_SECONDS per harness. The fuzzer and address

@@ -96,8 +96,9 @@ struct API: Sendable {
     /// Resolves `{ref}` as the CLI resolves a session reference (an id, a unique prefix, `latest`,
     /// `latest~N`, `#N`), never as a file.
     func session(_ context: BasicRequestContext, in ws: Workspace) throws -> ResolvedSession {
-        guard let ref = context.parameters.get("ref"), !ref.isEmpty else { throw APIError.badRequest("missing session") }
-        return try ws.resolve(ref)
+        guard let raw = context.parameters.get("ref"), !raw.isEmpty else { throw APIError.badRequest("missing session") }
+        // `#N` comes percent-encoded (`%23N`): `#` would end the path.
+        return try ws.resolve(raw.removingPercentEncoding ?? raw)
     }
 
     /// The session `{ref}` names (see ``session(_:in:)``).
@@ -157,12 +158,13 @@ struct API: Sendable {
 
     /// `GET /api/sessions/{ref}/state?at=N`: `{"digest", "seq", "state"}` as `routelog state REF@N --json`.
     func state(_ request: Request, _ context: BasicRequestContext) throws -> Response {
-        let info = try resolve(context)
-        let at = try Self.seqParameter(request, "at") ?? info.eventCount
-        guard at <= info.eventCount else {
-            throw APIError.badRequest("at out of range: \(at) (session \(info.id) has \(info.eventCount) events)")
+        let s = try session(context, in: try workspace())
+        // `?at=N`, else the ref's `@N`, else the last seq.
+        let at = try Self.seqParameter(request, "at") ?? s.seqOrHead
+        guard at <= s.info.eventCount else {
+            throw APIError.badRequest("at out of range: \(at) (session \(s.id) has \(s.info.eventCount) events)")
         }
-        return Self.json(try ResolvedSession(store: try store.log(), info: info, seq: nil).stateJSON(at: at))
+        return Self.json(try s.stateJSON(at: at))
     }
 
     /// `GET /api/sessions/{ref}/stream?from=N`: Server-Sent Events. Each message's data is a
