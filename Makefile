@@ -49,6 +49,9 @@ build: setup
 # the MCP server driven over stdio by the official Python MCP client,
 # then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
+# `swift build --build-tests` also builds the test programs (Tests/Programs: routelog-crash-app,
+# routelog-lmdb-crashtest) beside the tests, where the Swift and the Python tests start them; the
+# Python tests share Tests/Support/routelog_testkit.py.
 test: setup
 	$(SWIFT) build --build-tests
 	@found=$$(ls -d .build/checkouts/* 2>/dev/null | grep -i '/clmdb$$' | head -1); \
