@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Tests of `routelog serve` as an attacker and a heavy user would use it, and of the store commands
-it reads from (import and compact) on a full disk (a small tmpfs; run as root) and killed midway.
+"""Tests of `routelog serve` as an attacker and a heavy user would use it (the store commands it reads
+from are tested on a full disk and killed midway by store_commands_test.py).
 
     /usr/bin/python3 Tests/Serve/serve_test.py BIN_DIR
 
@@ -23,49 +23,19 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
-from routelog_testkit import Server, Workspace, run_tests, wait_until, write_fixture  # noqa: E402
+from routelog_testkit import Server, Workspace, pids_with, run_tests, wait_until, write_breathing_fixture  # noqa: E402
 
 ws = Workspace(sys.argv[1], "routelog-serve-test-")
 WORK = ws.work
 routelog, sessions_of = ws.routelog, ws.sessions
 PAGE_EVENTS = int(os.environ.get("PAGE_EVENTS", "20000"))
 
-for tool in ["wrk", "mdb_stat"]:
-    if shutil.which(tool) is None:
-        raise SystemExit(f"{tool} is missing: run 'make setup' (it installs it)")
+if shutil.which("wrk") is None:
+    raise SystemExit("wrk is missing: run 'make setup' (it installs it)")
 
 # This client holds more than 1,100 sockets at once.
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
-
-
-def breathing_events(events):
-    """`events` pushes and pops: a stack that breathes between 0 and 8 deep."""
-    depth = 0
-    for i in range(events):
-        if depth < 8 and (i // 8) % 2 == 0:
-            yield {"push": {"route": {"id": "r%d" % (i % 97), "payload": {"n": i}}}}
-            depth += 1
-        elif depth > 0:
-            yield {"pop": {}}
-            depth -= 1
-        else:
-            yield {"push": {"route": {"id": "r%d" % (i % 97)}}}
-            depth += 1
-
-
-def fixture(path, events, label):
-    """A fixture of `events` breathing pushes and pops, in a session labelled `label`."""
-    write_fixture(path, label, breathing_events(events), session={"label": label})
-
-
-def store_with(name, events):
-    store = os.path.join(WORK, name)
-    path = os.path.join(WORK, name + ".json")
-    fixture(path, events, name)
-    routelog("import", path, store=store)
-    os.remove(path)
-    return store
 
 
 class Stream:
@@ -107,7 +77,7 @@ def stream(server, ref, frm=1, timeout=120):
 
 # ---------------------------------------------------------------------------------------------
 
-SMALL = store_with("small", 40)
+SMALL = ws.store_with("small", 40)
 small_id = sessions_of(SMALL)[-1]["id"]
 
 
@@ -216,15 +186,8 @@ def test_killing_routelog_serve_ends_the_server():
         except OSError:
             return True
     wait_until("the port to close", port_closed, 2)
-    orphans = [pid for pid in os.listdir("/proc") if pid.isdigit() and _cmdline(pid).count(srv.out.name) > 0]
+    orphans = pids_with(srv.out.name)
     assert not orphans, orphans
-
-
-def _cmdline(pid):
-    try:
-        return open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace")
-    except OSError:
-        return ""
 
 
 def dribble(srv, opened, limit=16):
@@ -293,7 +256,7 @@ def wrk_p99(srv, seconds=4):
 
 
 def test_api_latency_under_page_loads_and_streams():
-    store = store_with("load", 100_000)
+    store = ws.store_with("load", 100_000)
     sid = sessions_of(store)[-1]["id"]
     srv = Server(ws, store)
     socks = []
@@ -346,7 +309,7 @@ def test_api_latency_under_page_loads_and_streams():
 
 
 def test_big_page_in_bounded_memory():
-    store = store_with("big", PAGE_EVENTS)
+    store = ws.store_with("big", PAGE_EVENTS)
     sid = sessions_of(store)[-1]["id"]
     srv = Server(ws, store)
     try:
@@ -381,7 +344,7 @@ def test_a_replaced_store_is_picked_up():
         # A new store (two sessions) renamed over the old one's data file, as a restore does.
         other = os.path.join(WORK, "replacement")
         shutil.copytree(SMALL, other)
-        fixture(os.path.join(WORK, "second.json"), 5, "second")
+        write_breathing_fixture(os.path.join(WORK, "second.json"), 5, "second")
         routelog("import", os.path.join(WORK, "second.json"), store=other)
         os.rename(os.path.join(other, "data.mdb"), os.path.join(store, "data.mdb"))
         t0 = time.monotonic()
@@ -391,111 +354,9 @@ def test_a_replaced_store_is_picked_up():
         srv.stop()
 
 
-# The store commands the viewer reads from, on a full disk and killed midway.
-
-def test_import_is_all_or_nothing_on_a_full_disk():
-    disk = ws.tmpfs("full-import")
-    store = os.path.join(disk, "st")
-    small, big = os.path.join(WORK, "small.json"), os.path.join(WORK, "big.json")
-    fixture(small, 10, "small")
-    fixture(big, 40000, "big")
-    routelog("import", small, store=store)
-    r = routelog("import", big, store=store, check=False)
-    assert r.returncode == 3, (r.returncode, r.stderr)
-    assert "disk full" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
-    listed = sessions_of(store)
-    assert [(s["label"], s["events"]) for s in listed] == [("small", 10)], listed
-    routelog("verify", "--all", store=store)
-
-
-def worker_pids(marker):
-    return [pid for pid in os.listdir("/proc") if pid.isdigit() and marker in _cmdline(pid)]
-
-
-def test_import_killed_midway_leaves_no_session():
-    big = os.path.join(WORK, "killed-big.json")
-    fixture(big, 300000, "killed")
-    store = store_with("killed-import", 5)
-    killed = 0
-    for delay in [0.4, 0.8, 1.2, 1.6, 2.4]:
-        p = ws.start([ws.exe("routelog"), "import", big, "--store", store],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay)
-        p.send_signal(signal.SIGKILL)
-        p.wait(10)
-        killed += p.returncode == -signal.SIGKILL
-        # The watched worker ends with the routelog the user killed (within a few beats; left
-        # alone it would import for seconds more).
-        wait_until("the import's worker to end", lambda: not worker_pids(big), 2)
-        counts = [s["events"] for s in sessions_of(store) if s["label"] == "killed"]
-        assert all(c == 300000 for c in counts), counts
-    assert killed > 0
-    routelog("verify", "--all", store=store)
-    # The last of those imports may have been killed after committing transactions of its own (on
-    # a quiet machine the import is that far by 1.6 s): the next read-write open (this import)
-    # removes them, and then the store holds the records of its sessions and nothing else.
-    first = os.path.join(WORK, "first-tiny.json")
-    fixture(first, 3, "first-tiny")
-    routelog("import", first, store=store)
-    assert events_in(store) == sum(s["events"] for s in sessions_of(store)), (events_in(store), sessions_of(store))
-    # Killed after its first transactions committed (32,768 events each): their records are there,
-    # under a mark no reader shows, and the next read-write open removes them.
-    base = events_in(store)
-    p = ws.start([ws.exe("routelog"), "import", big, "--store", store],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_until("a committed import transaction", lambda: events_in(store) >= base + 32768 or p.poll() is not None, 120, 0.02)
-    p.send_signal(signal.SIGKILL)
-    p.wait(10)
-    assert p.returncode == -signal.SIGKILL, p.returncode
-    wait_until("the import's worker to end", lambda: not worker_pids(big), 2)
-    left = events_in(store)
-    assert left >= base + 32768, (base, left)
-    assert sum(s["events"] for s in sessions_of(store)) == base, sessions_of(store)
-    tiny = os.path.join(WORK, "tiny.json")
-    fixture(tiny, 3, "tiny")
-    routelog("import", tiny, store=store)
-    assert events_in(store) == base + 3, (base, events_in(store))
-    routelog("verify", "--all", store=store)
-
-
-def events_in(store):
-    """The records in the store's events database, a session's or not (mdb_stat reads the file)."""
-    out = subprocess.run(["mdb_stat", "-s", "events", store], capture_output=True, text=True, check=True).stdout
-    return int(re.search(r"Entries: (\d+)", out).group(1))
-
-
-def test_compact_out_of_space_killed_and_modes():
-    store = store_with("compact-src", 60000)
-    disk = ws.tmpfs("full-compact")
-    out = os.path.join(disk, "copy")
-    r = routelog("compact", "-o", out, store=store, check=False)
-    assert r.returncode == 3 and "disk full" in r.stderr, (r.returncode, r.stderr)
-    assert not os.path.exists(out) and os.listdir(disk) == [], os.listdir(disk)
-    # Killed: the copy is at its place whole or not at all; the next compact clears what was left.
-    for i, delay in enumerate([0.05, 0.2, 0.5]):
-        out = os.path.join(WORK, f"killed-copy-{i}")
-        p = ws.start([ws.exe("routelog"), "compact", "-o", out, "--store", store],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay)
-        p.send_signal(signal.SIGKILL)
-        p.wait(10)
-        wait_until("the compact's worker to end", lambda: not worker_pids(out), 5)
-        if os.path.exists(out):
-            routelog("verify", "--all", store=out)
-    out = os.path.join(WORK, "copy")
-    routelog("compact", "-o", out, store=store)
-    assert not [n for n in os.listdir(WORK) if ".compact-" in n], os.listdir(WORK)
-    for name in ["data.mdb"]:
-        mode = os.stat(os.path.join(out, name)).st_mode & 0o777
-        assert mode == os.stat(os.path.join(store, name)).st_mode & 0o777, oct(mode)
-    assert os.stat(out).st_mode & 0o777 == os.stat(store).st_mode & 0o777
-    assert [s["id"] for s in sessions_of(out)] == [s["id"] for s in sessions_of(store)]
-
-
 TESTS = [test_host_and_origin_allow_list, test_api_mirrors_the_cli_field_by_field, test_huge_and_odd_parameters,
          test_sigint_and_sigterm_stop_with_a_stream_open, test_killing_routelog_serve_ends_the_server,
          test_idle_and_slow_connections, test_a_replaced_store_is_picked_up, test_api_latency_under_page_loads_and_streams,
-         test_big_page_in_bounded_memory, test_import_is_all_or_nothing_on_a_full_disk,
-         test_import_killed_midway_leaves_no_session, test_compact_out_of_space_killed_and_modes]
+         test_big_page_in_bounded_memory]
 
 run_tests("serve tests", TESTS, cleanup=ws.close)

@@ -58,6 +58,39 @@ def write_fixture(path, name, events, expect=None, **fields):
     return path
 
 
+def breathing_events(count):
+    """`count` pushes and pops: a stack that breathes between 0 and 8 deep."""
+    depth = 0
+    for i in range(count):
+        if depth < 8 and (i // 8) % 2 == 0:
+            yield {"push": {"route": {"id": "r%d" % (i % 97), "payload": {"n": i}}}}
+            depth += 1
+        elif depth > 0:
+            yield {"pop": {}}
+            depth -= 1
+        else:
+            yield {"push": {"route": {"id": "r%d" % (i % 97)}}}
+            depth += 1
+
+
+def write_breathing_fixture(path, count, label):
+    """A fixture of `count` breathing events (`breathing_events`) in a session labelled `label`."""
+    return write_fixture(path, label, breathing_events(count), session={"label": label})
+
+
+def cmdline(pid):
+    """The command line of process `pid` (its NUL-separated arguments), or "" once it is gone."""
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def pids_with(marker):
+    """The processes whose command line contains `marker`."""
+    return [pid for pid in os.listdir("/proc") if pid.isdigit() and marker in cmdline(pid)]
+
+
 class Workspace:
     """One script's run: the binaries built in `bin_dir`, a new temporary directory, and the processes
     and tmpfs mounts started for it, which `close()` stops (by pid) and unmounts before removing the
@@ -96,6 +129,15 @@ class Workspace:
     def sessions(self, store):
         """`routelog sessions --json` of `store`, parsed."""
         return json.loads(self.routelog("sessions", "--json", store=store).stdout)
+
+    def store_with(self, name, count):
+        """A new store `name` in the work directory holding one session, labelled `name`, of `count`
+        breathing events."""
+        store, path = self.path(name), self.path(name + ".json")
+        write_breathing_fixture(path, count, name)
+        self.routelog("import", path, store=store)
+        os.remove(path)
+        return store
 
     def start(self, args, **popen):
         """Starts `args` (subprocess.Popen's keywords in `popen`); `close()` stops it if still running."""
