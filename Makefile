@@ -45,10 +45,14 @@ build: setup
 # the timeline viewer's browser tests (headless Chromium driven by
 # Selenium, with Debian's Python: /usr/bin/python3 sees python3-selenium; screenshots go to
 # .build/browser/), the server under forged requests, signals, idle connections and load (wrk), the
+# store commands it reads from (import, compact) on a full disk and killed midway, the
 # README's fleet queries run by DuckDB over an export of generated sessions,
 # the MCP server driven over stdio by the official Python MCP client,
 # then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
+# `swift build --build-tests` also builds the test programs (Tests/Programs: routelog-crash-app,
+# routelog-lmdb-crashtest) beside the tests, where the Swift and the Python tests start them; the
+# Python tests share Tests/Support/routelog_testkit.py.
 test: setup
 	$(SWIFT) build --build-tests
 	@found=$$(ls -d .build/checkouts/* 2>/dev/null | grep -i '/clmdb$$' | head -1); \
@@ -62,6 +66,7 @@ test: setup
 	Tools/AppleLocks/run.sh
 	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
 	/usr/bin/python3 Tests/Serve/serve_test.py "$$($(SWIFT) build --show-bin-path)"
+	/usr/bin/python3 Tests/Serve/store_commands_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/Browser/lanes_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
 	/usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/MCP/mcp_client_test.py "$$($(SWIFT) build --show-bin-path)"

@@ -144,20 +144,25 @@ let package = Package(
             dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
             swiftSettings: strict
         ),
-        // A child process for RouteLogLMDBTests: appends until killed, follows, opens as another user.
+        // Test programs, no products: built beside the tests (`swift build --build-tests`), which start
+        // them as child processes. routelog-lmdb-crashtest, for RouteLogLMDBTests and the Python tests:
+        // appends until killed, follows, opens as another user.
         .executableTarget(
             name: "routelog-lmdb-crashtest",
-            dependencies: ["RouteLogLMDB", "RouteLogCore"],
+            dependencies: ["RouteLogLMDB", "RouteLogCore", "RouteLogTestSupport"],
+            path: "Tests/Programs/routelog-lmdb-crashtest",
             swiftSettings: strict
         ),
-        // A child process for the crash tests: an app navigating on a store, then dying.
+        // For the crash tests: an app navigating on a store, then dying.
         .executableTarget(
             name: "routelog-crash-app",
             dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
+            path: "Tests/Programs/routelog-crash-app",
             swiftSettings: strict
         ),
-        // Helpers shared by the test targets (one TempDir and one child-process runner for all).
-        .target(name: "RouteLogTestSupport", path: "Tests/RouteLogTestSupport", swiftSettings: strict),
+        // Helpers shared by the test targets and test programs (one TempDir, one child-process runner,
+        // one set of event generators and a forwarding EventLog for all).
+        .target(name: "RouteLogTestSupport", dependencies: ["RouteLogCore"], path: "Tests/RouteLogTestSupport", swiftSettings: strict),
         .testTarget(
             name: "RouteLogLMDBTests",
             dependencies: ["RouteLogLMDB", "RouteLogCore", "RouteLogTestSupport"],

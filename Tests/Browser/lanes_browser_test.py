@@ -7,51 +7,33 @@ diff's "between" fields: headless Chromium driven by Selenium.
 BIN_DIR holds the built routelog; screenshots go to OUT_DIR. Every wait is bounded. Exits 1 when
 any test fails.
 """
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
-import traceback
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-BIN, OUT = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from routelog_testkit import CHECKOUT_TWICE, Workspace, chromium, js, run_tests, wait_until, write_fixture  # noqa: E402
+
+ws = Workspace(sys.argv[1], "routelog-lanes-")
+OUT = sys.argv[2]
 os.makedirs(OUT, exist_ok=True)
-WORK = tempfile.mkdtemp(prefix="routelog-lanes-")
 BIG = 100_000
 
 SHOP = [
     {"setTabs": {"ids": ["home", "account"], "selected": "home"}},
     {"push": {"route": {"id": "product"}}},
-    {"show": {"route": {"id": "checkout"}, "style": "fullScreenCover"}},
-    {"push": {"route": {"id": "shipping"}}},
-    {"show": {"route": {"id": "address"}, "style": "sheet", "placement": "onTop"}},
-    {"show": {"route": {"id": "checkout"}, "style": "fullScreenCover", "placement": "onTop"}},
-    {"interactiveDismiss": {}},
-    {"dismiss": {}},
+    *CHECKOUT_TWICE,
     {"reset": {"state": {"tabs": [{"id": "home", "root": {"path": [{"id": "product"}]}}, {"id": "account", "root": {}}], "selectedTab": "home"}},
      "meta": {"origin": "system", "note": "restore: dropped thread-9 (no such route)"}},
 ]
 
 
-def write(name, events):
-    path = os.path.join(WORK, name + ".json")
-    with open(path, "w") as f:
-        f.write(json.dumps({"format": "routelog-fixture/1", "name": name, "description": "", "events": events}))
-    return path
-
-
 def report(name, events):
-    src, out = write(name, events), os.path.join(WORK, name + ".html")
-    p = subprocess.run([os.path.join(BIN, "routelog"), "report", src, "-o", out], capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr
+    """The `routelog report` page of a fixture of `events`."""
+    src, out = write_fixture(ws.path(name + ".json"), name, events, description=""), ws.path(name + ".html")
+    ws.run("routelog", "report", src, "-o", out)
     return out
 
 
@@ -61,32 +43,6 @@ def big_events():
         out += [{"push": {"route": {"id": "item-%d" % (i % 50)}}}, {"show": {"route": {"id": "sheet-%d" % (i % 7)}, "style": "sheet"}},
                 {"interactiveDismiss": {"token": 1}} if i % 9 == 0 else {"dismiss": {}}, {"pop": {}}]
     return out
-
-
-def make_driver():
-    o = Options()
-    o.binary_location = "/usr/bin/chromium"
-    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1440,960", "--disable-dev-shm-usage", "--no-first-run"]:
-        o.add_argument(a)
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
-    d.set_page_load_timeout(60)
-    d.set_script_timeout(20)
-    return d
-
-
-def js(d, script, *args):
-    return d.execute_script(script, *args)
-
-
-def wait_until(what, predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = predicate()
-        if last:
-            return last
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
 
 
 def bar(d, rid, start):
@@ -172,28 +128,13 @@ TESTS = [test_lanes_hover_and_click, test_rejected_marks_and_notes, test_between
          test_100k_lanes_draw_within_a_second_and_scroll]
 
 
-def main():
-    failed = 0
-    driver = make_driver()
-    try:
-        for t in TESTS:
-            t0 = time.monotonic()
-            try:
-                t(driver)
-                print(f"  ok   {t.__name__} ({time.monotonic() - t0:.1f}s)")
-            except Exception:
-                failed += 1
-                print(f"  FAIL {t.__name__}")
-                traceback.print_exc()
-                try:
-                    driver.save_screenshot(os.path.join(OUT, f"failed-{t.__name__}.png"))
-                except Exception:
-                    pass
-    finally:
-        driver.quit()
-        shutil.rmtree(WORK, ignore_errors=True)
-    print(f"lanes browser tests: {len(TESTS) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+driver = chromium(page_load_timeout=60, script_timeout=20)
 
 
-main()
+def close():
+    driver.quit()
+    ws.close()
+
+
+run_tests("lanes browser tests", TESTS, driver, on_failure=lambda t: driver.save_screenshot(os.path.join(OUT, f"failed-{t.__name__}.png")),
+          cleanup=close)

@@ -3,45 +3,29 @@
 
     /usr/bin/python3 Tests/Browser/timeline_browser_test.py BIN_DIR OUT_DIR
 
-BIN_DIR holds the built routelog, routelog-serve, routelog-demo and routelog-lmdb-crashtest;
-screenshots go to OUT_DIR. Every wait is bounded. Exits 1 when any test fails.
+BIN_DIR holds the built routelog, routelog-serve, routelog-demo and the test programs
+routelog-lmdb-crashtest and routelog-crash-app (Tests/Programs); screenshots go to OUT_DIR. Every
+wait is bounded. Exits 1 when any test fails.
 """
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
-import urllib.error
-import urllib.request
 
 from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-BIN, OUT = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from routelog_testkit import Server, Workspace, chromium, js, run_tests, wait_until, write_fixture  # noqa: E402
+
+ws = Workspace(sys.argv[1], "routelog-browser-", timeout=120)
+OUT, WORK = sys.argv[2], ws.work
 os.makedirs(OUT, exist_ok=True)
-WORK = tempfile.mkdtemp(prefix="routelog-browser-")
+run, routelog = ws.run, ws.routelog
 XSS = "<img src=x onerror=alert(1)>"
-started = []  # processes this script started, stopped by pid at the end
-
-
-def run(*args, env=None, check=True, timeout=120):
-    e = dict(os.environ, NO_COLOR="1")
-    e.update(env or {})
-    p = subprocess.run([os.path.join(BIN, args[0])] + list(args[1:]), capture_output=True, text=True, env=e, timeout=timeout)
-    if check and p.returncode != 0:
-        raise AssertionError(f"{args} exited {p.returncode}: {p.stderr.strip()}")
-    return p
-
-
-def routelog(*args, store, check=True):
-    return run("routelog", *args, "--store", store, check=check)
 
 
 def state_member(store, ref):
@@ -53,35 +37,12 @@ def state_member(store, ref):
     return out[i + len(key):-1]
 
 
-def wait_until(what, predicate, timeout=10.0, interval=0.05):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = predicate()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
-
-
 def make_driver():
-    o = Options()
-    o.binary_location = "/usr/bin/chromium"
-    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1440,960", "--disable-dev-shm-usage",
-              "--disable-background-networking", "--no-first-run", "--hide-scrollbars"]:
-        o.add_argument(a)
-    o.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
-    d.set_page_load_timeout(30)
-    d.set_script_timeout(10)
+    d = chromium(["--disable-background-networking", "--hide-scrollbars"], performance_log=True)
     # Any alert() or inline handler that runs records itself here (installed before each page's scripts).
     d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source":
         "window.__ran = []; window.alert = function (x) { window.__ran.push(String(x)); };"})
     return d
-
-
-def js(d, script, *args):
-    return d.execute_script(script, *args)
 
 
 def seq(d):
@@ -116,14 +77,11 @@ DEMO_HTML = os.path.join(WORK, "demo.html")
 assert routelog("report", DEMO_ID, "-o", DEMO_HTML, store=DEMO_STORE).stdout.strip() == DEMO_HTML
 
 XSS_FILE = os.path.join(WORK, "xss.json")
-with open(XSS_FILE, "w") as f:
-    json.dump({"format": "routelog-fixture/1", "name": XSS, "description": XSS,
-               "session": {"label": XSS, "app": XSS, "appVersion": "</script><script>alert(2)</script>"},
-               "events": [
-                   {"setTabs": {"ids": [XSS, "home"]}, "meta": {"site": XSS + ":1", "note": XSS}},
-                   {"push": {"route": {"id": XSS, "type": XSS, "payload": {"html": XSS}}}},
-                   {"show": {"route": {"id": XSS}, "style": "alert"}},
-               ]}, f)
+write_fixture(XSS_FILE, XSS, [
+    {"setTabs": {"ids": [XSS, "home"]}, "meta": {"site": XSS + ":1", "note": XSS}},
+    {"push": {"route": {"id": XSS, "type": XSS, "payload": {"html": XSS}}}},
+    {"show": {"route": {"id": XSS}, "style": "alert"}},
+], description=XSS, session={"label": XSS, "app": XSS, "appVersion": "</script><script>alert(2)</script>"})
 # A stack that grows 8,000 deep, with pops, a sheet pushed into and dismissed, and a reset.
 DEEP_FILE = os.path.join(WORK, "deep.json")
 deep_events = []
@@ -135,8 +93,7 @@ for i in range(8000):
         deep_events += [{"show": {"route": {"id": "sheet"}, "style": "sheet"}}, {"push": {"route": {"id": "in-sheet"}}},
                         {"show": {"route": {"id": "sheet"}, "style": "sheet", "dismissible": False}}, {"dismiss": {}}]
 deep_events.append({"reset": {"state": {"root": {"path": [{"id": "after-reset"}]}}}})
-with open(DEEP_FILE, "w") as f:
-    json.dump({"format": "routelog-fixture/1", "name": "deep", "events": deep_events}, f)
+write_fixture(DEEP_FILE, "deep", deep_events)
 DEEP_HTML = os.path.join(WORK, "deep.html")
 run("routelog", "report", DEEP_FILE, "-o", DEEP_HTML)
 
@@ -351,21 +308,9 @@ def test_live_server_follows_appends(d):
     store = os.path.join(WORK, "live-store")
     run("routelog-demo", env={"ROUTELOG_STORE": store})
     sid = json.loads(routelog("sessions", "--json", store=store).stdout)[-1]["id"]
-    log_path = os.path.join(WORK, "serve.out")
-    out = open(log_path, "w")
-    server = subprocess.Popen([os.path.join(BIN, "routelog"), "serve", "--store", store, "--port", "0"],
-                              stdout=out, stderr=subprocess.STDOUT)
-    started.append(server)
-    line = wait_until("the server's URL", lambda: next((l for l in open(log_path).read().splitlines() if "http://" in l), None), 60)
-    assert "127.0.0.1" in line, line
-    base = line[line.index("http://"):].split()[0].rstrip("/")
-
-    def get(path):
-        try:
-            with urllib.request.urlopen(base + path, timeout=10) as r:
-                return r.status, r.read().decode()
-        except urllib.error.HTTPError as e:
-            return e.code, e.read().decode()
+    server = Server(ws, store)
+    assert "127.0.0.1" in server.line, server.line
+    get = server.get
 
     status, body = get("/api/sessions")
     assert status == 200 and json.loads(body)[-1]["id"] == sid
@@ -383,7 +328,7 @@ def test_live_server_follows_appends(d):
         err = json.loads(body)
         assert "error" in err and "\n" not in err["error"], body
     # The sessions page, then the session's live page.
-    d.get(base + "/")
+    d.get(server.base + "/")
     link = d.find_element(By.CSS_SELECTOR, f'a[href="/sessions/{sid}"]')
     shot(d, "serve-sessions.png")
     link.click()
@@ -391,9 +336,8 @@ def test_live_server_follows_appends(d):
     before = js(d, "return window.routelog.count")
     wait_until("the live badge", lambda: d.find_element(By.ID, "live-badge").text == "● live", 10)
     # A second process appends to the session; the open page shows the new events.
-    appender = subprocess.Popen([os.path.join(BIN, "routelog-lmdb-crashtest"), "append", store, sid, "7", "perEvent"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    started.append(appender)
+    appender = ws.start([ws.exe("routelog-lmdb-crashtest"), "append", store, sid, "7", "perEvent"],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         t0 = time.monotonic()
         wait_until("new events on the page", lambda: js(d, "return window.routelog.count") > before + 5, 15)
@@ -420,17 +364,15 @@ def test_live_server_follows_appends(d):
     shot(d, "serve-live.png")
     # The server survived the appender's SIGKILL and still answers.
     assert get("/api/sessions")[0] == 200
-    assert server.poll() is None
+    assert server.p.poll() is None
 
 
 def test_fixture_check_report(d):
     fixtures = os.path.join(WORK, "fixtures")
     os.makedirs(fixtures)
-    with open(os.path.join(fixtures, "wrong.json"), "w") as f:
-        json.dump({"format": "routelog-fixture/1", "name": "wrong", "events": [
-            {"push": {"route": {"id": "a"}}}, {"interactiveDismiss": {}}, {"show": {"route": {"id": "s"}, "style": "sheet"}}],
-            "expect": {"outcomes": ["applied", "applied", "applied"],
-                       "state": {"root": {"path": [{"id": "a"}], "presented": None}}}}, f)
+    write_fixture(os.path.join(fixtures, "wrong.json"), "wrong", [
+        {"push": {"route": {"id": "a"}}}, {"interactiveDismiss": {}}, {"show": {"route": {"id": "s"}, "style": "sheet"}}],
+        expect={"outcomes": ["applied", "applied", "applied"], "state": {"root": {"path": [{"id": "a"}], "presented": None}}})
     report_dir = os.path.join(WORK, "fixture-report")
     p = run("routelog", "fixtures", "check", fixtures, "--report", report_dir, check=False)
     assert p.returncode == 1, p.stdout + p.stderr
@@ -449,7 +391,7 @@ def test_report_marks_runs_and_crashes(d):
     # continues the first's session, so the page marks where run 2 starts, and each run that
     # ended crashed (as `sessions --json` says) at its last event.
     store = os.path.join(WORK, "runs-store")
-    crash_app = os.path.join(BIN, "routelog-crash-app")
+    crash_app = ws.exe("routelog-crash-app")
     for version, seed in [("1.0", "3"), ("1.1", "4")]:
         p = subprocess.run([crash_app, "navigate", store, "main", version, seed, "25", "kill"], capture_output=True,
                            text=True, timeout=60, env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
@@ -476,35 +418,12 @@ TESTS = [test_demo_report_keyboard_slider_and_state, test_demo_report_upsell_loc
          test_live_server_follows_appends, test_fixture_check_report, test_report_marks_runs_and_crashes]
 
 
-def main():
-    failed = 0
-    driver = make_driver()
-    try:
-        for t in TESTS:
-            t0 = time.monotonic()
-            try:
-                t(driver)
-                print(f"  ok   {t.__name__} ({time.monotonic() - t0:.1f}s)")
-            except Exception:
-                failed += 1
-                print(f"  FAIL {t.__name__}")
-                traceback.print_exc()
-                try:
-                    shot(driver, f"failed-{t.__name__}.png")
-                except Exception:
-                    pass
-    finally:
-        driver.quit()
-        for p in started:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-        shutil.rmtree(WORK, ignore_errors=True)
-    print(f"browser tests: {len(TESTS) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+driver = make_driver()
 
 
-main()
+def close():
+    driver.quit()
+    ws.close(stop=signal.SIGTERM)
+
+
+run_tests("browser tests", TESTS, driver, on_failure=lambda t: shot(driver, f"failed-{t.__name__}.png"), cleanup=close)

@@ -3,7 +3,7 @@
 
     /usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py BIN_DIR
 
-BIN_DIR holds the built routelog and routelog-lmdb-crashtest. The crash-test helper writes
+BIN_DIR holds the built routelog and the test program routelog-lmdb-crashtest, which writes
 generated sessions into a new store and prints the answers to the three questions, computed in
 Swift from a replay of the generated events; routelog exports the store; the three ```sql blocks
 of the README's "Fleet export" section run over the export and each answer must equal the
@@ -13,25 +13,17 @@ Exits 1 when any check fails.
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 
 import duckdb  # installed by `make setup`; a missing module is a failure, not a skip
 
-BIN = sys.argv[1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from routelog_testkit import Checks, Workspace  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-WORK = tempfile.mkdtemp(prefix="routelog-fleet-")
+ws = Workspace(sys.argv[1], "routelog-fleet-")
+WORK = ws.work
 SESSIONS, SEED = 30, 4
-
-
-def run(*args):
-    p = subprocess.run([os.path.join(BIN, args[0])] + list(args[1:]), capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, NO_COLOR="1"))
-    if p.returncode != 0:
-        raise AssertionError(f"{args} exited {p.returncode}: {p.stderr.strip()}")
-    return p.stdout
 
 
 def readme_queries():
@@ -44,18 +36,15 @@ def readme_queries():
 
 
 def main():
-    failures = []
+    checks = Checks()
 
     def check(name, got, want):
-        if got != want:
-            failures.append(f"{name}: DuckDB says {got!r}, the replay says {want!r}")
-        else:
-            print(f"ok  {name} ({len(want)} rows)")
+        checks.check(f"{name} ({len(want)} rows)", got == want, f"DuckDB says {got!r}, the replay says {want!r}")
 
     store = os.path.join(WORK, "store")
-    expected = json.loads(run("routelog-lmdb-crashtest", "fleet", store, str(SESSIONS), str(SEED)))
+    expected = json.loads(ws.run("routelog-lmdb-crashtest", "fleet", store, str(SESSIONS), str(SEED)).stdout)
     export = os.path.join(WORK, "events.jsonl")
-    run("routelog", "export", "--format", "events-jsonl", "--all", "-o", export, "--store", store)
+    ws.routelog("export", "--format", "events-jsonl", "--all", "-o", export, store=store)
 
     queries = readme_queries()
     if len(queries) != 4:
@@ -92,14 +81,10 @@ def main():
     # The answers must say something, or the checks above prove little.
     for key in ["rejections", "refused_swipes", "stuck", "crashed"]:
         if not expected[key]:
-            failures.append(f"the generated sessions give no rows for {key}: change SEED or SESSIONS")
+            checks.check(f"the generated sessions give rows for {key}", False, "change SEED or SESSIONS")
 
-    shutil.rmtree(WORK, ignore_errors=True)
-    if failures:
-        for f in failures:
-            print("FAIL " + f)
-        sys.exit(1)
-    print("fleet queries: all passed")
+    ws.close()
+    checks.finish("fleet queries")
 
 
 if __name__ == "__main__":

@@ -14,38 +14,27 @@ bad ref, after which the server still answers. The MCP SDK and jsonschema are in
 import asyncio
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
 import jsonschema  # installed by `make setup`
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-BIN = sys.argv[1]
-WORK = tempfile.mkdtemp(prefix="routelog-mcp-")
-STORE = os.path.join(WORK, "store")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from routelog_testkit import CHECKOUT_TWICE, Checks, Workspace, write_fixture  # noqa: E402
+
+ws = Workspace(sys.argv[1], "routelog-mcp-")
+STORE = ws.path("store")
 LIMIT = 80_000
 BIG = 100_000
 
 SHOP = [
     {"setTabs": {"ids": ["home", "cart"], "selected": "home"}},
     {"push": {"route": {"id": "product", "payload": {"sku": "A-1", "price": 12}}}},
-    {"show": {"route": {"id": "checkout"}, "style": "fullScreenCover"}},
-    {"push": {"route": {"id": "shipping"}}},
-    {"show": {"route": {"id": "address"}, "style": "sheet", "placement": "onTop"}},
-    {"show": {"route": {"id": "checkout"}, "style": "fullScreenCover", "placement": "onTop"}},
-    {"interactiveDismiss": {}},
-    {"dismiss": {}},
+    *CHECKOUT_TWICE,
     {"pop": {"frame": "root"}},
 ]
-
-
-def fixture(name, events, origin="app"):
-    lines = [json.dumps(dict(e, meta={"origin": origin if i % 3 else "user"}), separators=(",", ":")) for i, e in enumerate(events)]
-    return '{"format":"routelog-fixture/1","name":%s,"description":"","events":[\n%s\n]}\n' % (json.dumps(name), ",\n".join(lines))
 
 
 def big_events():
@@ -57,22 +46,11 @@ def big_events():
 
 
 def run(*args):
-    p = subprocess.run([os.path.join(BIN, "routelog")] + list(args) + ["--store", STORE], capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, NO_COLOR="1"))
-    if p.returncode != 0:
-        raise AssertionError(f"{args} exited {p.returncode}: {p.stderr.strip()}")
-    return p.stdout
+    return ws.routelog(*args, store=STORE).stdout
 
 
-failures = []
-
-
-def check(name, ok, detail=""):
-    if ok:
-        print(f"ok  {name}")
-    else:
-        failures.append(f"{name}: {detail}")
-        print(f"FAIL {name}: {detail}")
+checks = Checks()
+check = checks.check
 
 
 def size(result):
@@ -81,15 +59,14 @@ def size(result):
 
 async def main():
     for name, events in [("shop", SHOP), ("big", big_events())]:
-        path = os.path.join(WORK, name + ".json")
-        with open(path, "w") as f:
-            f.write(fixture(name, events))
+        path = write_fixture(ws.path(name + ".json"), name, [dict(e, meta={"origin": "app" if i % 3 else "user"}) for i, e in enumerate(events)],
+                             description="")
         run("import", path, "--label", name)
     sessions = json.loads(run("sessions", "--json"))
     shop = next(s["id"] for s in sessions if s["label"] == "shop")
     big = next(s["id"] for s in sessions if s["label"] == "big")
 
-    params = StdioServerParameters(command=os.path.join(BIN, "routelog"), args=["mcp", "--store", STORE])
+    params = StdioServerParameters(command=ws.exe("routelog"), args=["mcp", "--store", STORE])
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await asyncio.wait_for(session.initialize(), 30)
@@ -208,8 +185,5 @@ async def main():
 try:
     asyncio.run(asyncio.wait_for(main(), 600))
 finally:
-    shutil.rmtree(WORK, ignore_errors=True)
-if failures:
-    print(f"{len(failures)} MCP check(s) failed", file=sys.stderr)
-    sys.exit(1)
-print("all MCP checks passed")
+    ws.close()
+checks.finish("MCP checks")

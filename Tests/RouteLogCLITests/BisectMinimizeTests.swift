@@ -3,15 +3,10 @@ import RouteLogCore
 import Testing
 
 /// `bisect` and `minimize` against answers computed here by a plain linear scan, run in-process.
-struct BisectMinimizeTests {
+struct BisectMinimizeTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
-    }
-
-    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
+    init() throws { dir = try .withUpsell() }
 
     /// The first seq whose state (after the event) satisfies `p`, by a linear fold.
     func firstSeq(_ events: [RecordedEvent], _ p: (NavigationState, Outcome) -> Bool) -> Int? {

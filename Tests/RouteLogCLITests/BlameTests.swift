@@ -4,7 +4,7 @@ import RouteLogCore
 import Testing
 
 /// `routelog blame`, `routelog lifetimes` and the whole-state predicates, run in-process.
-struct BlameTests {
+struct BlameTests: InProcessSuite {
     let dir: TempDir
 
     /// A shop: the checkout cover is presented twice (once over an address sheet).
@@ -23,13 +23,10 @@ struct BlameTests {
     ]
 
     init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
+        dir = try .withUpsell()
         try dir.writeSession("shop.json", Self.shop, label: "shop")
         try dir.writeSession("empty.json", [], label: "empty")
     }
-
-    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
 
     @Test func blameText() async throws {
         let r = await run(["blame", "$/shop.json@7"])

@@ -9,8 +9,7 @@ struct EndToEndTests {
     let dir: TempDir
 
     init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
+        dir = try .withUpsell()
         try dir.writeSession("empty.json", [], label: "empty")
     }
 

@@ -5,16 +5,13 @@ import Testing
 
 /// Every bad input gets one line on stderr naming the thing and the place, and the documented exit
 /// code; run in-process (``EndToEndTests`` checks the same through the binary).
-struct ErrorTests {
+struct ErrorTests: InProcessSuite {
     let dir: TempDir
 
     init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
+        dir = try .withUpsell()
         try dir.writeSession("empty.json", [], label: "empty")
     }
-
-    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
 
     @Test func seqOutOfRange() async throws {
         CLI.expectError(await run(["state", "$/upsell.json@11"]), status: 2, "seq out of range: 11 (session upsell.json has 10 events)")

@@ -5,15 +5,10 @@ import RouteLogLMDB
 import Testing
 
 /// `routelog export --format events-jsonl`: one flat row per event, every column on every row.
-struct FleetExportTests {
+struct FleetExportTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
-    }
-
-    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
+    init() throws { dir = try .withUpsell() }
 
     func rows(_ text: String) throws -> [[String: JSONValue]] {
         try text.split(separator: "\n").map { try #require(try String($0).json().objectValue) }

@@ -7,10 +7,7 @@ import Testing
 @Suite struct HostileInputTests {
     let dir: TempDir
 
-    init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
-    }
+    init() throws { dir = try .withUpsell() }
 
     func run(_ args: [String]) async throws -> CLIResult { try await CLI.run(args, cwd: dir.url) }
 

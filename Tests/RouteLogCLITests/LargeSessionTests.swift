@@ -6,14 +6,12 @@ import Testing
 
 /// The paths built for sessions of millions of events (the streamed event alignment of `diff
 /// --events`, files read as a read-only log) give what the whole-session code gives.
-struct LargeSessionTests {
+struct LargeSessionTests: InProcessSuite {
     let dir: TempDir
 
     init() throws {
         dir = try TempDir()
     }
-
-    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
 
     /// `count` generated events, with one edit in about every `editEvery` positions of a copy
     /// (a replaced, removed or inserted event) when `base` is given.

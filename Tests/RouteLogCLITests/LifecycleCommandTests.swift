@@ -253,22 +253,13 @@ struct LifecycleEndToEndTests {
     @Test(.timeLimit(.minutes(2))) func rmAndPruneLeaveASessionAnotherProcessWrites() async throws {
         let dir = try TempDir()
         let store = dir.path("st")
-        let writer = Process()
-        writer.executableURL = CLI.binary.deletingLastPathComponent().appendingPathComponent("routelog-lmdb-crashtest")
-        writer.arguments = ["write", store, "7", "0", "hold"]
-        let pipe = Pipe()
-        writer.standardOutput = pipe
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
-        defer { if writer.isRunning { kill(writer.processIdentifier, SIGKILL) } }
+        let writer = try Child(["write", store, "7", "0", "hold"])
+        defer { if writer.process.isRunning { writer.kill() } }
         // "session ID", then "holding": the writer has its session and appends on.
-        var text = ""
-        for _ in 0..<200 where !text.contains("holding") {
-            let data = pipe.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
+        for _ in 0..<200 where !(writer.lines.last ?? "").hasPrefix("holding") {
+            if writer.nextLine() == nil { break }
         }
-        let id = try #require(text.split(separator: "\n").first { $0.hasPrefix("session ") }.map { String($0.dropFirst(8)) }, "writer said \(text)")
+        let id = try #require(writer.lines.first { $0.hasPrefix("session ") }.map { String($0.dropFirst(8)) }, "writer said \(writer.lines)")
 
         CLI.expectError(try await CLI.run(["rm", id, "--store", store]), status: 3, "session in use: \(id)")
         let dry = try await CLI.run(["prune", "--keep", "0", "--dry-run", "--store", store])
@@ -276,8 +267,8 @@ struct LifecycleEndToEndTests {
         let prune = try await CLI.run(["prune", "--keep", "0", "--store", store])
         #expect(prune.status == 0 && prune.stdout == "nothing to delete\n", "\(prune)")
 
-        kill(writer.processIdentifier, SIGKILL)
-        writer.waitUntilExit()
+        writer.kill()
+        writer.process.waitUntilExit()
         let rm = try await CLI.run(["rm", id, "--store", store])
         #expect(rm.status == 0 && rm.stdout.hasPrefix("deleted \(id) writer 7 ("), "\(rm)")
         let sessions = try await CLI.run(["sessions", "--json", "--store", store])

@@ -5,15 +5,10 @@ import Testing
 
 /// The predicate language of `bisect` and `minimize`: parsing, type errors with their columns, and
 /// what each field means, checked in-process against the language and through `bisect`.
-struct PredicateTests {
+struct PredicateTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
-    }
-
-    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
+    init() throws { dir = try .withUpsell() }
 
     static let syntaxErrors: [(String, Int, String)] = [
         ("", 1, "expected an expression"),

@@ -4,12 +4,11 @@ import RouteLogCore
 import Testing
 
 /// Text renderings against golden files, and the JSON forms against the core's canonical JSON, run in-process.
-struct RenderingTests {
+struct RenderingTests: InProcessSuite {
     let dir: TempDir
 
     init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
+        dir = try .withUpsell()
         try dir.writeSession("tabs.json", [
             RecordedEvent(.setTabs(["home", "search", "library"], selected: "home"), meta: Sessions.at(0)),
             RecordedEvent(.push(RouteRef(id: "episode-7")), meta: Sessions.at(500, .user)),
@@ -20,8 +19,6 @@ struct RenderingTests {
             RecordedEvent(.selectTab("nope"), meta: Sessions.at(1_600, .user)),
         ], label: "tabs")
     }
-
-    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
 
     @Test func logText() async throws {
         let r = await run(["log", "$/upsell.json"])

@@ -10,8 +10,7 @@ struct SessionNamingTests {
     let dir: TempDir
 
     init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
+        dir = try .withUpsell()
         try dir.writeSession("gen.json", Sessions.generated(seed: 3, count: 40), label: "generated")
         try dir.write("empty.json", #"{"format": "routelog-fixture/1", "name": "nothing yet", "events": []}"#)
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// `export --redact-ids` (ids built from payloads do not leak, replays stay the same) and
 /// `export`/`minimize --no-times` (the same events give the same bytes).
-struct StableExportTests {
+struct StableExportTests: InProcessSuite {
     let dir: TempDir
 
     /// A podcast app whose ids are built from payloads, as the README's `"episode-\(id)"` is:
@@ -46,8 +46,6 @@ struct StableExportTests {
             return e
         }, label: "upsell")
     }
-
-    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
 
     /// The state with every id and payload blanked: what "the same shape" compares.
     static func shape(_ v: JSONValue) -> JSONValue {

@@ -11,8 +11,7 @@ struct StoreTests {
     let generated = Sessions.generated(seed: 21, count: 300)
 
     init() throws {
-        dir = try TempDir()
-        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
+        dir = try .withUpsell()
         try dir.writeSession("gen.json", generated, label: "generated")
         var pops = Array(Sessions.upsell.prefix(2))
         pops.append(RecordedEvent(.push(RouteRef(id: "a"))))

@@ -183,8 +183,7 @@ enum Sessions {
 
     /// A generated session with timestamps 100 ms apart.
     static func generated(seed: UInt64, count: Int, mix: SessionGenerator.Mix = .realistic) -> [RecordedEvent] {
-        var g = SessionGenerator(seed: seed, mix: mix)
-        return g.events(count).enumerated().map { i, e in RecordedEvent(e, meta: at(Int64(i) * 100)) }
+        generatedEvents(count, seed: seed, mix: mix) { at(Int64($0) * 100) }
     }
 }
 
@@ -192,5 +191,24 @@ extension String {
     /// Parses one line of canonical JSON output.
     func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
         try JSONValue(parsing: trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// A suite whose tests run `routelog` in-process on the files in its own directory.
+protocol InProcessSuite {
+    var dir: TempDir { get }
+}
+
+extension InProcessSuite {
+    /// Runs `routelog args…` in-process; `$/NAME` names `NAME` in ``dir``.
+    func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
+}
+
+extension TempDir {
+    /// A new directory holding `upsell.json`: ``Sessions/upsell``, labelled "upsell".
+    static func withUpsell() throws -> TempDir {
+        let dir = try TempDir()
+        try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
+        return dir
     }
 }

@@ -5,11 +5,16 @@ import Testing
 
 @Suite("LMDB thin layer")
 struct EnvironmentTests {
+    /// An environment open on a new store directory in `dir`.
+    func openEnvironment(in dir: TempDir, _ options: LMDBEnvironment.Options = .init()) throws -> LMDBEnvironment {
+        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
+        return try LMDBEnvironment.open(at: dir.path, options: options)
+    }
+
     @Test func writeTransactionsCommitOnReturnAndAbortOnThrow() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
-        let env = try LMDBEnvironment.open(at: dir.path, options: .init(mapSize: 1 << 20))
+        let env = try openEnvironment(in: dir, .init(mapSize: 1 << 20))
         let db = try env.database(named: "t", create: true)
         try env.withWriteTransaction { try $0.put([1, 2, 3], forKey: Array("a".utf8), in: db) }
         struct Boom: Error {}
@@ -36,8 +41,7 @@ struct EnvironmentTests {
     @Test func cursorsIterateInKeyOrderFromAStartKey() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
-        let env = try LMDBEnvironment.open(at: dir.path)
+        let env = try openEnvironment(in: dir)
         let db = try env.database(named: "c", create: true)
         try env.withWriteTransaction { txn in
             for k: UInt8 in [5, 1, 9, 3, 7] { try txn.put([k * 2], forKey: [k], in: db) }
@@ -74,8 +78,7 @@ struct EnvironmentTests {
     @Test func readTransactionsNestAndRunOnAnyThread() async throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
-        let env = try LMDBEnvironment.open(at: dir.path)
+        let env = try openEnvironment(in: dir)
         let db = try env.database(named: "n", create: true)
         try env.withWriteTransaction { try $0.put([1], forKey: [1], in: db) }
         // MDB_NOTLS: a second read transaction on the same thread works.
@@ -90,8 +93,7 @@ struct EnvironmentTests {
     @Test func aFullMapGrowsAndTheBodyRunsAgain() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
-        let env = try LMDBEnvironment.open(at: dir.path, options: .init(mapSize: 32 << 10))
+        let env = try openEnvironment(in: dir, .init(mapSize: 32 << 10))
         let before = env.mapSize
         let db = try env.database(named: "g", create: true)
         var runs = 0
@@ -107,8 +109,7 @@ struct EnvironmentTests {
     @Test func aReleasedEnvironmentOpensAgainWithTheSameDatabases() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
-        let env = try LMDBEnvironment.open(at: dir.path, options: .init(mapSize: 1 << 20))
+        let env = try openEnvironment(in: dir, .init(mapSize: 1 << 20))
         let first = try env.database(named: "first", create: true)
         let second = try env.database(named: "second", create: true)
         try env.withWriteTransaction { txn in

@@ -167,7 +167,7 @@ struct DeleteCrashTests {
     /// each session is whole (its row, every event verifying) or gone (no row, no events, no
     /// snapshots), and each one the child acknowledged is gone.
     @Test(.timeLimit(.minutes(3))) func aKilledDeleteLeavesEachSessionWholeOrGone() throws {
-        let seed = UInt64(Date().timeIntervalSince1970 * 1000) & 0xFFFF_FFFF
+        let seed = clockSeed()
         var rng = SplitMix64(seed: seed)
         let dir = try TempDir()
         var log: LMDBEventLog? = try LMDBEventLog.open(at: dir.path, options: lifecycleOptions(snapshotInterval: 64))

@@ -134,19 +134,6 @@ struct MultiProcessTests {
     }
 }
 
-/// The events a `write` child appends for `seed`: the same batches as its `writerBatches`.
-private func writerEvents(seed: UInt64, count: Int) -> [RecordedEvent] {
-    var generator = SessionGenerator(seed: seed)
-    var rng = SplitMix64(seed: seed ^ 0x5EED)
-    var out: [RecordedEvent] = []
-    while out.count < count {
-        let n = Int(rng.next() % 8) + 1
-        let base = Int64(out.count)
-        out += generator.events(n).enumerated().map { i, e in RecordedEvent(e, meta: EventMetadata(timestamp: base + Int64(i) + 1)) }
-    }
-    return Array(out.prefix(count))
-}
-
 /// The pids in the store's reader table, as `mdb_stat -r` prints them (it does not clear stale
 /// slots itself).
 private func readerPIDs(_ mdbStat: String, _ path: String) throws -> [Int32] {

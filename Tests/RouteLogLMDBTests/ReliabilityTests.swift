@@ -8,7 +8,7 @@ struct ReliabilityTests {
     /// A child appends in a loop and is SIGKILLed at random moments; after every kill each
     /// acknowledged event is present, the session verifies and appending continues.
     @Test(.timeLimit(.minutes(3))) func survivesSigkillAtRandomMoments() throws {
-        let seed = UInt64(Date().timeIntervalSince1970 * 1000) & 0xFFFF_FFFF
+        let seed = clockSeed()
         var rng = SplitMix64(seed: seed)
         let dir = try TempDir()
         defer { dir.cleanup() }

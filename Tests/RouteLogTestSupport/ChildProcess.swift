@@ -1,6 +1,6 @@
 import Foundation
 
-/// The built products directory (where the crash-test helper lives).
+/// The built products directory, where the test programs (`Tests/Programs`) are built beside the tests.
 public var productsDirectory: URL {
     let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }
     if let bundle { return bundle.bundleURL.deletingLastPathComponent() }

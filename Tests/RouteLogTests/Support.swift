@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RouteLog
 import RouteLogCore
+import RouteLogTestSupport
 
 /// The routes of a small podcast app.
 enum PodRoute: Routable {
@@ -57,9 +58,8 @@ final class CapturingLogHandler: LogHandler, @unchecked Sendable {
 }
 
 /// An in-memory log whose appends can be made to fail (disk full), or to fail after committing.
-final class FlakyLog: EventLog, @unchecked Sendable {
+final class FlakyLog: ForwardingEventLog, @unchecked Sendable {
     struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
-    let inner = InMemoryEventLog(snapshotInterval: 4, clock: fixedClock)
     private let lock = NSLock()
     private var _failing = false
     private var _failAfterCommit = false
@@ -76,10 +76,9 @@ final class FlakyLog: EventLog, @unchecked Sendable {
     }
     var attempts: Int { lock.withLock { _attempts } }
 
-    func createSession(_ session: NewSession) throws -> SessionInfo { try inner.createSession(session) }
-    func sessions() throws -> [SessionInfo] { try inner.sessions() }
-    func session(_ id: SessionID) throws -> SessionInfo { try inner.session(id) }
-    func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
+    init() { super.init(InMemoryEventLog(snapshotInterval: 4, clock: fixedClock)) }
+
+    override func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
         let (fail, afterCommit): (Bool, Bool) = lock.withLock {
             _attempts += 1
             let a = _failAfterCommit
@@ -91,16 +90,10 @@ final class FlakyLog: EventLog, @unchecked Sendable {
         if afterCommit { throw DiskFull() }
         return stored
     }
-    func read(_ session: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
-        try inner.read(session, from: from, through: through, body)
-    }
-    func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
-    func deleteSession(_ session: SessionID) throws { try inner.deleteSession(session) }
 }
 
 /// An in-memory log whose appends wait at a gate, like a slow fsync, until the test opens it.
-final class GatedLog: EventLog, @unchecked Sendable {
-    let inner = InMemoryEventLog(clock: fixedClock)
+final class GatedLog: ForwardingEventLog, @unchecked Sendable {
     private let gate = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var _started = false
@@ -111,15 +104,14 @@ final class GatedLog: EventLog, @unchecked Sendable {
     /// Whether an append gave up waiting: it was blocking whoever called it.
     var timedOut: Bool { lock.withLock { _timedOut } }
 
+    init() { super.init(InMemoryEventLog(clock: fixedClock)) }
+
     func open() {
         lock.withLock { _open = true }
         gate.signal()
     }
 
-    func createSession(_ session: NewSession) throws -> SessionInfo { try inner.createSession(session) }
-    func sessions() throws -> [SessionInfo] { try inner.sessions() }
-    func session(_ id: SessionID) throws -> SessionInfo { try inner.session(id) }
-    func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
+    override func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
         let mustWait: Bool = lock.withLock {
             _started = true
             return !_open
@@ -129,9 +121,4 @@ final class GatedLog: EventLog, @unchecked Sendable {
         }
         return try inner.append(events, to: session, expectedSeq: expectedSeq)
     }
-    func read(_ session: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
-        try inner.read(session, from: from, through: through, body)
-    }
-    func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
-    func deleteSession(_ session: SessionID) throws { try inner.deleteSession(session) }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Tests of `routelog serve` as an attacker and a heavy user would use it, and of the store commands
-it reads from (import and compact) on a full disk (a small tmpfs; run as root) and killed midway.
+"""Tests of `routelog serve` as an attacker and a heavy user would use it (the store commands it reads
+from are tested on a full disk and killed midway by store_commands_test.py).
 
     /usr/bin/python3 Tests/Serve/serve_test.py BIN_DIR
 
@@ -19,134 +19,23 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import traceback
-import urllib.error
-import urllib.request
 
-BIN = sys.argv[1]
-WORK = tempfile.mkdtemp(prefix="routelog-serve-test-")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from routelog_testkit import Server, Workspace, pids_with, run_tests, wait_until, write_breathing_fixture  # noqa: E402
+
+ws = Workspace(sys.argv[1], "routelog-serve-test-")
+WORK = ws.work
+routelog, sessions_of = ws.routelog, ws.sessions
 PAGE_EVENTS = int(os.environ.get("PAGE_EVENTS", "20000"))
-started = []  # processes this script started, stopped by pid at the end
 
-for tool in ["wrk", "mdb_stat"]:
-    if shutil.which(tool) is None:
-        raise SystemExit(f"{tool} is missing: run 'make setup' (it installs it)")
+if shutil.which("wrk") is None:
+    raise SystemExit("wrk is missing: run 'make setup' (it installs it)")
 
 # This client holds more than 1,100 sockets at once.
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
-
-
-def routelog(*args, store, check=True, env=None, timeout=300):
-    e = dict(os.environ, NO_COLOR="1")
-    e.update(env or {})
-    p = subprocess.run([os.path.join(BIN, "routelog")] + list(args) + ["--store", store],
-                       capture_output=True, text=True, env=e, timeout=timeout)
-    if check and p.returncode != 0:
-        raise AssertionError(f"{args} exited {p.returncode}: {p.stderr.strip()}")
-    return p
-
-
-def wait_until(what, predicate, timeout=10.0, interval=0.05):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = predicate()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
-
-
-def fixture(path, events, label):
-    """A fixture of `events` pushes and pops (a stack that breathes between 0 and 8 deep)."""
-    with open(path, "w") as f:
-        f.write('{"format":"routelog-fixture/1","name":"%s","session":{"label":"%s"},"events":[\n' % (label, label))
-        depth = 0
-        for i in range(events):
-            if depth < 8 and (i // 8) % 2 == 0:
-                f.write('{"push":{"route":{"id":"r%d","payload":{"n":%d}}}}' % (i % 97, i))
-                depth += 1
-            elif depth > 0:
-                f.write('{"pop":{}}')
-                depth -= 1
-            else:
-                f.write('{"push":{"route":{"id":"r%d"}}}' % (i % 97))
-                depth += 1
-            f.write(",\n" if i + 1 < events else "\n")
-        f.write("]}\n")
-
-
-def store_with(name, events):
-    store = os.path.join(WORK, name)
-    path = os.path.join(WORK, name + ".json")
-    fixture(path, events, name)
-    routelog("import", path, store=store)
-    os.remove(path)
-    return store
-
-
-class Server:
-    """`routelog serve` on 127.0.0.1 with a free port."""
-
-    def __init__(self, store, via="routelog", nofile=None, env=None):
-        self.out = open(os.path.join(WORK, f"serve-{len(started)}.out"), "w+")
-        exe = [os.path.join(BIN, "routelog"), "serve"] if via == "routelog" else [os.path.join(BIN, "routelog-serve")]
-        limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile)) if nofile else None
-        e = dict(os.environ)
-        e.update(env or {})
-        self.p = subprocess.Popen(exe + ["--store", store, "--port", "0"], stdout=self.out, stderr=subprocess.STDOUT,
-                                  preexec_fn=limit, env=e)
-        started.append(self.p)
-        line = wait_until("the server's URL", lambda: next(
-            (l for l in open(self.out.name).read().splitlines() if "http://" in l), None), 60)
-        self.base = line[line.index("http://"):].split()[0].rstrip("/")
-        self.port = int(self.base.rsplit(":", 1)[1])
-
-    def get(self, path, headers=None, timeout=10):
-        req = urllib.request.Request(self.base + path, headers=headers or {})
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
-                return r.status, r.read().decode()
-        except urllib.error.HTTPError as e:
-            return e.code, e.read().decode()
-
-    def raw(self, request, timeout=5):
-        """Sends `request` bytes on a new connection; returns the status code and the body."""
-        with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
-            s.sendall(request)
-            data = b""
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-                if b"\r\n\r\n" in data:
-                    head, _, body = data.partition(b"\r\n\r\n")
-                    m = re.search(rb"content-length: *(\d+)", head, re.I)
-                    if m and len(body) >= int(m.group(1)):
-                        break
-        head, _, body = data.partition(b"\r\n\r\n")
-        return int(head.split(b" ")[1]), body.decode()
-
-    def rss(self):
-        """(current, peak) resident memory in MiB."""
-        status = open(f"/proc/{self.p.pid}/status").read()
-        get = lambda key: int(re.search(key + r":\s+(\d+) kB", status).group(1)) / 1024
-        return get("VmRSS"), get("VmHWM")
-
-    def heap(self):
-        """Resident anonymous memory in MiB (the heap; the store's mapped pages are file-backed)."""
-        status = open(f"/proc/{self.p.pid}/status").read()
-        return int(re.search(r"RssAnon:\s+(\d+) kB", status).group(1)) / 1024
-
-    def stop(self):
-        if self.p.poll() is None:
-            self.p.send_signal(signal.SIGKILL)
-            self.p.wait(10)
 
 
 class Stream:
@@ -188,12 +77,12 @@ def stream(server, ref, frm=1, timeout=120):
 
 # ---------------------------------------------------------------------------------------------
 
-SMALL = store_with("small", 40)
-small_id = json.loads(routelog("sessions", "--json", store=SMALL).stdout)[-1]["id"]
+SMALL = ws.store_with("small", 40)
+small_id = sessions_of(SMALL)[-1]["id"]
 
 
 def test_host_and_origin_allow_list():
-    srv = Server(SMALL)
+    srv = Server(ws, SMALL)
     try:
         p = srv.port
         for host in [f"127.0.0.1:{p}", f"localhost:{p}", f"[::1]:{p}", f"LOCALHOST:{p}"]:
@@ -217,10 +106,10 @@ def test_host_and_origin_allow_list():
 
 
 def test_api_mirrors_the_cli_field_by_field():
-    srv = Server(SMALL)
+    srv = Server(ws, SMALL)
     try:
         code, body = srv.get("/api/sessions")
-        cli = json.loads(routelog("sessions", "--json", store=SMALL).stdout)
+        cli = sessions_of(SMALL)
         api = json.loads(body)
         assert code == 200 and len(api) == len(cli)
         for a, c in zip(api, cli):
@@ -242,7 +131,7 @@ def test_api_mirrors_the_cli_field_by_field():
 
 def test_huge_and_odd_parameters():
     # Also: `routelog serve` is not under the store watchdog (a 1 s bound would end it).
-    srv = Server(SMALL, env={"ROUTELOG_STORE_TIMEOUT": "1"})
+    srv = Server(ws, SMALL, env={"ROUTELOG_STORE_TIMEOUT": "1"})
     try:
         base = f"/api/sessions/{small_id}"
         for q in ["events?from=9223372036854775808", "events?from=18446744073709551615", "events?from=18446744073709551616",
@@ -267,7 +156,7 @@ def test_huge_and_odd_parameters():
 
 def test_sigint_and_sigterm_stop_with_a_stream_open():
     for sig in [signal.SIGINT, signal.SIGTERM]:
-        srv = Server(SMALL)
+        srv = Server(ws, SMALL)
         s = stream(srv, small_id)
         assert s.read_events(40, time.monotonic() + 10) == 40
         keep = srv.raw  # an idle keep-alive connection too
@@ -284,7 +173,7 @@ def test_sigint_and_sigterm_stop_with_a_stream_open():
 
 
 def test_killing_routelog_serve_ends_the_server():
-    srv = Server(SMALL, via="routelog")
+    srv = Server(ws, SMALL, via="routelog")
     exe = os.path.realpath(f"/proc/{srv.p.pid}/exe")
     assert exe.endswith("routelog-serve"), f"`routelog serve` runs the server in its own process: {exe}"
     srv.p.send_signal(signal.SIGKILL)
@@ -297,15 +186,8 @@ def test_killing_routelog_serve_ends_the_server():
         except OSError:
             return True
     wait_until("the port to close", port_closed, 2)
-    orphans = [pid for pid in os.listdir("/proc") if pid.isdigit() and _cmdline(pid).count(srv.out.name) > 0]
+    orphans = pids_with(srv.out.name)
     assert not orphans, orphans
-
-
-def _cmdline(pid):
-    try:
-        return open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace")
-    except OSError:
-        return ""
 
 
 def dribble(srv, opened, limit=16):
@@ -332,7 +214,7 @@ def dribble(srv, opened, limit=16):
 
 def test_idle_and_slow_connections():
     # A client dribbling its header, one byte a second, is closed at the 10 s header timeout.
-    srv = Server(SMALL)
+    srv = Server(ws, SMALL)
     try:
         opened = time.monotonic()
         closed_at = dribble(srv, opened)
@@ -344,7 +226,7 @@ def test_idle_and_slow_connections():
         srv.stop()
     # The descriptor limit the report hit: 1,024, hard, so the server cannot raise it. With 1,100
     # idle connections open, a new request is still answered (the longest-idle ones are closed).
-    srv = Server(SMALL, nofile=(1024, 1024))
+    srv = Server(ws, SMALL, nofile=(1024, 1024))
     conns = []
     try:
         for _ in range(1100):
@@ -374,9 +256,9 @@ def wrk_p99(srv, seconds=4):
 
 
 def test_api_latency_under_page_loads_and_streams():
-    store = store_with("load", 100_000)
-    sid = json.loads(routelog("sessions", "--json", store=store).stdout)[-1]["id"]
-    srv = Server(store)
+    store = ws.store_with("load", 100_000)
+    sid = sessions_of(store)[-1]["id"]
+    srv = Server(ws, store)
     socks = []
     try:
         idle_p99, _ = wrk_p99(srv, 2)
@@ -427,9 +309,9 @@ def test_api_latency_under_page_loads_and_streams():
 
 
 def test_big_page_in_bounded_memory():
-    store = store_with("big", PAGE_EVENTS)
-    sid = json.loads(routelog("sessions", "--json", store=store).stdout)[-1]["id"]
-    srv = Server(store)
+    store = ws.store_with("big", PAGE_EVENTS)
+    sid = sessions_of(store)[-1]["id"]
+    srv = Server(ws, store)
     try:
         baseline, _ = srv.rss()
         heap = srv.heap()
@@ -456,13 +338,13 @@ def test_big_page_in_bounded_memory():
 def test_a_replaced_store_is_picked_up():
     store = os.path.join(WORK, "replaced")
     shutil.copytree(SMALL, store)
-    srv = Server(store)
+    srv = Server(ws, store)
     try:
         assert len(json.loads(srv.get("/api/sessions")[1])) == 1
         # A new store (two sessions) renamed over the old one's data file, as a restore does.
         other = os.path.join(WORK, "replacement")
         shutil.copytree(SMALL, other)
-        fixture(os.path.join(WORK, "second.json"), 5, "second")
+        write_breathing_fixture(os.path.join(WORK, "second.json"), 5, "second")
         routelog("import", os.path.join(WORK, "second.json"), store=other)
         os.rename(os.path.join(other, "data.mdb"), os.path.join(store, "data.mdb"))
         t0 = time.monotonic()
@@ -472,154 +354,9 @@ def test_a_replaced_store_is_picked_up():
         srv.stop()
 
 
-# The store commands the viewer reads from, on a full disk and killed midway.
-
-mounts = []  # tmpfs mounts this script made, unmounted at the end
-
-
-def small_tmpfs(name, size="1m"):
-    """A tmpfs of `size` (a full disk within reach); the test runs as root, as `make test` here does."""
-    path = os.path.join(WORK, name)
-    os.makedirs(path)
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise AssertionError(f"cannot mount a {size} tmpfs at {path} (the full-disk tests need root): {r.stderr.strip()}")
-    mounts.append(path)
-    return path
-
-
-def sessions_of(store):
-    return json.loads(routelog("sessions", "--json", store=store).stdout)
-
-
-def test_import_is_all_or_nothing_on_a_full_disk():
-    disk = small_tmpfs("full-import")
-    store = os.path.join(disk, "st")
-    small, big = os.path.join(WORK, "small.json"), os.path.join(WORK, "big.json")
-    fixture(small, 10, "small")
-    fixture(big, 40000, "big")
-    routelog("import", small, store=store)
-    r = routelog("import", big, store=store, check=False)
-    assert r.returncode == 3, (r.returncode, r.stderr)
-    assert "disk full" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
-    listed = sessions_of(store)
-    assert [(s["label"], s["events"]) for s in listed] == [("small", 10)], listed
-    routelog("verify", "--all", store=store)
-
-
-def worker_pids(marker):
-    return [pid for pid in os.listdir("/proc") if pid.isdigit() and marker in _cmdline(pid)]
-
-
-def test_import_killed_midway_leaves_no_session():
-    big = os.path.join(WORK, "killed-big.json")
-    fixture(big, 300000, "killed")
-    store = store_with("killed-import", 5)
-    killed = 0
-    for delay in [0.4, 0.8, 1.2, 1.6, 2.4]:
-        p = subprocess.Popen([os.path.join(BIN, "routelog"), "import", big, "--store", store],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        started.append(p)
-        time.sleep(delay)
-        p.send_signal(signal.SIGKILL)
-        p.wait(10)
-        killed += p.returncode == -signal.SIGKILL
-        # The watched worker ends with the routelog the user killed (within a few beats; left
-        # alone it would import for seconds more).
-        wait_until("the import's worker to end", lambda: not worker_pids(big), 2)
-        counts = [s["events"] for s in sessions_of(store) if s["label"] == "killed"]
-        assert all(c == 300000 for c in counts), counts
-    assert killed > 0
-    routelog("verify", "--all", store=store)
-    # The last of those imports may have been killed after committing transactions of its own (on
-    # a quiet machine the import is that far by 1.6 s): the next read-write open (this import)
-    # removes them, and then the store holds the records of its sessions and nothing else.
-    first = os.path.join(WORK, "first-tiny.json")
-    fixture(first, 3, "first-tiny")
-    routelog("import", first, store=store)
-    assert events_in(store) == sum(s["events"] for s in sessions_of(store)), (events_in(store), sessions_of(store))
-    # Killed after its first transactions committed (32,768 events each): their records are there,
-    # under a mark no reader shows, and the next read-write open removes them.
-    base = events_in(store)
-    p = subprocess.Popen([os.path.join(BIN, "routelog"), "import", big, "--store", store],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    started.append(p)
-    wait_until("a committed import transaction", lambda: events_in(store) >= base + 32768 or p.poll() is not None, 120, 0.02)
-    p.send_signal(signal.SIGKILL)
-    p.wait(10)
-    assert p.returncode == -signal.SIGKILL, p.returncode
-    wait_until("the import's worker to end", lambda: not worker_pids(big), 2)
-    left = events_in(store)
-    assert left >= base + 32768, (base, left)
-    assert sum(s["events"] for s in sessions_of(store)) == base, sessions_of(store)
-    tiny = os.path.join(WORK, "tiny.json")
-    fixture(tiny, 3, "tiny")
-    routelog("import", tiny, store=store)
-    assert events_in(store) == base + 3, (base, events_in(store))
-    routelog("verify", "--all", store=store)
-
-
-def events_in(store):
-    """The records in the store's events database, a session's or not (mdb_stat reads the file)."""
-    out = subprocess.run(["mdb_stat", "-s", "events", store], capture_output=True, text=True, check=True).stdout
-    return int(re.search(r"Entries: (\d+)", out).group(1))
-
-
-def test_compact_out_of_space_killed_and_modes():
-    store = store_with("compact-src", 60000)
-    disk = small_tmpfs("full-compact")
-    out = os.path.join(disk, "copy")
-    r = routelog("compact", "-o", out, store=store, check=False)
-    assert r.returncode == 3 and "disk full" in r.stderr, (r.returncode, r.stderr)
-    assert not os.path.exists(out) and os.listdir(disk) == [], os.listdir(disk)
-    # Killed: the copy is at its place whole or not at all; the next compact clears what was left.
-    for i, delay in enumerate([0.05, 0.2, 0.5]):
-        out = os.path.join(WORK, f"killed-copy-{i}")
-        p = subprocess.Popen([os.path.join(BIN, "routelog"), "compact", "-o", out, "--store", store],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        started.append(p)
-        time.sleep(delay)
-        p.send_signal(signal.SIGKILL)
-        p.wait(10)
-        wait_until("the compact's worker to end", lambda: not worker_pids(out), 5)
-        if os.path.exists(out):
-            routelog("verify", "--all", store=out)
-    out = os.path.join(WORK, "copy")
-    routelog("compact", "-o", out, store=store)
-    assert not [n for n in os.listdir(WORK) if ".compact-" in n], os.listdir(WORK)
-    for name in ["data.mdb"]:
-        mode = os.stat(os.path.join(out, name)).st_mode & 0o777
-        assert mode == os.stat(os.path.join(store, name)).st_mode & 0o777, oct(mode)
-    assert os.stat(out).st_mode & 0o777 == os.stat(store).st_mode & 0o777
-    assert [s["id"] for s in sessions_of(out)] == [s["id"] for s in sessions_of(store)]
-
-
 TESTS = [test_host_and_origin_allow_list, test_api_mirrors_the_cli_field_by_field, test_huge_and_odd_parameters,
          test_sigint_and_sigterm_stop_with_a_stream_open, test_killing_routelog_serve_ends_the_server,
          test_idle_and_slow_connections, test_a_replaced_store_is_picked_up, test_api_latency_under_page_loads_and_streams,
-         test_big_page_in_bounded_memory, test_import_is_all_or_nothing_on_a_full_disk,
-         test_import_killed_midway_leaves_no_session, test_compact_out_of_space_killed_and_modes]
+         test_big_page_in_bounded_memory]
 
-failed = 0
-try:
-    only = os.environ.get("ONLY")
-    for t in TESTS:
-        if only and only not in t.__name__:
-            continue
-        t0 = time.monotonic()
-        try:
-            t()
-            print(f"ok   {t.__name__} ({time.monotonic() - t0:.1f}s)")
-        except Exception:
-            failed += 1
-            print(f"FAIL {t.__name__}")
-            traceback.print_exc()
-finally:
-    for p in started:
-        if p.poll() is None:
-            p.send_signal(signal.SIGKILL)
-            p.wait(10)
-    for m in mounts:
-        subprocess.run(["umount", m])
-    shutil.rmtree(WORK, ignore_errors=True)
-sys.exit(1 if failed else 0)
+run_tests("serve tests", TESTS, cleanup=ws.close)

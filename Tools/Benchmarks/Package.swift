@@ -7,6 +7,10 @@ import PackageDescription
 //   the same run, prints the table and writes the JSON summary (`make bench` runs it through `run.sh`).
 // - `Benchmarks/RouteLogBenchmarks` runs the same workloads under package-benchmark
 //   (`swift package benchmark`), for histograms and comparisons between branches.
+
+/// RouteLog's library products `names`, as target dependencies.
+func routeLog(_ names: String...) -> [Target.Dependency] { names.map { .product(name: $0, package: "RouteLog") } }
+
 let package = Package(
     name: "RouteLogBenchmarks",
     platforms: [.macOS(.v14)],
@@ -21,30 +25,16 @@ let package = Package(
         .systemLibrary(name: "CRawLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
         .target(
             name: "RouteLogBenchSupport",
-            dependencies: [
-                "CSQLite", "CRawLMDB",
-                .product(name: "RouteLogCore", package: "RouteLog"),
-                .product(name: "RouteLogLMDB", package: "RouteLog"),
-            ]
+            dependencies: ["CSQLite", "CRawLMDB"] + routeLog("RouteLogCore", "RouteLogLMDB")
         ),
         .executableTarget(
             name: "routelog-bench-summary",
-            dependencies: [
-                "RouteLogBenchSupport",
-                .product(name: "RouteLogCore", package: "RouteLog"),
-                .product(name: "RouteLogTimeline", package: "RouteLog"),
-                .product(name: "RouteLogLMDB", package: "RouteLog"),
-                .product(name: "RouteLog", package: "RouteLog"),
-            ]
+            dependencies: ["RouteLogBenchSupport"] + routeLog("RouteLogCore", "RouteLogTimeline", "RouteLogLMDB", "RouteLog")
         ),
         // A one-workload driver for profilers (callgrind, perf).
         .executableTarget(
             name: "routelog-profile",
-            dependencies: [
-                "RouteLogBenchSupport",
-                .product(name: "RouteLogCore", package: "RouteLog"),
-                .product(name: "RouteLogLMDB", package: "RouteLog"),
-            ]
+            dependencies: ["RouteLogBenchSupport"] + routeLog("RouteLogCore", "RouteLogLMDB")
         ),
         .executableTarget(
             name: "RouteLogBenchmarks",

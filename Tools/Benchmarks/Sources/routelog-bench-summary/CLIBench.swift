@@ -149,6 +149,24 @@ enum CLIBench {
     /// `CPU 2.1 s` of a run, for a reader of a busy machine's figures.
     static func cpu(_ r: Run) -> String { "CPU \(Summary.format(r.cpu)) s" }
 
+    /// Measures `routelog arguments…` (`bin`) `runs` times on a session of `n` events: figure `name`,
+    /// the best wall time, targeted at `perMillion` s per 1M events (its note: `note`, the CPU time and
+    /// the target), and `name-rss`, that run's peak RSS, targeted at `rssMiB`.
+    static func timeAndRSS(
+        _ name: String, _ bin: String, _ arguments: [String], expect: Set<Int32> = [0], runs: Int, count n: Int,
+        perMillion: Double, rssMiB: Double, note: String, scaled: String
+    ) throws -> [Figure] {
+        progress("\(name), \(runs) run(s)")
+        let r = try measure(bin, arguments, runs: runs, expect: expect)
+        return [
+            Figure(name: name, value: r.best.seconds, unit: "s", target: .valueAtMost(perMillion * Double(n) / 1e6),
+                   count: n, median: r.median, runs: runs,
+                   note: "\(note); \(cpu(r.best)); target \(Int(perMillion)) s per 1M events" + scaled),
+            Figure(name: name + "-rss", value: Double(r.best.maxRSS) / 1_048_576, unit: "MiB", target: .valueAtMost(rssMiB),
+                   count: n, note: "peak RSS (ru_maxrss) of that run" + scaled),
+        ]
+    }
+
     static func figures(_ o: Options) throws -> [Figure] {
         let n = o.count(1_000_000)
         let size = n >= 1_000_000 && n % 1_000_000 == 0 ? "\(n / 1_000_000)M" : "\(n)"
@@ -172,22 +190,13 @@ enum CLIBench {
         let store = ["--store", data.store]
         var figures: [Figure] = []
 
-        progress("cli-diff-events-\(size), \(runs) run(s)")
-        let diff = try measure(bin, ["diff", data.sessionA, data.sessionB, "--events"] + store, runs: runs, expect: [1])
-        figures.append(Figure(name: "cli-diff-events-\(size)", value: diff.best.seconds, unit: "s", target: .valueAtMost(3 * Double(n) / 1e6),
-                              count: n, median: diff.median, runs: runs,
-                              note: "routelog diff A B --events, two unrelated sessions, stdout to /dev/null; \(cpu(diff.best)); target 3 s per 1M events" + scaled))
-        figures.append(Figure(name: "cli-diff-events-\(size)-rss", value: Double(diff.best.maxRSS) / 1_048_576, unit: "MiB", target: .valueAtMost(256),
-                              count: n, note: "peak RSS (ru_maxrss) of that run" + scaled))
+        figures += try timeAndRSS("cli-diff-events-\(size)", bin, ["diff", data.sessionA, data.sessionB, "--events"] + store, expect: [1], runs: runs,
+                                  count: n, perMillion: 3, rssMiB: 256,
+                                  note: "routelog diff A B --events, two unrelated sessions, stdout to /dev/null", scaled: scaled)
 
         let at = n / 2
-        progress("cli-read-json-\(size), \(runs) run(s)")
-        let read = try measure(bin, ["state", "\(data.file)@\(at)"] + store, runs: runs, expect: [0])
-        figures.append(Figure(name: "cli-read-json-\(size)", value: read.best.seconds, unit: "s", target: .valueAtMost(2 * Double(n) / 1e6),
-                              count: n, median: read.median, runs: runs,
-                              note: "routelog state FILE@\(at) on an exported \(n)-event fixture file; \(cpu(read.best)); target 2 s per 1M events" + scaled))
-        figures.append(Figure(name: "cli-read-json-\(size)-rss", value: Double(read.best.maxRSS) / 1_048_576, unit: "MiB", target: .valueAtMost(300),
-                              count: n, note: "peak RSS (ru_maxrss) of that run" + scaled))
+        figures += try timeAndRSS("cli-read-json-\(size)", bin, ["state", "\(data.file)@\(at)"] + store, runs: runs, count: n, perMillion: 2, rssMiB: 300,
+                                  note: "routelog state FILE@\(at) on an exported \(n)-event fixture file", scaled: scaled)
 
         progress("cli-import-\(size), \(runs) run(s)")
         var importRuns: [Run] = []

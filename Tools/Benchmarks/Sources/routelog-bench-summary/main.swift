@@ -328,38 +328,32 @@ func storeFigures(_ o: Options) throws -> [Figure] {
 
 // MARK: - Main
 
+/// When this process was started as one of the benchmarks' child processes (`--MODE A B`): runs
+/// `body` with A and B, then exits 0, or 1 after printing `MODE: error` on stderr.
+func runChild(_ mode: String, _ body: (String, String) throws -> Void) {
+    let args = CommandLine.arguments
+    guard args.count == 4, args[1] == "--" + mode else { return }
+    do {
+        try body(args[2], args[3])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(mode): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+/// A child's COUNT argument.
+func childCount(_ text: String) throws -> Int {
+    guard let count = Int(text) else { throw BenchError("not a count: \(text)") }
+    return count
+}
+
 // The child process of replay-rss: `routelog-bench-summary --replay-rss STORE SESSION`.
-if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--replay-rss" {
-    do {
-        try StoreBench.replayRSSChild(path: CommandLine.arguments[2], session: CommandLine.arguments[3])
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("replay-rss: \(error)\n".utf8))
-        exit(1)
-    }
-}
-
+runChild("replay-rss") { try StoreBench.replayRSSChild(path: $0, session: $1) }
 // The appenders of append-multiprocess: `routelog-bench-summary --append-child STORE COUNT`.
-if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--append-child", let count = Int(CommandLine.arguments[3]) {
-    do {
-        try MultiProcessBench.child(store: CommandLine.arguments[2], count: count)
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("append-child: \(error)\n".utf8))
-        exit(1)
-    }
-}
-
+runChild("append-child") { try MultiProcessBench.child(store: $0, count: try childCount($1)) }
 // The data of the cli figures: `routelog-bench-summary --cli-data DIR COUNT`.
-if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--cli-data", let count = Int(CommandLine.arguments[3]) {
-    do {
-        _ = try CLIBench.keptData(count: count, in: CommandLine.arguments[2])
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("cli-data: \(error)\n".utf8))
-        exit(1)
-    }
-}
+runChild("cli-data") { _ = try CLIBench.keptData(count: try childCount($1), in: $0) }
 
 do {
     let o = try Options.parse(CommandLine.arguments)

@@ -45,6 +45,7 @@
 import Foundation
 import RouteLogCore
 import RouteLogLMDB
+import RouteLogTestSupport
 import Synchronization
 
 /// Writes one line to stdout, unbuffered, so a kill never loses an acknowledged line.
@@ -397,19 +398,6 @@ case "delete":
 
 default:
     fail("unknown command \(args[1])", code: 64)
-}
-
-/// The batches a `write` child appends: 1–8 events each from a seeded generator, each event
-/// stamped with its seq. The tests compute the same batches to check what was stored.
-func writerBatches(seed: UInt64) -> some Sequence<[RecordedEvent]> {
-    var generator = SessionGenerator(seed: seed)
-    var rng = SplitMix64(seed: seed ^ 0x5EED)
-    var seq: Int64 = 0
-    return AnyIterator {
-        let n = Int(rng.next() % 8) + 1
-        defer { seq += Int64(n) }
-        return generator.events(n).enumerated().map { i, e in RecordedEvent(e, meta: EventMetadata(timestamp: seq + Int64(i) + 1)) }
-    }.lazy
 }
 
 /// State shared between a child's threads or tasks.

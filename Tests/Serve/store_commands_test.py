@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+"""Tests of the store commands `routelog serve` reads from, import and compact, on a full disk (a small
+tmpfs; run as root) and killed midway.
+
+    /usr/bin/python3 Tests/Serve/store_commands_test.py BIN_DIR
+
+BIN_DIR holds the built routelog. Every wait and loop is bounded in count and time. Exits 1 when any
+test fails.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from routelog_testkit import Workspace, pids_with, run_tests, wait_until, write_breathing_fixture  # noqa: E402
+
+ws = Workspace(sys.argv[1], "routelog-store-commands-test-")
+WORK = ws.work
+routelog, sessions_of = ws.routelog, ws.sessions
+
+if shutil.which("mdb_stat") is None:
+    raise SystemExit("mdb_stat is missing: run 'make setup' (it installs it)")
+
+
+def test_import_is_all_or_nothing_on_a_full_disk():
+    disk = ws.tmpfs("full-import")
+    store = os.path.join(disk, "st")
+    small, big = os.path.join(WORK, "small.json"), os.path.join(WORK, "big.json")
+    write_breathing_fixture(small, 10, "small")
+    write_breathing_fixture(big, 40000, "big")
+    routelog("import", small, store=store)
+    r = routelog("import", big, store=store, check=False)
+    assert r.returncode == 3, (r.returncode, r.stderr)
+    assert "disk full" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    listed = sessions_of(store)
+    assert [(s["label"], s["events"]) for s in listed] == [("small", 10)], listed
+    routelog("verify", "--all", store=store)
+
+
+def test_import_killed_midway_leaves_no_session():
+    big = os.path.join(WORK, "killed-big.json")
+    write_breathing_fixture(big, 300000, "killed")
+    store = ws.store_with("killed-import", 5)
+    killed = 0
+    for delay in [0.4, 0.8, 1.2, 1.6, 2.4]:
+        p = ws.start([ws.exe("routelog"), "import", big, "--store", store],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        p.send_signal(signal.SIGKILL)
+        p.wait(10)
+        killed += p.returncode == -signal.SIGKILL
+        # The watched worker ends with the routelog the user killed (within a few beats; left
+        # alone it would import for seconds more).
+        wait_until("the import's worker to end", lambda: not pids_with(big), 2)
+        counts = [s["events"] for s in sessions_of(store) if s["label"] == "killed"]
+        assert all(c == 300000 for c in counts), counts
+    assert killed > 0
+    routelog("verify", "--all", store=store)
+    # The last of those imports may have been killed after committing transactions of its own (on
+    # a quiet machine the import is that far by 1.6 s): the next read-write open (this import)
+    # removes them, and then the store holds the records of its sessions and nothing else.
+    first = os.path.join(WORK, "first-tiny.json")
+    write_breathing_fixture(first, 3, "first-tiny")
+    routelog("import", first, store=store)
+    assert events_in(store) == sum(s["events"] for s in sessions_of(store)), (events_in(store), sessions_of(store))
+    # Killed after its first transactions committed (32,768 events each): their records are there,
+    # under a mark no reader shows, and the next read-write open removes them.
+    base = events_in(store)
+    p = ws.start([ws.exe("routelog"), "import", big, "--store", store],
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until("a committed import transaction", lambda: events_in(store) >= base + 32768 or p.poll() is not None, 120, 0.02)
+    p.send_signal(signal.SIGKILL)
+    p.wait(10)
+    assert p.returncode == -signal.SIGKILL, p.returncode
+    wait_until("the import's worker to end", lambda: not pids_with(big), 2)
+    left = events_in(store)
+    assert left >= base + 32768, (base, left)
+    assert sum(s["events"] for s in sessions_of(store)) == base, sessions_of(store)
+    tiny = os.path.join(WORK, "tiny.json")
+    write_breathing_fixture(tiny, 3, "tiny")
+    routelog("import", tiny, store=store)
+    assert events_in(store) == base + 3, (base, events_in(store))
+    routelog("verify", "--all", store=store)
+
+
+def events_in(store):
+    """The records in the store's events database, a session's or not (mdb_stat reads the file)."""
+    out = subprocess.run(["mdb_stat", "-s", "events", store], capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"Entries: (\d+)", out).group(1))
+
+
+def test_compact_out_of_space_killed_and_modes():
+    store = ws.store_with("compact-src", 60000)
+    disk = ws.tmpfs("full-compact")
+    out = os.path.join(disk, "copy")
+    r = routelog("compact", "-o", out, store=store, check=False)
+    assert r.returncode == 3 and "disk full" in r.stderr, (r.returncode, r.stderr)
+    assert not os.path.exists(out) and os.listdir(disk) == [], os.listdir(disk)
+    # Killed: the copy is at its place whole or not at all; the next compact clears what was left.
+    for i, delay in enumerate([0.05, 0.2, 0.5]):
+        out = os.path.join(WORK, f"killed-copy-{i}")
+        p = ws.start([ws.exe("routelog"), "compact", "-o", out, "--store", store],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        p.send_signal(signal.SIGKILL)
+        p.wait(10)
+        wait_until("the compact's worker to end", lambda: not pids_with(out), 5)
+        if os.path.exists(out):
+            routelog("verify", "--all", store=out)
+    out = os.path.join(WORK, "copy")
+    routelog("compact", "-o", out, store=store)
+    assert not [n for n in os.listdir(WORK) if ".compact-" in n], os.listdir(WORK)
+    for name in ["data.mdb"]:
+        mode = os.stat(os.path.join(out, name)).st_mode & 0o777
+        assert mode == os.stat(os.path.join(store, name)).st_mode & 0o777, oct(mode)
+    assert os.stat(out).st_mode & 0o777 == os.stat(store).st_mode & 0o777
+    assert [s["id"] for s in sessions_of(out)] == [s["id"] for s in sessions_of(store)]
+
+
+TESTS = [test_import_is_all_or_nothing_on_a_full_disk, test_import_killed_midway_leaves_no_session,
+         test_compact_out_of_space_killed_and_modes]
+
+run_tests("store command tests", TESTS, cleanup=ws.close)
