@@ -19,22 +19,17 @@ Exits 1 when any check fails. Every wait is bounded.
 import asyncio
 import json
 import os
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.error
-import urllib.request
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-BIN = sys.argv[1]
-WORK = tempfile.mkdtemp(prefix="routelog-parity-")
-STORE = os.path.join(WORK, "store")
-SERVED = os.path.join(WORK, "served")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from routelog_testkit import Checks, Server, Workspace, write_fixture  # noqa: E402
+
+ws = Workspace(sys.argv[1], "routelog-parity-", timeout=120)
+STORE = ws.path("store")
+SERVED = ws.path("served")
 SECRET = "SECRET-SKU-41"
 
 SHOP = [
@@ -49,26 +44,16 @@ SHOP = [
 ]
 NEWS = [{"push": {"route": {"id": "story-%d" % i}}} for i in range(30)] + [{"pop": {}}] * 3
 
-failures = []
+checks = Checks()
+check = checks.check
 
 
-def check(name, ok, detail=""):
-    if ok:
-        print(f"ok  {name}")
-    else:
-        failures.append(f"{name}: {detail}")
-        print(f"FAIL {name}: {str(detail)[:600]}")
-
-
-def fixture(name, events):
-    lines = [json.dumps(dict(e, meta={"origin": "user" if i % 3 == 0 else "app", "time": 1795000000000 + 100 * i}),
-                        separators=(",", ":")) for i, e in enumerate(events)]
-    return '{"format":"routelog-fixture/1","name":%s,"description":"","events":[\n%s\n]}\n' % (json.dumps(name), ",\n".join(lines))
+def with_meta(events):
+    return [dict(e, meta={"origin": "user" if i % 3 == 0 else "app", "time": 1795000000000 + 100 * i}) for i, e in enumerate(events)]
 
 
 def routelog(*args, ok=(0,)):
-    p = subprocess.run([os.path.join(BIN, "routelog")] + list(args) + ["--store", STORE], capture_output=True, text=True,
-                       timeout=120, env=dict(os.environ, NO_COLOR="1"))
+    p = ws.routelog(*args, store=STORE, check=False)
     if p.returncode not in ok:
         raise AssertionError(f"routelog {args} exited {p.returncode}: {p.stderr.strip()}")
     return p.stdout
@@ -92,73 +77,42 @@ def same(name, got, want):
         check(name, got == want, (got, want))
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self):
-        self.port = free_port()
-        self.p = subprocess.Popen([os.path.join(BIN, "routelog-serve"), "--store", STORE, "--port", str(self.port)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                self.get("/api/sessions")
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("routelog-serve did not answer within 30 s")
-
-    def get(self, path):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
-
-    def stop(self):
-        self.p.terminate()
-        self.p.wait(timeout=10)
-
-
 def setup():
     os.makedirs(SERVED)
     for name, events in [("shop", SHOP), ("news", NEWS)]:
-        with open(os.path.join(SERVED, name + ".json"), "w") as f:
-            f.write(fixture(name, events))
-        routelog("import", os.path.join(SERVED, name + ".json"), "--label", name)
-    with open(os.path.join(WORK, "beside.json"), "w") as f:
-        f.write(fixture("beside", SHOP))
-    os.symlink(os.path.join(WORK, "beside.json"), os.path.join(SERVED, "link.json"))
+        routelog("import", write_fixture(os.path.join(SERVED, name + ".json"), name, with_meta(events), description=""), "--label", name)
+    write_fixture(ws.path("beside.json"), "beside", with_meta(SHOP), description="")
+    os.symlink(ws.path("beside.json"), os.path.join(SERVED, "link.json"))
 
 
 def test_serve_equals_the_cli(ids):
-    srv = Server()
+    srv = Server(ws, STORE, via="routelog-serve")
+
+    def get(path):
+        code, body = srv.get(path)
+        return code, json.loads(body)
     try:
-        code, api = srv.get("/api/sessions")
+        code, api = get("/api/sessions")
         same("GET /api/sessions = sessions --json", api, cli_json("sessions")) if code == 200 else check("GET /api/sessions", False, code)
         for ref in [ids["shop"], ids["shop"][:13], "latest", "latest~1", "%231"]:
             cli_ref = ref.replace("%23", "#")
-            code, one = srv.get(f"/api/sessions/{ref}")
+            code, one = get(f"/api/sessions/{ref}")
             want_id = resolve_id(cli_ref, ids)
             want = next(s for s in cli_json("sessions") if s["id"] == want_id)
             same(f"GET /api/sessions/{ref} = its sessions --json element", one, want)
         for at in [0, 3, len(SHOP)]:
-            code, state = srv.get(f"/api/sessions/{ids['shop']}/state?at={at}")
+            code, state = get(f"/api/sessions/{ids['shop']}/state?at={at}")
             same(f"GET state?at={at} = state @{at} --json", state, cli_json("state", f"{ids['shop']}@{at}"))
-        code, state = srv.get(f"/api/sessions/latest@4/state")
+        code, state = get(f"/api/sessions/latest@4/state")
         same("GET latest@4/state = state latest@4 --json", state, cli_json("state", "latest@4"))
-        code, page = srv.get(f"/api/sessions/{ids['news']}/events?from=5&limit=10")
+        code, page = get(f"/api/sessions/{ids['news']}/events?from=5&limit=10")
         lines = cli_lines("log", ids["news"], "--from", "5", "--to", "14")
         check("GET events: ten lines", code == 200 and len(page["events"]) == 10, page)
         for got, want in zip(page["events"], lines):
             same(f"GET events seq {want['seq']} = log --json line", got, want)
-        code, err = srv.get("/api/sessions/..%2F..%2Fetc%2Fpasswd/state")
+        code, err = get("/api/sessions/..%2F..%2Fetc%2Fpasswd/state")
         check("the server reads no file by ref", code in (400, 404) and "root:" not in json.dumps(err), (code, err))
-        code, err = srv.get("/api/sessions/nosuch/state")
+        code, err = get("/api/sessions/nosuch/state")
         check("an unknown ref is 404 with the CLI's message", code == 404 and err["error"].startswith("unknown session: nosuch"), (code, err))
     finally:
         srv.stop()
@@ -174,7 +128,7 @@ def resolve_id(ref, ids):
 
 
 async def mcp_session(extra, body):
-    params = StdioServerParameters(command=os.path.join(BIN, "routelog"), args=["mcp", "--store", STORE] + extra)
+    params = StdioServerParameters(command=ws.exe("routelog"), args=["mcp", "--store", STORE] + extra)
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await asyncio.wait_for(session.initialize(), 30)
@@ -224,10 +178,10 @@ async def mcp_refuses_hostile_arguments(session, ids):
         ("get_state", {"session": "/etc/passwd"}, "not a session of this store"),
         ("get_state", {"session": "../beside.json"}, "not a session of this store"),
         ("get_state", {"session": os.path.join(SERVED, "shop.json")}, "not a session of this store"),
-        ("export", {"session": os.path.join(WORK, "beside.json")}, "not a session of this store"),
+        ("export", {"session": ws.path("beside.json")}, "not a session of this store"),
         ("verify", {"session": "--all"}, "unknown session: --all"),
         ("get_events", {"session": "--help"}, "unknown session: --help"),
-        ("bisect", {"session": shop, "predicate": "--run=touch " + os.path.join(WORK, "pwned")}, "predicate"),
+        ("bisect", {"session": shop, "predicate": "--run=touch " + ws.path("pwned")}, "predicate"),
         ("bisect", {"session": "--store=/", "predicate": "depth > 0"}, "not a session of this store: --store=/"),
         ("lifetimes", {"session": "--store"}, "unknown session: --store"),
         ("minimize", {"session": shop, "predicate": "depth > 0", "name": "../../evil"}, "name must be letters"),
@@ -244,7 +198,7 @@ async def mcp_refuses_hostile_arguments(session, ids):
         message = text(r)
         check(f"{tool} {shown} is a one-line tool error ({want})",
               r.is_error and want in message and "\n" not in message and len(message) < 1000 and "root:" not in message, message[:300])
-    check("no argument ran a command", not os.path.exists(os.path.join(WORK, "pwned")))
+    check("no argument ran a command", not os.path.exists(ws.path("pwned")))
     r = await call(session, "get_state", {"session": shop})
     check("the server still answers", not r.is_error and r.structured_content["seq"] == len(SHOP), text(r)[:200])
     res = None
@@ -278,12 +232,12 @@ def main():
 
     asyncio.run(mcp_session([], plain))
     asyncio.run(mcp_session(["--fixtures", SERVED], lambda s: mcp_with_a_fixtures_folder(s, ids)))
-    shutil.rmtree(WORK, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        sys.exit(1)
-    print("all front-end checks passed")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        ws.close()
+    checks.finish("front ends")
+
