@@ -5,15 +5,6 @@ import RouteLogLMDB
 import RouteLogSessions
 import RouteLogTimeline
 
-/// A request the API answers with a 4xx and a one-line JSON error.
-struct APIError: Error {
-    var status: HTTPResponse.Status
-    var message: String
-    static func badRequest(_ m: String) -> APIError { APIError(status: .badRequest, message: m) }
-    static func unavailable(_ m: String) -> APIError { APIError(status: .serviceUnavailable, message: m) }
-    static func notFound(_ m: String) -> APIError { APIError(status: .notFound, message: m) }
-}
-
 /// The pages and the JSON API. Every handler answers errors itself: unknown sessions and bad
 /// parameters get a 4xx, anything else a one-line 503 (the store could not be read right now),
 /// never a crash.

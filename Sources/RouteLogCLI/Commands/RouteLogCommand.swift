@@ -60,16 +60,5 @@ enum HelpText {
     """
 }
 
-/// `--store DIR`.
-struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store directory (default: $ROUTELOG_STORE, else ./.routelog).", valueName: "dir"),
-            completion: .directory)
-    var store: String?
-
-    var path: String { StoreAccess.path(store) }
-
-    func workspace() -> Workspace { Workspace(storePath: path) }
-}
-
 /// Parses a session reference argument, turning a bad one into a usage error.
 func parseRef(_ text: String) throws(RouteLogError) -> SessionRef { try SessionRef(parsing: text) }

@@ -1,3 +1,4 @@
+import Foundation
 import RouteLogCore
 import RouteLogLMDB
 
@@ -52,6 +53,12 @@ package struct ResolvedSession {
         if case .file(let file) = source { file.document } else { nil }
     }
 
+    /// How a written file names this session: a file by its name without the folders (no
+    /// absolute path of the machine it was made on), a stored session by its id.
+    package var portableName: String {
+        document == nil ? name : URL(fileURLWithPath: name).lastPathComponent
+    }
+
     /// The `@N` seq, or the last seq.
     package var seqOrHead: UInt64 { seq ?? info.eventCount }
 
@@ -85,22 +92,4 @@ package struct ResolvedSession {
         guard let store else { return RunMarks(runs: [], journaled: nil) }
         return RunMarks(runs: (try? store.runs(of: id)) ?? [], journaled: store.journaled(id))
     }
-}
-
-/// What a session's events carry besides themselves: the runs of the app that wrote them (each
-/// event's run number) and the seqs a reader shows from a crashed app's journal before the store
-/// holds them.
-package struct RunMarks {
-    package let runs: [RunInfo]
-    package let journaled: ClosedRange<UInt64>?
-
-    package init(runs: [RunInfo], journaled: ClosedRange<UInt64>?) {
-        self.runs = runs
-        self.journaled = journaled
-    }
-
-    package func isJournaled(_ seq: UInt64) -> Bool { journaled?.contains(seq) ?? false }
-
-    /// The number of the run that wrote `seq`, `nil` for a session without runs.
-    package func run(of seq: UInt64) -> Int? { runs.run(of: seq)?.number }
 }

@@ -1,0 +1,16 @@
+import ArgumentParser
+import Foundation
+import RouteLogCore
+
+/// The arguments `fixtures check` and `fixtures record` share.
+struct FixturePaths: ParsableArguments {
+    @Argument(help: "Fixture files or directories.", completion: .file()) var paths: [String]
+    @Flag(help: "Print the results as JSON.") var json = false
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one PATH") }
+    }
+
+    /// The fixture files the paths name (see ``FixturesCommand/expand(_:)``).
+    func files() throws(RouteLogError) -> [String] { try FixturesCommand.expand(paths) }
+}

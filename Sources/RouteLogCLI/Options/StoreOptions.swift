@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `--store DIR`.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store directory (default: $ROUTELOG_STORE, else ./.routelog).", valueName: "dir"),
+            completion: .directory)
+    var store: String?
+
+    var path: String { StoreAccess.path(store) }
+
+    func workspace() -> Workspace { Workspace(storePath: path) }
+}
