@@ -3,16 +3,10 @@ import RouteLogCore
 /// Importing sessions: whole fixtures in one transaction, and fixture files streamed in several,
 /// with the `part` marks of `meta` (``PartialImport``) that let a read-write open remove an import
 /// that died; an imported session gets the ``ImportMark``.
-final class SessionImporter: Sendable {
+struct SessionImporter {
     let context: StoreContext
     let records: RecordLog
     let lifecycle: StoreLifecycle
-
-    init(_ context: StoreContext, records: RecordLog, lifecycle: StoreLifecycle) {
-        self.context = context
-        self.records = records
-        self.lifecycle = lifecycle
-    }
 
     /// How many events an import writes in one transaction. LMDB keeps a transaction's dirty pages
     /// in memory (up to 512 MiB before it spills them), so one transaction for a 10M-event session

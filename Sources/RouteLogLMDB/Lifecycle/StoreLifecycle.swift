@@ -4,16 +4,10 @@ import RouteLogCore
 /// in every database, in one transaction), retention, statistics, compacted copies and moving
 /// another store's sessions in. The session locks (`writers/`, see ``SessionLocks``) keep it from
 /// taking a session that a log, in this process or another, is writing.
-final class StoreLifecycle: Sendable {
+struct StoreLifecycle {
     let context: StoreContext
     let records: RecordLog
     let runs: SessionRuns
-
-    init(_ context: StoreContext, records: RecordLog, runs: SessionRuns) {
-        self.context = context
-        self.records = records
-        self.runs = runs
-    }
 
     /// Deletes `ids` in one write transaction: all of them, or (when one is unknown or being
     /// written elsewhere) none (see ``LMDBEventLog/deleteSessions(_:)``).

@@ -3,12 +3,8 @@ import RouteLogCore
 /// The runs of the store's sessions: one ``RunRow`` per run in `meta` (see ``RunInfo``), opened
 /// when a navigator begins writing a session and ended when it closes, suspends or resumes, or
 /// when a recovery finds how its writer ended.
-final class SessionRuns: Sendable {
+struct SessionRuns {
     let context: StoreContext
-
-    init(_ context: StoreContext) {
-        self.context = context
-    }
 
     /// Writes the row of a new run of `id`, starting after the session's stored events, and
     /// returns its number. The previous run, if still `open`, ends `unknown` unless

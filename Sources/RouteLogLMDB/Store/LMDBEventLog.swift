@@ -55,11 +55,12 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
 
     /// The handles the parts share.
     let context: StoreContext
-    let records: RecordLog
+    /// The append/read log, and the journals recovered into it (or shown beside it, read-only).
+    let records: RecordLog, journals: StoreJournals
+    /// The runs of the sessions.
     let runs: SessionRuns
-    let journals: StoreJournals
-    let lifecycle: StoreLifecycle
-    let importer: SessionImporter
+    /// Deletes, retention, statistics, compaction and moving; imports, which apply retention.
+    let lifecycle: StoreLifecycle, importer: SessionImporter
     let verifier: Verifier
 
     /// The store's database handles.
@@ -74,11 +75,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             writer: options.readOnly ? nil : Writer(environment: environment, durability: options.durability),
             locks: options.readOnly ? nil : SessionLocks(storePath: path))
         records = RecordLog(context)
-        runs = SessionRuns(context)
+        runs = SessionRuns(context: context)
         journals = StoreJournals(context, records: records, runs: runs)
-        lifecycle = StoreLifecycle(context, records: records, runs: runs)
-        importer = SessionImporter(context, records: records, lifecycle: lifecycle)
-        verifier = Verifier(context, records: records)
+        lifecycle = StoreLifecycle(context: context, records: records, runs: runs)
+        importer = SessionImporter(context: context, records: records, lifecycle: lifecycle)
+        verifier = Verifier(context: context, records: records)
     }
 
     deinit {

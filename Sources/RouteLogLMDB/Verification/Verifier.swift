@@ -2,14 +2,9 @@ import RouteLogCore
 
 /// Verification: reads a session's records (`events`), snapshots (`snapshots`) and call sites
 /// (`sites`) as they are stored and checks them against their checksum chain and a fresh replay.
-final class Verifier: Sendable {
+struct Verifier {
     let context: StoreContext
     let records: RecordLog
-
-    init(_ context: StoreContext, records: RecordLog) {
-        self.context = context
-        self.records = records
-    }
 
     /// Checks session `id` against a replay with `reducer` (see
     /// ``LMDBEventLog/verify(session:reducer:)``).
