@@ -39,6 +39,7 @@ final class StoreJournals: @unchecked Sendable {
     /// session's journals of writers that are gone are recovered first, then the run's row is
     /// written.
     func beginRun(of id: SessionID, head: UInt64, _ start: RunStart) throws -> any EventJournal {
+        // Refused before anything is recovered: a read-only log, an id that is not a UUID.
         _ = try context.requireWriter()
         _ = try context.sessionKey(id)
         let liveWriter = recover(only: id).skippedLive > 0

@@ -1,6 +1,13 @@
 import Foundation
 import RouteLogCore
 
+// The log owns the environment and composes parts that share its handles (`StoreContext`), each
+// in its folder: `RecordLog` (Log/: sessions, records, appending, reading), `SessionRuns` (Runs/:
+// run rows), `StoreJournals` (Journal/: a run's journal, recovery, the read-only overlay),
+// `StoreLifecycle` (Lifecycle/: deletes, retention, statistics, compaction, moving),
+// `SessionImporter` (Import/) and `Verifier` (Verification/). Its methods forward to them; the
+// extensions beside this file group them by part.
+
 /// A durable, append-only, verifiable ``EventLog`` in an LMDB store.
 ///
 /// A store is a directory (created with mode 0700, files 0600) holding one LMDB environment with
@@ -39,12 +46,6 @@ import RouteLogCore
 ///
 /// On Linux it runs on the system's liblmdb; on Apple platforms on LMDB 0.9's own sources, built
 /// into the app (see "Apple platforms" in the module's overview).
-///
-/// **Parts.** The log owns the environment and composes parts that share its handles
-/// (``StoreContext``): ``RecordLog`` (sessions, records, appending and reading), ``SessionRuns``
-/// (run rows), ``StoreJournals`` (the journals and their recovery), ``StoreLifecycle`` (deletes,
-/// retention, statistics, compaction, moving), ``SessionImporter`` (imports) and ``Verifier``; its
-/// methods forward to them.
 public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// The store's directory, as given to ``open(at:options:)``.
     public let path: String
