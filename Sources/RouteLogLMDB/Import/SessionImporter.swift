@@ -1,8 +1,10 @@
 import RouteLogCore
 
-/// Importing sessions: whole fixtures in one transaction, and fixture files streamed in several,
-/// with the `part` marks of `meta` (``PartialImport``) that let a read-write open remove an import
-/// that died; an imported session gets the ``ImportMark``.
+/// Importing sessions: whole fixtures in one transaction, and fixture files streamed in several.
+/// It writes the session's row and records through ``RecordLog`` (`sessions`, `events`,
+/// `snapshots`, `sites`) and, in `meta`, the ``ImportMark`` of an imported session and the `part`
+/// mark (``PartialImport``) that lets a read-write open remove an import that died; it applies
+/// retention (``StoreLifecycle``) after each import.
 struct SessionImporter {
     let context: StoreContext
     let records: RecordLog
