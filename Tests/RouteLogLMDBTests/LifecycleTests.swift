@@ -52,8 +52,8 @@ struct DeleteTests {
         let a = try fill(log, label: "a", count: 300, seed: 1)
         let b = try fill(log, label: "b", count: 300, seed: 2)
         let c = try fill(log, label: "c", count: 300, seed: 3)
-        #expect(try storedEntries(log, b, in: log.eventsDB) == 300)
-        #expect(try storedEntries(log, b, in: log.snapshotsDB) == 300 / 16)
+        #expect(try storedEntries(log, b, in: log.databases.events) == 300)
+        #expect(try storedEntries(log, b, in: log.databases.snapshots) == 300 / 16)
         let before = try log.events(a)
 
         try log.deleteSession(b)
@@ -61,8 +61,8 @@ struct DeleteTests {
         #expect(try log.sessions().map(\.id) == [a, c])
         #expect(throws: EventLogError.sessionNotFound(b)) { try log.session(b) }
         #expect(throws: EventLogError.sessionNotFound(b)) { try log.events(b) }
-        #expect(try storedEntries(log, b, in: log.eventsDB) == 0)
-        #expect(try storedEntries(log, b, in: log.snapshotsDB) == 0)
+        #expect(try storedEntries(log, b, in: log.databases.events) == 0)
+        #expect(try storedEntries(log, b, in: log.databases.snapshots) == 0)
         #expect(try log.events(a) == before)
         #expect(try log.verify(session: a).isValid)
         #expect(try log.verify(session: c).isValid)
@@ -70,7 +70,7 @@ struct DeleteTests {
         #expect(throws: EventLogError.sessionNotFound(b)) { try log.append(generatedEvents(1, seed: 9), to: b, expectedSeq: 300) }
         // Appending to the others goes on; the lock file of the deleted session is gone.
         try log.append(generatedEvents(2, seed: 4), to: c, expectedSeq: 300)
-        #expect(!FileManager.default.fileExists(atPath: log.locks!.path(b)))
+        #expect(!FileManager.default.fileExists(atPath: log.context.locks!.path(b)))
 
         // Reopened, the store says the same.
         let again = try LMDBEventLog.open(at: dir.path, options: lifecycleOptions(.none))
@@ -88,7 +88,7 @@ struct DeleteTests {
         #expect(throws: EventLogError.sessionNotFound(SessionID("not-a-uuid"))) { try log.deleteSession(SessionID("not-a-uuid")) }
         try log.deleteSessions([a, b])
         #expect(try log.sessions().isEmpty)
-        #expect(try storedEntries(log, a, in: log.eventsDB) + storedEntries(log, b, in: log.eventsDB) == 0)
+        #expect(try storedEntries(log, a, in: log.databases.events) + storedEntries(log, b, in: log.databases.events) == 0)
     }
 
     @Test func inMemoryLogDeletes() throws {
@@ -131,9 +131,9 @@ struct DeleteTests {
                 for _ in 0..<100_000 where !stop.load(ordering: .acquiring) {
                     do {
                         let seen = try log.environment.withReadTransaction { txn -> String in
-                            let row = try txn.value(forKey: rowKey, in: log.sessionsDB) != nil
+                            let row = try txn.value(forKey: rowKey, in: log.databases.sessions) != nil
                             var n = 0
-                            try txn.forEach(in: log.eventsDB, from: key) { k, _ in
+                            try txn.forEach(in: log.databases.events, from: key) { k, _ in
                                 guard Array(k.prefix(key.count)) == key else { return false }
                                 n += 1
                                 return true
@@ -200,8 +200,8 @@ struct DeleteCrashTests {
             log = reopened
             let present = Set(try reopened.sessions().map(\.id))
             for id in order {
-                let events = try storedEntries(reopened, id, in: reopened.eventsDB)
-                let snapshots = try storedEntries(reopened, id, in: reopened.snapshotsDB)
+                let events = try storedEntries(reopened, id, in: reopened.databases.events)
+                let snapshots = try storedEntries(reopened, id, in: reopened.databases.snapshots)
                 if present.contains(id) {
                     #expect(!acked.contains(id), "round \(round) seed \(seed): \(id) was acknowledged deleted")
                     #expect(try reopened.session(id).eventCount == sizes[id], "round \(round) seed \(seed)")
@@ -229,7 +229,7 @@ struct RetentionTests {
             log.finishWriting(id)
         }
         #expect(try log.sessions().map(\.id) == Array(ids.suffix(3)))
-        for id in ids.prefix(3) { #expect(try storedEntries(log, id, in: log.eventsDB) == 0) }
+        for id in ids.prefix(3) { #expect(try storedEntries(log, id, in: log.databases.events) == 0) }
 
         // Sessions this log still writes are kept, even beyond the count.
         let held = try fill(log, label: "held", count: 5, seed: 9)
@@ -316,7 +316,7 @@ struct RetentionTests {
             let id = try fill(log, label: "s\(i)", count: 1000, seed: UInt64(i))
             log.finishWriting(id)
             try log.applyRetention()
-            let live = try log.environment.withReadTransaction { try log.liveBytes($0) }
+            let live = try log.environment.withReadTransaction { try log.lifecycle.liveBytes($0) }
             #expect(live <= budget, "after session \(i): \(live) live bytes")
         }
         let left = try log.sessions()

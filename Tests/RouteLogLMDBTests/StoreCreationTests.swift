@@ -24,7 +24,7 @@ struct StoreCreationTests {
         do {
             let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
             let (id, format) = try log.environment.withReadTransaction { txn in
-                (txn.transactionID, try txn.value(forKey: Array("format".utf8), in: log.metaDB))
+                (txn.transactionID, try txn.value(forKey: Array("format".utf8), in: log.databases.meta))
             }
             // One commit created everything: databases and format.
             #expect(id == 1)
@@ -59,7 +59,7 @@ struct StoreCreationTests {
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         func makeEnvironment(eventCount: Int) throws {
             let env = try LMDBEnvironment.open(at: dir.path)
-            let dbs = try LMDBEventLog.databaseNames.map { try env.database(named: $0, create: true) }
+            let dbs = try StoreDatabases.names.map { try env.database(named: $0, create: true) }
             try env.withWriteTransaction { txn in
                 for i in 0..<eventCount { try txn.put([1], forKey: [UInt8(i)], in: dbs[2]) }
             }
@@ -80,7 +80,7 @@ struct StoreCreationTests {
         let otherDir = other.path
         do {
             let env = try LMDBEnvironment.open(at: otherDir)
-            let dbs = try LMDBEventLog.databaseNames.map { try env.database(named: $0, create: true) }
+            let dbs = try StoreDatabases.names.map { try env.database(named: $0, create: true) }
             try env.withWriteTransaction { try $0.put([1], forKey: [1], in: dbs[2]) }
         }
         #expect(throws: LMDBEventLogError.notAStore(path: otherDir, reason: "it has events but no format version")) {
@@ -125,6 +125,6 @@ struct StoreCreationTests {
         #expect(throws: LMDBEventLogError.notAStore(path: dir.path, reason: "the LMDB environment is empty (no store was created in it)")) {
             try LMDBEventLog.open(at: dir.path, options: testOptions(readOnly: true))
         }
-        #expect(clock.now - start >= LMDBEventLog.creationWait)
+        #expect(clock.now - start >= StoreOpener.creationWait)
     }
 }

@@ -22,7 +22,7 @@ struct StreamedImportTests {
     @Test func streamedImportMatchesTheWholeFixtureImport() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let count = LMDBEventLog.importBatch * 2 + 17
+        let count = SessionImporter.importBatch * 2 + 17
         let (fixture, path) = try Self.exported(count, in: dir)
         let log = try LMDBEventLog.open(at: dir.path + "/store", options: testOptions())
         let checked = try Fixture.scan(contentsOf: path)
@@ -37,7 +37,7 @@ struct StreamedImportTests {
         #expect(try log.importFixture(contentsOf: path, checked: checked, label: "again").label == "again")
         // In transactions of 1,000 events (the map, 1 MiB at first, grows between and inside them):
         // the same session, its row written last, and no import mark left.
-        let parts = try log.importFixture(contentsOf: path, checked: checked, label: "parts", transactionEvents: 1_000)
+        let parts = try log.importer.importFixture(contentsOf: path, checked: checked, label: "parts", transactionEvents: 1_000)
         #expect(parts.eventCount == UInt64(count) && parts.headDigest == whole.headDigest && parts.imported)
         #expect(try log.events(parts.id) == log.events(whole.id))
         #expect(try log.verify(session: parts.id).isValid)
@@ -46,9 +46,9 @@ struct StreamedImportTests {
 
     /// The `part` marks in the store's meta database: imports begun and not ended.
     static func partialImports(_ log: LMDBEventLog) throws -> [[UInt8]] {
-        try log.withRead("checking") { txn in
+        try log.context.withRead("checking") { txn in
             var marks: [[UInt8]] = []
-            try txn.forEach(in: log.metaDB, from: PartialImport.keyPrefix) { k, _ in
+            try txn.forEach(in: log.databases.meta, from: PartialImport.keyPrefix) { k, _ in
                 guard k.starts(with: PartialImport.keyPrefix) else { return false }
                 marks.append(Array(k))
                 return true
@@ -59,9 +59,9 @@ struct StreamedImportTests {
 
     /// How many events the store holds under `prefix`, whether a session row names them or not.
     static func records(_ log: LMDBEventLog, prefix: [UInt8]) throws -> Int {
-        try log.withRead("counting") { txn in
+        try log.context.withRead("counting") { txn in
             var n = 0
-            try txn.forEach(in: log.eventsDB, from: prefix) { k, _ in
+            try txn.forEach(in: log.databases.events, from: prefix) { k, _ in
                 guard k.starts(with: prefix) else { return false }
                 n += 1
                 return true
@@ -84,7 +84,7 @@ struct StreamedImportTests {
         let prefix = StoreKey.number(2)
         var sawWhileHeld = -1, removedOnceLetGo = -1, leftAfterRemoval = -1
         #expect(throws: LMDBEventLogError.self) {
-            _ = try log.importSession(NewSession(label: "dies"), createdAt: 1, transactionEvents: 1_000) { write in
+            _ = try log.importer.importSession(NewSession(label: "dies"), createdAt: 1, transactionEvents: 1_000) { write in
                 for start in stride(from: 0, to: 2_500, by: 500) { try write(Array(events[start..<start + 500])) }
                 // Two transactions are committed: their records are there, and no session shows them.
                 #expect(try Self.records(log, prefix: prefix) == 2_000)
@@ -105,15 +105,15 @@ struct StreamedImportTests {
         #expect(try Self.records(log, prefix: prefix) == 0)
         #expect(try log.sessions().map(\.label) == ["kept"])
         #expect(try log.verify(session: kept.id).isValid)
-        for db in [log.snapshotsDB, log.sitesDB] {
-            #expect(try log.withRead("checking") { try $0.lastKey(in: db).map { Array($0.prefix(4)) } } != prefix)
+        for db in [log.databases.snapshots, log.databases.sites] {
+            #expect(try log.context.withRead("checking") { try $0.lastKey(in: db).map { Array($0.prefix(4)) } } != prefix)
         }
     }
 
     static func partialImportIDs(_ log: LMDBEventLog) throws -> [SessionID] {
-        try log.withRead("checking") { txn in
+        try log.context.withRead("checking") { txn in
             var ids: [SessionID] = []
-            try txn.forEach(in: log.metaDB, from: PartialImport.keyPrefix) { k, v in
+            try txn.forEach(in: log.databases.meta, from: PartialImport.keyPrefix) { k, v in
                 guard k.starts(with: PartialImport.keyPrefix) else { return false }
                 ids.append(StoreKey.sessionID(v))
                 return true
@@ -127,18 +127,18 @@ struct StreamedImportTests {
     @Test func aFileThatChangesAfterItsCheckLeavesNoSession() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let count = LMDBEventLog.importBatch + 500
+        let count = SessionImporter.importBatch + 500
         let (_, path) = try Self.exported(count, in: dir)
         let log = try LMDBEventLog.open(at: dir.path + "/store", options: testOptions())
         let checked = try Fixture.scan(contentsOf: path)
         var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
         // The events start on the line after `"events": [`; the one at index batch + 100 is broken.
         let first = try #require(lines.firstIndex { $0.hasSuffix("\"events\": [") }) + 1
-        let bad = first + LMDBEventLog.importBatch + 100
+        let bad = first + SessionImporter.importBatch + 100
         lines[bad] = "    {\"push\":{}}" + (lines[bad].hasSuffix(",") ? "," : "")
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         // In transactions of 1,000 events, four are committed before the bad event is read.
-        #expect(throws: FixtureError.self) { try log.importFixture(contentsOf: path, checked: checked, label: nil, transactionEvents: 1_000) }
+        #expect(throws: FixtureError.self) { try log.importer.importFixture(contentsOf: path, checked: checked, label: nil, transactionEvents: 1_000) }
         #expect(try log.sessions().isEmpty)
         #expect(try Self.partialImports(log).isEmpty)
         // A file that is still valid but no longer the one checked is refused too.
@@ -150,8 +150,8 @@ struct StreamedImportTests {
         }
         #expect(try log.sessions().isEmpty)
         // No record of the rolled-back session is left.
-        for db in [log.eventsDB, log.snapshotsDB, log.sitesDB] {
-            #expect(try log.withRead("checking") { try $0.lastKey(in: db) } == nil)
+        for db in [log.databases.events, log.databases.snapshots, log.databases.sites] {
+            #expect(try log.context.withRead("checking") { try $0.lastKey(in: db) } == nil)
         }
     }
 }

@@ -12,7 +12,7 @@ import RouteLogCore
 /// group retried by ``LMDBEnvironment/withWriteTransaction(syncOnCommit:_:)``.
 final class Writer: @unchecked Sendable {
     /// Heads computed by earlier jobs of the group being written, not yet committed.
-    typealias Scratch = [SessionID: LMDBEventLog.Head]
+    typealias Scratch = [SessionID: SessionHead]
     typealias Body = (LMDBWriteTransaction, inout Scratch) throws -> () -> Void
 
     /// Thrown by a job that fails after it has written: aborts the group's transaction, as an

@@ -48,10 +48,8 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
             "\(path) is a file, not a RouteLog store directory"
         case .notAStore(let path, let reason):
             "\(path) is not a RouteLog store: \(reason)"
-        case .newerFormat(let path, let found, let supported):
-            "\(path) was written in RouteLog store format \(found), newer than the format \(supported) this version reads; upgrade RouteLog"
-        case .olderFormat(let path, let found, let supported):
-            "\(path) was written in RouteLog store format \(found), older than the format \(supported) this version reads; export its sessions with the RouteLog release that wrote it (routelog export), then routelog import them into a new store"
+        case .newerFormat(let path, let found, let supported), .olderFormat(let path, let found, let supported):
+            "\(path) was written in RouteLog store format \(found), \(formatAdvice(supported: supported))"
         case .permissionDenied(let path, let reason):
             "permission denied for store \(path): \(reason)"
         case .readOnly(let path):
@@ -77,6 +75,12 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
         case .storeFull(let path, let maxMapSize):
             "store \(path) is full: it reached its \(maxMapSize >> 20) MiB map; delete sessions (routelog prune) and compact it (routelog compact)"
         }
+    }
+
+    /// How a store's format version compares with `supported`, and what to do about it.
+    private func formatAdvice(supported: UInt32) -> String {
+        if case .newerFormat = self { return "newer than the format \(supported) this version reads; upgrade RouteLog" }
+        return "older than the format \(supported) this version reads; export its sessions with the RouteLog release that wrote it (routelog export), then routelog import them into a new store"
     }
 }
 

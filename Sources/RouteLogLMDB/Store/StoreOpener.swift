@@ -1,10 +1,15 @@
 import Foundation
 import RouteLogCore
 
-// Opening a store: the checks on the directory, the environment, creating or opening the
-// store's databases and checking its format.
+/// Opening a store for ``LMDBEventLog/open(at:options:)``: the checks on the directory, the
+/// environment, creating or opening the store's five databases in `data.mdb` and checking the
+/// format version in `meta`.
+enum StoreOpener {
+    /// How long a read-only open waits for a store that another process is creating (its
+    /// `lock.mdb` exists but not yet its `data.mdb`, or its environment has no commit yet) before
+    /// it reports that the directory is not a store.
+    static let creationWait: Duration = .seconds(2)
 
-extension LMDBEventLog {
     /// The checks made on the file system before LMDB opens the directory, and the directory's
     /// creation. They judge only what a store being created by another process cannot change:
     /// LMDB's own files (`data.mdb`, `lock.mdb`) may appear at any moment and are never a reason
@@ -56,7 +61,7 @@ extension LMDBEventLog {
     /// Gives the store's folder and the files in it the Data Protection class `protection` and
     /// keeps the folder out of backups (Apple platforms; nothing elsewhere). Failures are ignored:
     /// the store works without them.
-    static func protect(_ path: String, _ protection: FileProtection) {
+    static func protect(_ path: String, _ protection: LMDBEventLog.FileProtection) {
         #if canImport(Darwin) && !os(macOS)
         var url = URL(fileURLWithPath: path, isDirectory: true)
         var values = URLResourceValues()
@@ -89,7 +94,7 @@ extension LMDBEventLog {
     }
 
     /// Opens (or shares) the LMDB environment, turning its errors into ``LMDBEventLogError``.
-    static func openEnvironment(_ path: String, options: Options) throws -> LMDBEnvironment {
+    static func openEnvironment(_ path: String, options: LMDBEventLog.Options) throws -> LMDBEnvironment {
         do {
             // LMDB itself makes concurrent first opens safe: the first process to lock lock.mdb
             // initializes data.mdb while the others wait for its lock.
@@ -119,10 +124,10 @@ extension LMDBEventLog {
     /// Taking the writer lock also publishes a commit whose meta page a writer killed inside
     /// `mdb_txn_commit` wrote without publishing, so reads after open see every commit that
     /// reached the file.
-    static func createOrOpenStore(_ env: LMDBEnvironment, path: String) throws -> [LMDBDatabase] {
+    static func createOrOpenStore(_ env: LMDBEnvironment, path: String) throws -> StoreDatabases {
         var format = BinaryWriter()
         format.writeBigEndian(storeFormatVersion)
-        return try env.withWriteTransaction(openingDatabases: databaseNames, syncOnCommit: true) { txn, main, dbs in
+        let handles = try env.withWriteTransaction(openingDatabases: StoreDatabases.names, syncOnCommit: true) { txn, main, dbs in
             try checkNoForeignDatabases(txn, main: main, path: path)
             if let stored = try txn.value(forKey: StoreKey.format, in: dbs[0]) {
                 try checkFormat(stored, path: path)
@@ -137,12 +142,13 @@ extension LMDBEventLog {
             }
             return dbs
         }
+        return StoreDatabases(handles)
     }
 
     /// Opens an existing store for reading. An environment that no commit has reached yet (as a
     /// read transaction sees it) is a store being created: it waits for the creating transaction,
     /// at most ``creationWait``.
-    static func openExistingStore(_ env: LMDBEnvironment, path: String) throws -> [LMDBDatabase] {
+    static func openExistingStore(_ env: LMDBEnvironment, path: String) throws -> StoreDatabases {
         let main = try env.database(named: nil)
         let clock = ContinuousClock()
         let deadline = clock.now + creationWait
@@ -160,8 +166,8 @@ extension LMDBEventLog {
                 ? "the LMDB environment is empty (no store was created in it)"
                 : "the LMDB environment has no \"meta\" database")
         }
-        let dbs = try databaseNames.map { try env.database(named: $0) }
-        guard let stored = try env.withReadTransaction({ try $0.value(forKey: StoreKey.format, in: dbs[0]) }) else {
+        let dbs = StoreDatabases(try StoreDatabases.names.map { try env.database(named: $0) })
+        guard let stored = try env.withReadTransaction({ try $0.value(forKey: StoreKey.format, in: dbs.meta) }) else {
             throw LMDBEventLogError.notAStore(path: path, reason: "the \"meta\" database has no format version")
         }
         try checkFormat(stored, path: path)
@@ -174,7 +180,7 @@ extension LMDBEventLog {
         var foreign: [String] = []
         try txn.forEach(in: main) { key, _ in
             let name = String(decoding: key, as: UTF8.self)
-            if !databaseNames.contains(name) { foreign.append(name) }
+            if !StoreDatabases.names.contains(name) { foreign.append(name) }
             return foreign.count < 3
         }
         if !foreign.isEmpty {

@@ -13,16 +13,7 @@ import RouteLogCore
 /// only a system crash or power loss can lose them. Nothing here syncs, locks across processes on
 /// the call path, or opens an LMDB transaction.
 ///
-/// **Format** (all integers little-endian). A segment starts with a 64-byte header: the magic
-/// `RLJRNL01`, the seq of its first entry (u64), a reserved u64, the run number (u32), the
-/// segment number (u32), a checksum (u64) of the 32 bytes before it, and the run's state (u8, at
-/// offset 40, outside the checksum: 0 active, 1 suspended, 2 exited; see ``State``), which the
-/// next read-write open reads from the newest segment to tell how the run ended. Entries follow, each at
-/// an 8-byte boundary: the payload's length `L` (u32, never 0), a reserved u32, the seq (u64), the
-/// digest of the state after the event (16 bytes), the payload (the event with its metadata in
-/// the core's binary codec, `L` bytes) and a checksum (u64) over the length, seq, digest and
-/// payload; then zeros to the next boundary. A fresh segment is all zeros after its header, so a
-/// length of 0 ends the entries.
+/// The layout of its files is in JournalFormat.swift.
 ///
 /// **Ownership.** The writer holds an exclusive `flock` on each of its segments from creation to
 /// close, taken once when the file is made. A recovering or reading process only touches a journal
@@ -35,64 +26,6 @@ import RouteLogCore
 /// log committed are removed by the recorder's thread; a writer that closes with everything
 /// committed removes the rest (a clean end).
 final class Journal: EventJournal, @unchecked Sendable {
-    /// What the run was doing when its journal was last written: kept in the newest segment's
-    /// header, one byte stored through the mapping (so it reaches the file however the process
-    /// dies).
-    enum State: UInt8 {
-        /// Navigating (and how a journal of an older RouteLog reads): a run that dies in this
-        /// state crashed.
-        case active = 0
-        /// After `Navigator.suspend()`: a run that dies in this state was ended by the system
-        /// while in the background.
-        case suspended = 1
-        /// The process exited normally (an `atexit` handler), or the navigator was released.
-        case exited = 2
-    }
-    static let stateOffset = 40
-
-    static let magic: [UInt8] = Array("RLJRNL01".utf8)
-    static let headerSize = 64
-    static let entryHeader = 32
-    static let checksumSize = 8
-    static let suffix = ".rlj"
-    /// The size of a segment (larger for an event that does not fit).
-    nonisolated(unsafe) static var segmentBytes = 1 << 20
-
-    /// One mapped segment.
-    final class Segment {
-        let path: String
-        let fd: Int32
-        let base: UnsafeMutableRawPointer
-        let capacity: Int
-        let firstSeq: UInt64
-        /// The seq of the last entry written (firstSeq − 1 when none).
-        var lastSeq: UInt64
-        var offset: Int
-
-        init(path: String, fd: Int32, base: UnsafeMutableRawPointer, capacity: Int, firstSeq: UInt64) {
-            self.path = path
-            self.fd = fd
-            self.base = base
-            self.capacity = capacity
-            self.firstSeq = firstSeq
-            self.lastSeq = firstSeq - 1
-            self.offset = Journal.headerSize
-        }
-
-        /// Stores the run's state in this segment's header, through the mapping.
-        func setState(_ state: State) {
-            base.storeBytes(of: state.rawValue, toByteOffset: Journal.stateOffset, as: UInt8.self)
-        }
-
-        /// Unmaps and closes (which drops the lock); with `remove`, unlinks first so nobody
-        /// finds the file in between.
-        func release(remove: Bool) {
-            if remove { unlink(path) }
-            munmap(base, capacity)
-            closeDescriptor(fd)
-        }
-    }
-
     let directory: String
     let session: SessionID
     let token: String
@@ -146,10 +79,6 @@ final class Journal: EventJournal, @unchecked Sendable {
         for s in all { s.release(remove: false) }
     }
 
-    static func fileName(session: SessionID, token: String, segment: UInt32) -> String {
-        let n = String(segment)
-        return "\(session.rawValue).\(token).\(String(repeating: "0", count: max(0, 6 - n.count)) + n)\(suffix)"
-    }
 
     private func makeSegment(firstSeq: UInt64, minimum: Int) throws -> Segment {
         let capacity = max(Self.segmentBytes, (Self.headerSize + minimum + 4095) & ~4095)
@@ -182,69 +111,10 @@ final class Journal: EventJournal, @unchecked Sendable {
         return Segment(path: path, fd: fd, base: base, capacity: capacity, firstSeq: firstSeq)
     }
 
-    /// How a segment's blocks are reserved: `posix_fallocate` where it exists (Linux), else by
-    /// writing the segment's zeros, which leaves no hole (Apple platforms have no
-    /// `posix_fallocate`, and a sparse `ftruncate` there left holes a store into the map could
-    /// fault on). Tests force `.zeros` on Linux to check the other platforms' path.
-    enum Reservation { case fallocate, zeros }
-    #if os(Linux)
-    nonisolated(unsafe) static var reservation = Reservation.fallocate
-    #else
-    nonisolated(unsafe) static var reservation = Reservation.zeros
-    #endif
-
-    /// Reserves `capacity` bytes of disk for the new file `fd`; 0 or an `errno`.
-    static func reserve(_ fd: Int32, _ capacity: Int) -> Int32 {
-        #if os(Linux)
-        if reservation == .fallocate { return posix_fallocate(fd, 0, off_t(capacity)) }
-        #endif
-        let chunk = [UInt8](repeating: 0, count: 64 << 10)
-        var at = 0
-        while at < capacity {
-            let n = min(chunk.count, capacity - at)
-            let written = chunk.withUnsafeBytes { pwrite(fd, $0.baseAddress, n, off_t(at)) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            at += written
-        }
-        return 0
-    }
-
     private static func error(_ path: String, _ what: String) -> LMDBEventLogError {
         .lockFailed(path: path, reason: "\(what) the journal segment: \(String(cString: strerror(errno)))")
     }
 
-    static func writeHeader(_ base: UnsafeMutableRawPointer, firstSeq: UInt64, run: UInt32, segment: UInt32) {
-        magic.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: 8) }
-        base.storeBytes(of: firstSeq.littleEndian, toByteOffset: 8, as: UInt64.self)
-        base.storeBytes(of: UInt64(0), toByteOffset: 16, as: UInt64.self)
-        base.storeBytes(of: run.littleEndian, toByteOffset: 24, as: UInt32.self)
-        base.storeBytes(of: segment.littleEndian, toByteOffset: 28, as: UInt32.self)
-        let sum = headerChecksum(UnsafeRawBufferPointer(start: base, count: 32))
-        base.storeBytes(of: sum.littleEndian, toByteOffset: 32, as: UInt64.self)
-    }
-
-    static func headerChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var h = StableHasher()
-        h.combine(bytes: bytes.bindMemory(to: UInt8.self))
-        return h.finalize().lo
-    }
-
-    /// The checksum of an entry: its length, seq, digest and payload.
-    @inline(__always)
-    static func entryChecksum(length: UInt32, seq: UInt64, digest: Digest, payload: UnsafeRawBufferPointer) -> UInt64 {
-        var h = StableHasher()
-        h.combine(UInt64(length))
-        h.combine(seq)
-        h.combine(digest.hi)
-        h.combine(digest.lo)
-        h.combine(bytes: payload.bindMemory(to: UInt8.self))
-        return h.finalize().lo
-    }
-
-    @inline(__always) static func entrySize(payload: Int) -> Int { (entryHeader + payload + checksumSize + 7) & ~7 }
 
     // MARK: EventJournal
 
@@ -379,44 +249,9 @@ final class Journal: EventJournal, @unchecked Sendable {
         return segment
     }
 
-    // MARK: Process exit
-
-    /// The journals of this process, marked `exited` by an `atexit` handler: a process that exits
-    /// normally (without releasing its navigators) did not crash.
-    static let live = LiveJournals()
-
-    final class LiveJournals: @unchecked Sendable {
-        private let lock = NSLock()
-        private var journals: [ObjectIdentifier: Weak] = [:]
-        private var registered = false
-
-        struct Weak { weak var journal: Journal? }
-
-        func add(_ journal: Journal) {
-            lock.withLock {
-                journals[ObjectIdentifier(journal)] = Weak(journal: journal)
-                if !registered {
-                    registered = true
-                    atexit { Journal.live.markExited() }
-                }
-            }
-        }
-
-        func remove(_ journal: Journal) {
-            lock.withLock { _ = journals.removeValue(forKey: ObjectIdentifier(journal)) }
-        }
-
-        /// Marks every live journal exited (a store through each newest segment's mapping).
-        func markExited() {
-            // `try`: a thread that exits the process while holding the lock must not hang it.
-            guard lock.try() else { return }
-            defer { lock.unlock() }
-            for entry in journals.values { entry.journal?.markExited() }
-        }
-    }
 
     /// Stores `exited` in the current segment's header, if there is one (not while suspended).
-    private func markExited() {
+    func markExited() {
         guard lock.try() else { return }
         defer { lock.unlock() }
         current?.setState(.exited)
@@ -425,6 +260,3 @@ final class Journal: EventJournal, @unchecked Sendable {
     /// The bytes of entries written to the current segment (for the benchmarks).
     var bytesWritten: Int { (current?.offset ?? Self.headerSize) - Self.headerSize }
 }
-
-/// `close(2)`, where a type's own `close` method hides it.
-func closeDescriptor(_ fd: Int32) { _ = close(fd) }

@@ -1,29 +1,5 @@
 import RouteLogCore
 
-extension LMDBEventLog {
-    /// The events of a session from `seq` on, including those appended later by this or another
-    /// process: for tailing a live session (`routelog log --follow`).
-    ///
-    /// The sequence polls with short read transactions (it never holds one between polls, so the
-    /// writer's pages can be reused), backing off from `minimumDelay` to `maximumDelay` while
-    /// nothing new arrives. It ends when the surrounding task is cancelled, and throws when the
-    /// session does not exist or a record is corrupt.
-    ///
-    /// ```swift
-    /// for try await event in log.follow(session: id, from: 1) { print(event.seq, event.outcome) }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - session: the session to follow.
-    ///   - seq: the first seq to deliver (1 for the whole session).
-    ///   - minimumDelay: the first wait after a poll that found nothing.
-    ///   - maximumDelay: the longest wait between polls.
-    public func follow(session: SessionID, from seq: UInt64 = 1,
-                       minimumDelay: Duration = .milliseconds(1), maximumDelay: Duration = .milliseconds(100)) -> EventFollower {
-        EventFollower(log: self, session: session, start: max(seq, 1), minimumDelay: minimumDelay, maximumDelay: maximumDelay)
-    }
-}
-
 /// An `AsyncSequence` of a session's events that waits for new ones. See
 /// ``LMDBEventLog/follow(session:from:minimumDelay:maximumDelay:)``.
 public struct EventFollower: AsyncSequence, Sendable {
@@ -66,7 +42,7 @@ public struct EventFollower: AsyncSequence, Sendable {
                 index = 0
                 let from = next
                 var fetched: [StoredEvent] = []
-                try follower.log.read(follower.session, from: from, through: from + LMDBEventLog.readChunk - 1) {
+                try follower.log.read(follower.session, from: from, through: from + RecordLog.readChunk - 1) {
                     fetched.append($0)
                     return true
                 }

@@ -1,16 +1,15 @@
 import RouteLogCore
 
-/// The `meta` key that marks a session being imported (`part` + the session's number; the value is
-/// the session id's 16 bytes). An import writes its records in several transactions and the
-/// session's row in the last one, which also removes this mark: until then no reader sees the
-/// session. A mark whose import died (killed, or out of space) is found at the store's next
-/// read-write open, and its records are removed.
-enum PartialImport {
-    static let keyPrefix: [UInt8] = Array("part".utf8)
-    static func key(_ sessionPrefix: [UInt8]) -> [UInt8] { keyPrefix + sessionPrefix }
-}
+/// Importing sessions: whole fixtures in one transaction, and fixture files streamed in several.
+/// It writes the session's row and records through ``RecordLog`` (`sessions`, `events`,
+/// `snapshots`, `sites`) and, in `meta`, the ``ImportMark`` of an imported session and the `part`
+/// mark (``PartialImport``) that lets a read-write open remove an import that died; it applies
+/// retention (``StoreLifecycle``) after each import.
+struct SessionImporter {
+    let context: StoreContext
+    let records: RecordLog
+    let lifecycle: StoreLifecycle
 
-extension LMDBEventLog {
     /// How many events an import writes in one transaction. LMDB keeps a transaction's dirty pages
     /// in memory (up to 512 MiB before it spills them), so one transaction for a 10M-event session
     /// would hold about 600 MB; 32,768 events are about 2 MB of pages (and the events themselves, held
@@ -19,7 +18,17 @@ extension LMDBEventLog {
 
     /// The head of a session being imported, handed from the writer thread back to the importer.
     private final class ImportHead {
-        var head: Head?
+        var head: SessionHead?
+    }
+
+    /// Creates an imported session with `events`, all in one transaction, and applies retention.
+    func createImportedSession(_ new: NewSession, createdAt: Int64, events: [RecordedEvent]) throws -> SessionInfo {
+        let meta = context.databases.meta
+        let id = try records.createSession(new, createdAt: createdAt, events: events) { txn, prefix in
+            try ImportMark.write(txn, prefix, in: meta)
+        }
+        try lifecycle.applyRetention()
+        return try records.session(id)
     }
 
     /// Creates an imported session whose events `events` hands to `write` in batches, in order.
@@ -30,19 +39,20 @@ extension LMDBEventLog {
     func importSession(_ new: NewSession, createdAt: Int64, transactionEvents: Int = importTransactionEvents,
                        events: (_ write: ([RecordedEvent]) throws -> Void) throws -> Void) throws -> SessionInfo {
         precondition(transactionEvents >= 1)
-        let writer = try requireWriter()
-        let (info, key) = try claimNewSession(new, createdAt: createdAt)
+        let writer = try context.requireWriter()
+        let meta = context.databases.meta
+        let (info, key) = try records.claimNewSession(new, createdAt: createdAt)
         let id = info.id
         let handoff = ImportHead()
         do {
             try writer.perform(weight: 1) { [self] txn, _ in
-                let row = try numberedRow(txn, info)
-                try txn.put(key, forKey: PartialImport.key(row.eventPrefix), in: metaDB, options: .noOverwrite)
-                let head = Head(emptySession: row)
+                let row = try records.numberedRow(txn, info)
+                try txn.put(key, forKey: PartialImport.key(row.eventPrefix), in: meta, options: .noOverwrite)
+                let head = SessionHead(emptySession: row)
                 return { handoff.head = head }
             }
         } catch {
-            locks?.release(id)
+            context.finishWriting(id)
             throw error
         }
         var head = handoff.head!
@@ -57,23 +67,23 @@ extension LMDBEventLog {
                 // Removed only by a log that took the session's lock, which this log held (unless
                 // it was let go): then nothing more is written. Past this check, which writes
                 // nothing, only LMDB errors throw (and abort the transaction).
-                guard try txn.value(forKey: PartialImport.key(prefix), in: metaDB) != nil else {
+                guard try txn.value(forKey: PartialImport.key(prefix), in: meta) != nil else {
                     throw LMDBEventLogError.corruptValue(database: "meta", key: "part",
                                                          reason: "the import of \(id) was removed while it ran")
                 }
                 if !batch.isEmpty {
-                    _ = try appendRecords(txn, &next, batch, bodies: bodies, id: id, key: key, writeRow: false, collect: false)
+                    _ = try records.appendRecords(txn, &next, batch, bodies: bodies, id: id, key: key, writeRow: false, collect: false)
                 }
                 if last {
-                    try txn.delete(forKey: PartialImport.key(prefix), in: metaDB)
-                    try txn.put(next.row.encode(), forKey: key, in: sessionsDB, options: .noOverwrite)
-                    try txn.put([1], forKey: ImportMark.key(prefix), in: metaDB)
+                    try txn.delete(forKey: PartialImport.key(prefix), in: meta)
+                    try txn.put(next.row.encode(), forKey: key, in: context.databases.sessions, options: .noOverwrite)
+                    try ImportMark.write(txn, prefix, in: meta)
                     scratch[id] = next
                 }
                 let committed = next
-                return { [self] in
+                return { [records] in
                     handoff.head = committed
-                    if last { rememberHead(committed, for: id) }
+                    if last { records.rememberHead(committed, for: id) }
                 }
             }
             head = handoff.head!
@@ -89,21 +99,22 @@ extension LMDBEventLog {
             try commit(pending, last: true)
         } catch {
             try? removePartialImport(prefix: prefix, id: id)
-            locks?.release(id)
+            context.finishWriting(id)
             throw error
         }
-        try applyRetention()
-        return try session(id)
+        try lifecycle.applyRetention()
+        return try records.session(id)
     }
 
     /// Removes the records of the import of `id`, numbered `prefix`, and its mark, in one
     /// transaction; does nothing when the mark is gone (the import ended, or was removed).
     func removePartialImport(prefix: [UInt8], id: SessionID) throws {
-        try requireWriter().perform(weight: 1) { [self] txn, _ in
-            guard let marked = try txn.value(forKey: PartialImport.key(prefix), in: metaDB),
+        let meta = context.databases.meta
+        try context.requireWriter().perform(weight: 1) { [records] txn, _ in
+            guard let marked = try txn.value(forKey: PartialImport.key(prefix), in: meta),
                   marked == StoreKey.sessionBytes(id) else { return {} }
-            try removeRecords(txn, prefix: prefix)
-            try txn.delete(forKey: PartialImport.key(prefix), in: metaDB)
+            try records.removeRecords(txn, prefix: prefix)
+            try txn.delete(forKey: PartialImport.key(prefix), in: meta)
             return {}
         }
     }
@@ -112,10 +123,11 @@ extension LMDBEventLog {
     /// holds its session's writer lock, and is left alone. Returns how many were removed.
     @discardableResult
     func removeAbandonedImports() throws -> Int {
-        guard let locks else { return 0 }
-        let marks: [(prefix: [UInt8], id: SessionID)] = try withRead("reading the imports of \(path)") { txn in
+        guard let locks = context.locks else { return 0 }
+        let meta = context.databases.meta
+        let marks: [(prefix: [UInt8], id: SessionID)] = try context.withRead("reading the imports of \(context.path)") { txn in
             var found: [([UInt8], SessionID)] = []
-            try txn.forEach(in: metaDB, from: PartialImport.keyPrefix) { k, v in
+            try txn.forEach(in: meta, from: PartialImport.keyPrefix) { k, v in
                 guard k.starts(with: PartialImport.keyPrefix) else { return false }
                 if v.count == 16 { found.append((Array(k.dropFirst(PartialImport.keyPrefix.count)), StoreKey.sessionID(v))) }
                 return true

@@ -1,33 +1,9 @@
 import Foundation
 import RouteLogCore
 
-// Reading stored records: transactions, session rows, and decoding each event record against
-// the checksum chain of its session.
+// Decoding stored event records, each against the checksum chain of its session.
 
-extension LMDBEventLog {
-    func sessionKey(_ id: SessionID) throws -> [UInt8] {
-        guard let key = StoreKey.sessionBytes(id) else { throw LMDBEventLogError.invalidSessionID(id.rawValue) }
-        return key
-    }
-
-    /// Runs a read transaction, turning LMDB errors into ``LMDBEventLogError/storage(_:operation:)``.
-    func withRead<R>(_ operation: @autoclosure () -> String, _ body: (LMDBReadTransaction) throws -> R) throws -> R {
-        do {
-            return try environment.withReadTransaction(body)
-        } catch let error as LMDBError {
-            throw LMDBEventLogError.storage(error, operation: operation())
-        }
-    }
-
-    func readRow(_ txn: LMDBReadTransaction, _ id: SessionID, _ key: [UInt8]) throws -> SessionRow? {
-        guard let bytes = try txn.value(forKey: key, in: sessionsDB) else { return nil }
-        do {
-            return try bytes.withUnsafeBytes { raw throws(BinaryDecodingError) in try SessionRow.decode(raw, id: id) }
-        } catch {
-            throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "\(error)")
-        }
-    }
-
+extension RecordLog {
     /// Parses a stored event record and checks its checksum, chained to `chain.previous`.
     func checkedRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64, previous: Digest) throws -> RawRecord {
         let raw: RawRecord
@@ -69,7 +45,7 @@ extension LMDBEventLog {
         let key = SiteCodec.key(chain.prefix, index)
         let found: Result<CallSite, BinaryDecodingError>?
         do {
-            found = try txn.withValue(forKey: key, in: sitesDB) { bytes in
+            found = try txn.withValue(forKey: key, in: databases.sites) { bytes in
                 do throws(BinaryDecodingError) { return .success(try SiteCodec.decode(bytes, key: key)) } catch { return .failure(error) }
             }
         } catch {
@@ -95,7 +71,7 @@ extension LMDBEventLog {
         let anchor = StoredPayload.anchor(before: seq)
         if anchor > 1 {
             let before = anchor - 1
-            guard let sum = try txn.withValue(forKey: StoreKey.event(prefix, before), in: eventsDB, { RecordCodec.storedChecksum($0) }) else {
+            guard let sum = try txn.withValue(forKey: StoreKey.event(prefix, before), in: databases.events, { RecordCodec.storedChecksum($0) }) else {
                 throw LMDBEventLogError.corruptRecord(session: id, seq: before, reason: "record is missing")
             }
             guard let sum else {
@@ -105,7 +81,7 @@ extension LMDBEventLog {
         }
         var expected = anchor
         if anchor < seq {
-            try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, anchor)) { k, v in
+            try txn.forEach(in: databases.events, from: StoreKey.event(prefix, anchor)) { k, v in
                 guard let s = StoreKey.seq(k, session: prefix), s < seq else { return false }
                 guard s == expected else { throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing") }
                 let raw = try checkedRecord(v, session: id, seq: s, previous: chain.previous)

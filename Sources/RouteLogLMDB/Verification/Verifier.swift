@@ -1,90 +1,19 @@
 import RouteLogCore
 
-/// What ``LMDBEventLog/verify(session:reducer:)`` found.
-public struct VerificationReport: Hashable, Sendable, CustomStringConvertible {
-    /// The session checked.
-    public var session: SessionID
-    /// How many records were checked before stopping (all of them when there is no failure).
-    public var eventsChecked: UInt64
-    /// How many snapshots were compared with the replay.
-    public var snapshotsChecked: Int
-    /// The first failure, in seq order, or `nil` when the session verifies.
-    public var failure: VerificationFailure?
+/// Verification: reads a session's records (`events`), snapshots (`snapshots`) and call sites
+/// (`sites`) as they are stored and checks them against their checksum chain and a fresh replay.
+struct Verifier {
+    let context: StoreContext
+    let records: RecordLog
 
-    /// Whether every check passed.
-    public var isValid: Bool { failure == nil }
-
-    public var description: String {
-        if let failure { return "session \(session): \(failure)" }
-        return "session \(session): \(eventsChecked) events and \(snapshotsChecked) snapshots verified"
-    }
-}
-
-/// The first record of a session that failed verification.
-public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
-    /// Which check failed.
-    public enum Check: String, Hashable, Sendable, CaseIterable {
-        /// The record's bytes do not match its checksum (or it cannot be parsed at all).
-        case checksum
-        /// The record's previous-hash is not the hash of the record before it, or a record is
-        /// missing, out of place or beyond the session's head.
-        case chain
-        /// The digest stored with the event differs from a fresh replay with the current reducer
-        /// (whether or not the outcome differs too).
-        case digest
-        /// The outcome stored with the event differs from a fresh replay with the current reducer,
-        /// and the digest does not.
-        case outcome
-        /// A snapshot is unreadable or its state differs from the replayed state at its seq.
-        case snapshot
-    }
-
-    /// The seq of the failing record (or snapshot).
-    public var seq: UInt64
-    /// Which check failed.
-    public var check: Check
-    /// For ``Check/digest``, ``Check/outcome`` and ``Check/snapshot``: the digest stored in the log.
-    public var storedDigest: Digest?
-    /// For ``Check/digest``, ``Check/outcome`` and ``Check/snapshot``: the digest of the replayed state.
-    public var replayedDigest: Digest?
-    /// A one-line explanation.
-    public var message: String
-    /// For ``Check/digest`` and ``Check/outcome``: the event at ``seq``.
-    public var event: RecordedEvent?
-    /// For ``Check/digest`` and ``Check/outcome``: the outcome stored with the event.
-    public var storedOutcome: Outcome?
-    /// For ``Check/digest`` and ``Check/outcome``: the outcome the replay gives.
-    public var replayedOutcome: Outcome?
-    /// For ``Check/digest`` and ``Check/outcome``: the replayed state before the event at ``seq``
-    /// (which is also the recorded state after it when the event was recorded as rejected).
-    public var stateBefore: NavigationState?
-    /// For ``Check/digest`` and ``Check/outcome``: the replayed state after the event at ``seq``.
-    public var replayedState: NavigationState?
-
-    public var description: String { "seq \(seq): \(check.rawValue) failed: \(message)" }
-}
-
-extension LMDBEventLog {
-    /// Checks a session: every record's checksum, the hash chain from the first record to the
-    /// session's head, and every stored outcome and digest against a fresh replay (from the empty
-    /// state, with the current reducer); then the snapshots against the replay.
-    ///
-    /// Records are read in short read transactions, so verifying a long session does not block
-    /// page reuse for a concurrent writer; events appended during verification are not checked.
-    ///
-    /// - Parameters:
-    ///   - id: the session.
-    ///   - reducer: applies one event (with its seq) to a state and returns the outcome; the
-    ///     current reducer, `NavigationState.apply(_:seq:)`, unless a test replays with a changed rule
-    ///     to show that a reducer change is caught.
-    /// - Returns: a report naming the first failing seq and check, if any.
-    /// - Throws: `EventLogError.sessionNotFound`, or ``LMDBEventLogError`` when the store cannot be read.
-    public func verify(
+    /// Checks session `id` against a replay with `reducer` (see
+    /// ``LMDBEventLog/verify(session:reducer:)``).
+    func verify(
         session id: SessionID,
-        reducer: (inout NavigationState, Event, UInt64) -> Outcome = { state, event, seq in state.apply(event, seq: seq) }
+        reducer: (inout NavigationState, Event, UInt64) -> Outcome
     ) throws -> VerificationReport {
         guard let rowKey = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        guard let row = try withRead("verifying session \(id)", { try readRow($0, id, rowKey) }) else {
+        guard let row = try context.withRead("verifying session \(id)", { try context.readRow($0, id, rowKey) }) else {
             throw EventLogError.sessionNotFound(id)
         }
         let key = row.eventPrefix
@@ -98,8 +27,8 @@ extension LMDBEventLog {
         var snapshotFailure: VerificationFailure?
 
         // Snapshots are few: collect their digests (or the first unreadable one) up front.
-        try withRead("verifying session \(id)") { txn in
-            try txn.forEach(in: snapshotsDB, from: StoreKey.event(key, 0)) { k, v in
+        try context.withRead("verifying session \(id)") { txn in
+            try txn.forEach(in: context.databases.snapshots, from: StoreKey.event(key, 0)) { k, v in
                 guard let seq = StoreKey.seq(k, session: key) else { return false }
                 do {
                     snapshotDigests[seq] = try SnapshotCodec.decode(v).digest
@@ -120,10 +49,10 @@ extension LMDBEventLog {
 
         var next: UInt64 = 1
         while report.failure == nil && next <= count {
-            let end = min(count, next &+ Self.readChunk - 1)
-            try withRead("verifying session \(id)") { txn in
+            let end = min(count, next &+ RecordLog.readChunk - 1)
+            try context.withRead("verifying session \(id)") { txn in
                 var expected = next
-                try txn.forEach(in: eventsDB, from: StoreKey.event(key, next)) { k, v in
+                try txn.forEach(in: context.databases.events, from: StoreKey.event(key, next)) { k, v in
                     guard let seq = StoreKey.seq(k, session: key), seq <= end else { return false }
                     guard seq == expected else {
                         fail(expected, .chain, "record is missing (the next stored one is seq \(seq))")
@@ -145,7 +74,7 @@ extension LMDBEventLog {
                         return false
                     }
                     let recorded: RecordedEvent
-                    do { recorded = try decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
+                    do { recorded = try records.decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
                         fail(seq, .checksum, "payload unreadable: \(error)")
                         return false
                     }
@@ -189,10 +118,10 @@ extension LMDBEventLog {
         var head = count
         if report.failure == nil {
             let beyond: UInt64?
-            (head, beyond) = try withRead("verifying session \(id)") { txn in
-                let current = try readRow(txn, id, rowKey)?.info.eventCount ?? count
+            (head, beyond) = try context.withRead("verifying session \(id)") { txn in
+                let current = try context.readRow(txn, id, rowKey)?.info.eventCount ?? count
                 var found: UInt64?
-                try txn.forEach(in: eventsDB, from: StoreKey.event(key, current &+ 1)) { k, _ in
+                try txn.forEach(in: context.databases.events, from: StoreKey.event(key, current &+ 1)) { k, _ in
                     found = StoreKey.seq(k, session: key)
                     return false
                 }
@@ -220,7 +149,7 @@ extension LMDBEventLog {
         }
         if matches(.zero) { return 0 }
         var found: UInt64?
-        try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, 1)) { k, v in
+        try txn.forEach(in: context.databases.events, from: StoreKey.event(prefix, 1)) { k, v in
             guard let seq = StoreKey.seq(k, session: prefix) else { return false }
             if seq + 1 != excluding, let sum = RecordCodec.storedChecksum(v), matches(sum) { found = seq }
             return found == nil

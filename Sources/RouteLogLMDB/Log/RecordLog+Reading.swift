@@ -1,40 +1,18 @@
 import Foundation
 import RouteLogCore
 
-// Reading a session's events (see `EventLog/read(_:from:through:_:)`).
+// Reading a session's stored events and snapshots (see `EventLog/read(_:from:through:_:)`).
 
-extension LMDBEventLog {
-    // MARK: Reading
-
+extension RecordLog {
     /// How many events one read transaction decodes before handing them to the caller.
     static let readChunk: UInt64 = 512
 
-    /// Calls `body` with the events `from ... through`, in order (see ``EventLog/read(_:from:through:_:)``).
+    /// Calls `body` with the stored events `from ... through`, in order (see
+    /// ``LMDBEventLog/read(_:from:through:_:)``).
     ///
     /// Events are read in short read transactions of a few hundred records, so a slow `body` never
     /// holds one open. Each record's checksum is checked.
-    ///
-    /// - Throws: `EventLogError.sessionNotFound`; ``LMDBEventLogError/corruptRecord(session:seq:reason:)``
-    ///   for a record that is garbled, truncated or missing.
-    public func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
-        guard let pending = overlay?.sessions[id]?.events else { return try readStored(id, from: from, through: through, body) }
-        // A read-only log goes on with the journaled events after the stored ones.
-        var next = max(from, 1)
-        var stopped = false
-        try readStored(id, from: from, through: through) { e in
-            next = e.seq + 1
-            if try !body(e) { stopped = true; return false }
-            return true
-        }
-        guard !stopped, next <= through, let stored = storedCount(id), next > stored else { return }
-        for e in pending where e.seq >= next && e.seq <= through {
-            guard e.seq == next else { return }
-            if try !body(e) { return }
-            next += 1
-        }
-    }
-
-    private func readStored(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
+    func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         var next = max(from, 1)
         var last: UInt64?
@@ -42,9 +20,9 @@ extension LMDBEventLog {
         // it), the time base and the call sites read so far.
         var chain: RecordChain?
         while next <= through {
-            let chunk: [StoredEvent] = try withRead("reading session \(id)") { txn in
+            let chunk: [StoredEvent] = try context.withRead("reading session \(id)") { txn in
                 // Checked in every chunk: a session deleted meanwhile is gone, not corrupt.
-                guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
+                guard let row = try context.readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
                 if last == nil { last = min(through, row.info.eventCount) }
                 let prefix = row.eventPrefix
                 let end = min(last!, next &+ Self.readChunk - 1)
@@ -52,7 +30,7 @@ extension LMDBEventLog {
                 var out: [StoredEvent] = []
                 var expected = next
                 if chain == nil { chain = try self.chain(txn, session: id, row: row, before: next) }
-                try txn.forEach(in: eventsDB, from: StoreKey.event(prefix, next)) { k, v in
+                try txn.forEach(in: databases.events, from: StoreKey.event(prefix, next)) { k, v in
                     guard let seq = StoreKey.seq(k, session: prefix), seq <= end else { return false }
                     guard seq == expected else {
                         throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
@@ -73,16 +51,29 @@ extension LMDBEventLog {
     }
 
     /// The latest stored snapshot at or before `seq` (see ``EventLog/snapshot(_:atOrBefore:)``).
-    public func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
+    func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        return try withRead("reading a snapshot of session \(id)") { txn in
-            guard let prefix = try readRow(txn, id, key)?.eventPrefix else { throw EventLogError.sessionNotFound(id) }
-            return try txn.withLastEntry(in: snapshotsDB, before: StoreKey.event(prefix, seq == .max ? seq : seq + 1)) { k, v -> Snapshot? in
+        return try context.withRead("reading a snapshot of session \(id)") { txn in
+            guard let prefix = try context.readRow(txn, id, key)?.eventPrefix else { throw EventLogError.sessionNotFound(id) }
+            return try txn.withLastEntry(in: databases.snapshots, before: StoreKey.event(prefix, seq == .max ? seq : seq + 1)) { k, v -> Snapshot? in
                 guard let at = StoreKey.seq(k, session: prefix) else { return nil }
                 do { return Snapshot(seq: at, state: try SnapshotCodec.decode(v)) } catch {
                     throw LMDBEventLogError.corruptValue(database: "snapshots", key: "\(id) seq \(at)", reason: "\(error)")
                 }
             } ?? nil
         }
+    }
+
+    /// The stored state of `id` after event `seq` (0: before any event), as
+    /// `EventLog.state(of:at:)` gives it for the stored events alone: the latest snapshot at or
+    /// before `seq`, and the events after it folded.
+    func state(of id: SessionID, at seq: UInt64) throws -> NavigationState {
+        let count = try session(id).eventCount
+        guard seq <= count else { throw EventLogError.seqOutOfRange(session: id, seq: seq, count: count) }
+        var replayer = try snapshot(id, atOrBefore: seq).map { Replayer(state: $0.state, seq: $0.seq) } ?? Replayer()
+        if seq > replayer.seq {
+            try read(id, from: replayer.seq + 1, through: seq) { replayer.apply($0.event); return true }
+        }
+        return replayer.state
     }
 }

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import RouteLogCore
+
+extension Journal {
+    /// The size of a segment (larger for an event that does not fit).
+    nonisolated(unsafe) static var segmentBytes = 1 << 20
+
+    /// One mapped segment.
+    final class Segment {
+        let path: String
+        let fd: Int32
+        let base: UnsafeMutableRawPointer
+        let capacity: Int
+        let firstSeq: UInt64
+        /// The seq of the last entry written (firstSeq − 1 when none).
+        var lastSeq: UInt64
+        var offset: Int
+
+        init(path: String, fd: Int32, base: UnsafeMutableRawPointer, capacity: Int, firstSeq: UInt64) {
+            self.path = path
+            self.fd = fd
+            self.base = base
+            self.capacity = capacity
+            self.firstSeq = firstSeq
+            self.lastSeq = firstSeq - 1
+            self.offset = Journal.headerSize
+        }
+
+        /// Stores the run's state in this segment's header, through the mapping.
+        func setState(_ state: State) {
+            base.storeBytes(of: state.rawValue, toByteOffset: Journal.stateOffset, as: UInt8.self)
+        }
+
+        /// Unmaps and closes (which drops the lock); with `remove`, unlinks first so nobody
+        /// finds the file in between.
+        func release(remove: Bool) {
+            if remove { unlink(path) }
+            munmap(base, capacity)
+            closeDescriptor(fd)
+        }
+    }
+
+
+    /// How a segment's blocks are reserved: `posix_fallocate` where it exists (Linux), else by
+    /// writing the segment's zeros, which leaves no hole (Apple platforms have no
+    /// `posix_fallocate`, and a sparse `ftruncate` there left holes a store into the map could
+    /// fault on). Tests force `.zeros` on Linux to check the other platforms' path.
+    enum Reservation { case fallocate, zeros }
+    #if os(Linux)
+    nonisolated(unsafe) static var reservation = Reservation.fallocate
+    #else
+    nonisolated(unsafe) static var reservation = Reservation.zeros
+    #endif
+
+    /// Reserves `capacity` bytes of disk for the new file `fd`; 0 or an `errno`.
+    static func reserve(_ fd: Int32, _ capacity: Int) -> Int32 {
+        #if os(Linux)
+        if reservation == .fallocate { return posix_fallocate(fd, 0, off_t(capacity)) }
+        #endif
+        let chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var at = 0
+        while at < capacity {
+            let n = min(chunk.count, capacity - at)
+            let written = chunk.withUnsafeBytes { pwrite(fd, $0.baseAddress, n, off_t(at)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            at += written
+        }
+        return 0
+    }
+}
+
+/// `close(2)`, where a type's own `close` method hides it.
+func closeDescriptor(_ fd: Int32) { _ = close(fd) }

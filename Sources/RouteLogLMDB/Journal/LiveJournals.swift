@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import RouteLogCore
+
+extension Journal {
+    // MARK: Process exit
+
+    /// The journals of this process, marked `exited` by an `atexit` handler: a process that exits
+    /// normally (without releasing its navigators) did not crash.
+    static let live = LiveJournals()
+
+    final class LiveJournals: @unchecked Sendable {
+        private let lock = NSLock()
+        private var journals: [ObjectIdentifier: Weak] = [:]
+        private var registered = false
+
+        struct Weak { weak var journal: Journal? }
+
+        func add(_ journal: Journal) {
+            lock.withLock {
+                journals[ObjectIdentifier(journal)] = Weak(journal: journal)
+                if !registered {
+                    registered = true
+                    atexit { Journal.live.markExited() }
+                }
+            }
+        }
+
+        func remove(_ journal: Journal) {
+            lock.withLock { _ = journals.removeValue(forKey: ObjectIdentifier(journal)) }
+        }
+
+        /// Marks every live journal exited (a store through each newest segment's mapping).
+        func markExited() {
+            // `try`: a thread that exits the process while holding the lock must not hang it.
+            guard lock.try() else { return }
+            defer { lock.unlock() }
+            for entry in journals.values { entry.journal?.markExited() }
+        }
+    }
+}

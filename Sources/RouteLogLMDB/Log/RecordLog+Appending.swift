@@ -1,0 +1,164 @@
+import RouteLogCore
+
+// Appending: a session's head, loaded or cached, and the records, call sites, snapshots and row an
+// append writes in its transaction.
+
+extension RecordLog {
+    /// The head of a session as stored, from the cache when it is current.
+    func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ rowKey: [UInt8], _ scratch: Writer.Scratch) throws -> SessionHead {
+        guard let row = try context.readRow(txn, id, rowKey) else { throw EventLogError.sessionNotFound(id) }
+        if let cached = scratch[id] ?? cachedHead(id), cached.row.info == row.info, cached.row.headHash == row.headHash {
+            return cached
+        }
+        // Another handle or process wrote since: rebuild from the latest snapshot.
+        let key = row.eventPrefix
+        let count = row.info.eventCount
+        var replayer = Replayer()
+        let snapshot = try txn.withLastEntry(in: databases.snapshots, before: StoreKey.event(key, count == .max ? count : count + 1)) { k, v -> Snapshot? in
+            guard let seq = StoreKey.seq(k, session: key) else { return nil }
+            do { return Snapshot(seq: seq, state: try SnapshotCodec.decode(v)) } catch {
+                throw LMDBEventLogError.corruptValue(database: "snapshots", key: "\(id) seq \(seq)", reason: "\(error)")
+            }
+        } ?? nil
+        if let snapshot { replayer = Replayer(state: snapshot.state, seq: snapshot.seq) }
+        var chain = try chain(txn, session: id, row: row, before: replayer.seq + 1)
+        var expected = replayer.seq + 1
+        if expected <= count {
+            try txn.forEach(in: databases.events, from: StoreKey.event(key, expected)) { k, v in
+                guard let seq = StoreKey.seq(k, session: key), seq <= count else { return false }
+                guard seq == expected else {
+                    throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
+                }
+                let (event, _) = try decodeRecord(v, session: id, seq: seq, chain: &chain, txn)
+                replayer.apply(event.event)
+                expected += 1
+                return true
+            }
+        }
+        guard replayer.seq == count else {
+            throw LMDBEventLogError.corruptRecord(session: id, seq: replayer.seq + 1, reason: "record is missing")
+        }
+        guard chain.previous == row.headHash else {
+            throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "the head hash does not match the last record")
+        }
+        // The session's call sites, to give the next events' call sites their indexes: numbered
+        // from 0 without a gap, each once (the next one takes the next number).
+        var sites: [CallSite: UInt32] = [:]
+        try txn.forEach(in: databases.sites, from: SiteCodec.key(key, 0)) { k, v in
+            guard let index = SiteCodec.index(k, session: key) else { return false }
+            let keyBytes = Array(k)
+            let site: CallSite
+            do { site = try SiteCodec.decode(v, key: keyBytes) } catch {
+                throw LMDBEventLogError.corruptValue(database: "sites", key: "\(id) call site \(index)", reason: "\(error)")
+            }
+            guard index == UInt32(sites.count) else {
+                throw LMDBEventLogError.corruptValue(database: "sites", key: "\(id) call site \(sites.count)", reason: "missing (the next entry is \(index))")
+            }
+            guard sites.updateValue(index, forKey: site) == nil else {
+                throw LMDBEventLogError.corruptValue(database: "sites", key: "\(id) call site \(index)", reason: "the same call site as an earlier entry")
+            }
+            return true
+        }
+        return SessionHead(replayer: replayer, row: row, timeBase: chain.timeBase, sites: sites)
+    }
+
+    /// Appends a batch in one transaction (see ``LMDBEventLog/append(_:to:expectedSeq:)``), with
+    /// `also` writing more in the same transaction (given the session's key prefix).
+    func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64,
+                also: ((LMDBWriteTransaction, [UInt8]) throws -> Void)? = nil) throws -> [StoredEvent] {
+        let writer = try context.requireWriter()
+        guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
+        try context.locks?.hold(id)
+        // Encode the events on the caller's thread, so concurrent appenders share the work (their
+        // metadata depends on the session's head, so it is encoded in the transaction).
+        let bodies = events.map { StoredPayload.eventBody($0.event) }
+        var result: [StoredEvent] = []
+        defer {
+            // A session that is not there (deleted meanwhile) is not claimed.
+            if result.isEmpty && !events.isEmpty, (try? session(id)) == nil { context.locks?.release(id) }
+        }
+        try writer.perform(weight: max(1, events.count)) { [self] txn, scratch in
+            var head = try loadHead(txn, id, key, scratch)
+            let actual = head.row.info.eventCount
+            guard actual == expectedSeq else {
+                throw EventLogError.conflict(session: id, expected: expectedSeq, actual: actual)
+            }
+            // A key holds a seq of 40 bits.
+            guard UInt64(events.count) <= StoreKey.maxSeq - min(actual, StoreKey.maxSeq) else {
+                throw LMDBEventLogError.corruptValue(database: "events", key: id.rawValue,
+                                                    reason: "the session has \(actual) events; a session holds at most \(StoreKey.maxSeq)")
+            }
+            // Nothing above wrote; from here on only LMDB errors can throw (and abort the group).
+            let stored = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key)
+            try also?(txn, head.row.eventPrefix)
+            scratch[id] = head
+            result = stored
+            let committed = head
+            return { [self] in rememberHead(committed, for: id) }
+        }
+        return result
+    }
+
+    /// Writes `events` after `head` in `txn` (their records, call sites and snapshots, and the
+    /// session's row, unless `writeRow` is false) and advances `head`; `bodies` are the events'
+    /// encoded bodies. Returns the stored events when `collect` is true, else nothing.
+    func appendRecords(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: [[UInt8]],
+                       id: SessionID, key: [UInt8], writeRow: Bool = true, collect: Bool = true) throws -> [StoredEvent] {
+        let actual = head.row.info.eventCount
+        let interval = context.options.snapshotInterval
+        let databases = self.databases
+        var stored: [StoredEvent] = []
+        if collect { stored.reserveCapacity(events.count) }
+        var hash = head.row.headHash
+        let firstKey = StoreKey.event(head.row.eventPrefix, actual + 1)
+        let inOrder = try txn.lastKey(in: databases.events).map { $0.lexicographicallyPrecedes(firstKey) } ?? true
+        let putOptions: LMDBPutOptions = inOrder ? .append : .noOverwrite
+        // One key buffer for the whole batch: only its seq bytes change from event to event.
+        var eventKey = firstKey
+        let prefix = head.row.eventPrefix
+        let createdAt = head.row.info.createdAt
+        var payload = BinaryWriter()
+        // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
+        try txn.withCursor(in: databases.events) { cursor in
+            for i in events.indices {
+                let event = events[i].event
+                let step = head.replayer.apply(event)
+                StoreKey.setSeq(step.seq, in: &eventKey)
+                var sum = Digest.zero
+                let meta = events[i].meta
+                var site: UInt32?
+                if let callSite = meta.callSite {
+                    if let known = head.sites[callSite] {
+                        site = known
+                    } else {
+                        // First used here: its entry is written in this transaction.
+                        let index = UInt32(truncatingIfNeeded: head.sites.count)
+                        let siteKey = SiteCodec.key(prefix, index)
+                        try txn.put(SiteCodec.encode(callSite, key: siteKey), forKey: siteKey, in: databases.sites, options: .noOverwrite)
+                        head.sites[callSite] = index
+                        site = index
+                    }
+                }
+                let base = StoredPayload.timeBase(seq: step.seq, running: head.timeBase, createdAt: createdAt)
+                payload.bytes.removeAll(keepingCapacity: true)
+                StoredPayload.write(meta, base: base, site: site, event: bodies[i], into: &payload)
+                head.timeBase = StoredPayload.advance(base, time: meta.timestamp)
+                try cursor.put(count: RecordCodec.size(payload: payload.bytes.count), forKey: eventKey, options: putOptions) { out in
+                    sum = RecordCodec.write(into: out, kind: event.kind, outcome: step.outcome,
+                                            previous: hash, digest: step.digest, payload: payload.bytes)
+                }
+                hash = sum
+                if step.seq % interval == 0 {
+                    try txn.put(SnapshotCodec.encode(head.replayer.state), forKey: eventKey, in: databases.snapshots, options: .noOverwrite)
+                }
+                if collect { stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest)) }
+            }
+        }
+        head.row.info.eventCount = head.replayer.seq
+        head.row.info.headDigest = head.replayer.state.digest
+        head.row.headHash = hash
+        if let last = events.last { head.row.info.lastEventAt = last.meta.timestamp }
+        if writeRow { try txn.put(head.row.encode(), forKey: key, in: databases.sessions) }
+        return stored
+    }
+}

@@ -1,0 +1,24 @@
+import RouteLogCore
+
+/// A session's head, as the writer keeps it between appends: its row and the state after its last
+/// event.
+struct SessionHead {
+    var replayer: Replayer
+    var row: SessionRow
+    /// The running time base after the last event (see ``StoredPayload``).
+    var timeBase: Int64
+    /// The session's call sites and their indexes in `sites`.
+    var sites: [CallSite: UInt32]
+
+    /// The head of a new session with no events, whose row is `row`.
+    init(emptySession row: SessionRow) {
+        self.init(replayer: Replayer(), row: row, timeBase: row.info.createdAt, sites: [:])
+    }
+
+    init(replayer: Replayer, row: SessionRow, timeBase: Int64, sites: [CallSite: UInt32]) {
+        self.replayer = replayer
+        self.row = row
+        self.timeBase = timeBase
+        self.sites = sites
+    }
+}
