@@ -47,7 +47,8 @@ build: setup
 # .build/browser/), the server under forged requests, signals, idle connections and load (wrk), the
 # store commands it reads from (import, compact) on a full disk and killed midway, the
 # README's fleet queries run by DuckDB over an export of generated sessions,
-# the MCP server driven over stdio by the official Python MCP client,
+# the MCP server driven over stdio by the official Python MCP client, the three front ends
+# (CLI --json, the server's API, the MCP tools) compared field by field with hostile MCP arguments,
 # then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 # `swift build --build-tests` also builds the test programs (Tests/Programs: routelog-crash-app,

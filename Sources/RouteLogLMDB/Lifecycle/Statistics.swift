@@ -30,8 +30,7 @@ extension StoreLifecycle {
         let space = try context.withRead("reading the statistics of \(path)") { _ in try context.environment.spaceInfo() }
         return try context.withRead("reading the statistics of \(path)") { txn in
             let all = try records.sessions(txn)
-            let attributes = try? FileManager.default.attributesOfItem(atPath: (path as NSString).appendingPathComponent("data.mdb"))
-            let file = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+            let file = LMDBEventLog.bytesOnDisk(at: path)
             return LMDBEventLog.Statistics(sessions: all.count, events: all.reduce(0) { $0 + $1.eventCount }, fileBytes: file,
                               liveBytes: try liveBytes(txn), freePages: space.freePages, pageSize: space.pageSize,
                               mapSize: space.mapSize, oldest: all.first, newest: all.last)

@@ -56,6 +56,6 @@ extension StoreLifecycle {
         func mode(_ p: String, _ fallback: Int) -> Int {
             ((try? fm.attributesOfItem(atPath: p))?[.posixPermissions] as? NSNumber)?.intValue ?? fallback
         }
-        return (mode(store, 0o700), mode((store as NSString).appendingPathComponent("data.mdb"), 0o600))
+        return (mode(store, 0o700), mode(LMDBEventLog.dataFile(in: store), 0o600))
     }
 }

@@ -6,7 +6,7 @@ extension StoreLifecycle {
     /// ``LMDBEventLog/moveSessions(fromStoreAt:)``).
     func moveSessions(fromStoreAt path: String) throws -> MovedSessions {
         var report = MovedSessions()
-        guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb")) else { return report }
+        guard LMDBEventLog.hasData(at: path) else { return report }
         let source: LMDBEventLog
         do {
             source = try LMDBEventLog.open(at: path, options: .init(durability: .perEvent, clock: context.options.clock, retention: .none,

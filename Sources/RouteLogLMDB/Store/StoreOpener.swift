@@ -34,15 +34,15 @@ enum StoreOpener {
         guard access(path, R_OK | X_OK) == 0 else {
             throw LMDBEventLogError.permissionDenied(path: path, reason: "the directory cannot be read")
         }
-        let dataFile = (path as NSString).appendingPathComponent("data.mdb")
+        let dataFile = LMDBEventLog.dataFile(in: path)
         // One listing, judged as a whole: checking for data.mdb and then listing would see a
         // data.mdb created in between as a foreign file.
         var entries = (try? fm.contentsOfDirectory(atPath: path)) ?? []
-        if readOnly && !entries.contains("data.mdb") && entries.contains("lock.mdb") {
+        if readOnly && !entries.contains(LMDBEventLog.dataFileName) && entries.contains("lock.mdb") {
             // Another process has begun creating the store: LMDB creates lock.mdb, then data.mdb.
             entries = waitForDataFile(path, entries: entries)
         }
-        if !entries.contains("data.mdb") {
+        if !entries.contains(LMDBEventLog.dataFileName) {
             if readOnly {
                 throw LMDBEventLogError.notAStore(path: path, reason: entries.isEmpty ? "the directory is empty" : "it has no data.mdb")
             }
@@ -74,7 +74,7 @@ enum StoreOpener {
         }
         guard let type else { return }
         let fm = FileManager.default
-        for name in ["", "data.mdb", "lock.mdb", "journal", "writers"] {
+        for name in ["", LMDBEventLog.dataFileName, "lock.mdb", "journal", "writers"] {
             let file = name.isEmpty ? path : (path as NSString).appendingPathComponent(name)
             if fm.fileExists(atPath: file) { try? fm.setAttributes([.protectionKey: type], ofItemAtPath: file) }
         }
@@ -86,7 +86,7 @@ enum StoreOpener {
         var entries = entries
         let clock = ContinuousClock()
         let deadline = clock.now + creationWait
-        while !entries.contains("data.mdb") && clock.now < deadline {
+        while !entries.contains(LMDBEventLog.dataFileName) && clock.now < deadline {
             usleep(5_000)
             entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         }
