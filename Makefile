@@ -49,6 +49,7 @@ build: setup
 # README's fleet queries run by DuckDB over an export of generated sessions,
 # the MCP server driven over stdio by the official Python MCP client, the three front ends
 # (CLI --json, the server's API, the MCP tools) compared field by field with hostile MCP arguments,
+# the long commands' progress on a pseudo-terminal and through a pipe,
 # then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 # `swift build --build-tests` also builds the test programs (Tests/Programs: routelog-crash-app,
@@ -63,6 +64,7 @@ test: setup
 	  exit 1; \
 	fi
 	Tools/DocExamples/check.sh
+	/usr/bin/python3 Tools/Layout/check.py
 	$(SWIFT) test --skip-build
 	Tools/AppleLocks/run.sh
 	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
@@ -72,6 +74,7 @@ test: setup
 	/usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/MCP/mcp_client_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/Parity/front_ends_test.py "$$($(SWIFT) build --show-bin-path)"
+	/usr/bin/python3 Tests/Progress/progress_test.py "$$($(SWIFT) build --show-bin-path)"
 	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
 
 # libFuzzer on every parser (Tools/Fuzz), FUZZ_SECONDS per harness. The fuzzer and address

@@ -4,7 +4,7 @@ import RouteLogTestSupport
 import Testing
 @testable import RouteLogLMDB
 
-/// ``LMDBEventLog/importFixture(contentsOf:checked:label:)``: a file read again and written in
+/// ``LMDBEventLog/importFixture(contentsOf:checked:label:progress:)``: a file read again and written in
 /// batches gives the session an import of the whole fixture gives, and all or nothing.
 @Suite("LMDBEventLog streamed import")
 struct StreamedImportTests {
@@ -34,7 +34,10 @@ struct StreamedImportTests {
         #expect(streamed.headDigest == whole.headDigest)
         #expect(try log.events(streamed.id) == log.events(whole.id))
         #expect(try log.verify(session: streamed.id).isValid)
-        #expect(try log.importFixture(contentsOf: path, checked: checked, label: "again").label == "again")
+        // Progress comes after each batch, growing to the file's event count.
+        var reported: [Int] = []
+        #expect(try log.importFixture(contentsOf: path, checked: checked, label: "again") { reported.append($0) }.label == "again")
+        #expect(reported == [SessionImporter.importBatch, SessionImporter.importBatch * 2, count], "\(reported)")
         // In transactions of 1,000 events (the map, 1 MiB at first, grows between and inside them):
         // the same session, its row written last, and no import mark left.
         let parts = try log.importer.importFixture(contentsOf: path, checked: checked, label: "parts", transactionEvents: 1_000)

@@ -52,7 +52,13 @@ struct BisectCommand: ParsableCommand {
         let (judge, s) = try Judge.session(session, in: store, predicate: predicate, run: command)
         let n = s.seqOrHead
         // REF@N searches the prefix 0...N, from the log's snapshots.
-        let result = try Bisect.run(in: s.log, session: s.id, through: n, mode: mode, verdict: judge.judge)
+        // A command judges in a process of its own each time: the person waiting sees the count.
+        let progress = Progress("bisecting with \(judge.summary)", unit: "seqs judged", enabled: command != nil && !json)
+        let result = try Bisect.run(in: s.log, session: s.id, through: n, mode: mode) { c throws(RouteLogError) in
+            defer { progress.add() }
+            return try judge.judge(c)
+        }
+        progress.finish()
         let out = Output.stdout()
         let mode = result.mode.rawValue
         if json {

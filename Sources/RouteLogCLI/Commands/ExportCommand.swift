@@ -119,6 +119,10 @@ extension ExportCommand {
         let targets = try workspace.resolve(sessions, all: all)
         let sink = try JSONLSink(path: output)
         var rows: Int64 = 0
+        // Not while the rows go to standard output (`-o -`), which may be the same terminal.
+        let progress = Progress("exporting", total: Int(clamping: targets.reduce(UInt64(0)) { $0 + $1.seqOrHead }),
+                                enabled: !json && output != "-")
+        defer { progress.finish() }
         for s in targets {
             var replayer = Replayer()
             let marks = s.marks()
@@ -128,6 +132,7 @@ extension ExportCommand {
                     sink.append(FleetRows.row(s.info, event, after: replayer.state, run: marks.runs.run(of: event.seq),
                                               recovered: marks.isJournaled(event.seq)).canonicalText)
                     rows += 1
+                    progress.add()
                     return true
                 }
             }

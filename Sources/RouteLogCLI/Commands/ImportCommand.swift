@@ -30,11 +30,17 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         // Every file is checked first (without keeping its events), then read again as it is
         // written: an import holds one batch of events in memory, not the file.
-        let checked = try files.map { f throws(RouteLogError) in (f, try Fixture.scan(f)) }
+        let progress = Progress("checking", enabled: !json)
+        let checked = try files.map { f throws(RouteLogError) in
+            progress.stage("checking \(f)", total: nil)
+            return (f, try Fixture.scan(f) { _ in progress.add() })
+        }
         let log = try StoreAccess.open(path: store.path, writable: true)
         let out = Output.stdout()
         for (file, doc) in checked {
-            let info = try call { try log.importFixture(contentsOf: file, checked: doc, label: label) }
+            progress.stage("importing \(file)", total: doc.eventCount)
+            let info = try call { try log.importFixture(contentsOf: file, checked: doc, label: label) { progress.update($0) } }
+            progress.finish()
             if json {
                 out.line(JSONValue.object([
                     "file": .string(file), "session": .string(info.id.rawValue), "events": .int(Int64(info.eventCount)),
@@ -43,6 +49,7 @@ struct ImportCommand: ParsableCommand {
             } else {
                 out.line("imported \(file) as \(info.id.rawValue) (\(info.eventCount) events)")
             }
+            if progress.isShown { out.flush() }
         }
     }
 }

@@ -47,10 +47,12 @@ struct ReportCommand: ParsableCommand {
         if from == 0 { throw RouteLogError.usage("--from out of range: 0 (seqs start at 1)") }
         if let to, to < (from ?? 1) { throw RouteLogError.usage("--to \(to) is before --from \(from ?? 1)") }
         let page: ReportPage
+        let progress = Progress("reading")
+        defer { progress.finish() }
         if case .file(let path) = ref.base {
-            page = try ReportPage.file(path, ref: ref, from: from, to: to)
+            page = try ReportPage.file(path, ref: ref, from: from, to: to, progress: progress)
         } else {
-            page = try ReportPage.stored(try store.workspace().resolve(ref), ref: ref, from: from, to: to)
+            page = try ReportPage.stored(try store.workspace().resolve(ref), ref: ref, from: from, to: to, progress: progress)
         }
         var extra: [String: JSONValue] = [:]
         if !page.runs.isEmpty { extra["runs"] = SessionJSON.runs(page.runs) }

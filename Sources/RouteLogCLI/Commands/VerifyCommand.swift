@@ -35,14 +35,19 @@ struct VerifyCommand: ParsableCommand {
         let targets = try ws.resolve(sessions, all: all)
         let out = Output.stdout()
         var failed = 0
+        let progress = Progress("verifying", total: targets.count, unit: "sessions", enabled: !json && targets.count > 1)
         for s in targets {
             let report = try Verifier.verify(s, reducer: reducer)
+            progress.finish()
             if report.failure != nil { failed += 1 }
             if json {
                 out.line(report.json.canonicalText)
             } else {
                 for line in report.text(out: out) { out.line(line) }
             }
+            // The lines go out before the progress line is drawn under them again.
+            if progress.isShown { out.flush() }
+            progress.add()
         }
         if !json && targets.count > 1 { out.line("\(targets.count - failed) ok, \(failed) failed") }
         out.flush()

@@ -25,7 +25,7 @@ struct ReportPage {
 
     /// The page of a store's session: the state before `first` from the store (its snapshot
     /// before it plus the events since), then the events `first…last` only.
-    static func stored(_ s: ResolvedSession, ref: SessionRef, from: UInt64?, to: UInt64?) throws(RouteLogError) -> ReportPage {
+    static func stored(_ s: ResolvedSession, ref: SessionRef, from: UInt64?, to: UInt64?, progress: Progress) throws(RouteLogError) -> ReportPage {
         let count = s.info.eventCount
         let (first, last) = try range(from: from, to: to, ref: ref, count: count, name: s.name)
         let n = last >= first ? last - first + 1 : 0
@@ -36,10 +36,12 @@ struct ReportPage {
         var c = Timeline.Collector(state: start, seq: first - 1, timeOrigin: origin)
         let budget = ReportBudget.bytes
         var crossed: UInt64?
+        progress.stage("reading \(s.name)", total: Int(clamping: n))
         if n > 0 {
             try call {
                 try s.log.read(s.id, from: first, through: last) { e in
                     c.add(e.recorded, outcome: e.outcome)
+                    progress.add()
                     if c.cost > budget { crossed = e.seq; return false }
                     return true
                 }
@@ -53,7 +55,7 @@ struct ReportPage {
 
     /// The page of a fixture or export file, read once in bounded memory: the events before
     /// `first` and after `last` are folded and not kept.
-    static func file(_ path: String, ref: SessionRef, from: UInt64?, to: UInt64?) throws(RouteLogError) -> ReportPage {
+    static func file(_ path: String, ref: SessionRef, from: UInt64?, to: UInt64?, progress: Progress) throws(RouteLogError) -> ReportPage {
         let first = from ?? 1, last = to ?? .max
         if let to { try ReportBudget.check(events: to - first + 1, first: first, last: to, of: path, total: to, ranged: true) }
         let budget = ReportBudget.bytes
@@ -62,8 +64,10 @@ struct ReportPage {
         var crossed: UInt64?
         var origin: Int64?
         var seq: UInt64 = 0
+        progress.stage("reading \(path)", total: nil)
         let scanned = try Fixture.scan(path) { recorded in
             seq += 1
+            progress.add()
             if seq == 1 { origin = recorded.meta.timestamp }
             if crossed != nil { return }
             if seq < first || seq > last {

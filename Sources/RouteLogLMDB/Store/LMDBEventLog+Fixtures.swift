@@ -39,9 +39,12 @@ extension LMDBEventLog {
     ///   - checked: what that check returned; the file must still read the same (else
     ///     ``FixtureError`` says it changed, and nothing is written).
     ///   - label: overrides the label from the file's header (or its name).
+    ///   - progress: called with the number of events handed to the store so far, after each batch.
     /// - Throws: ``FixtureError``, ``LMDBEventLogError``.
     @discardableResult
-    public func importFixture(contentsOf path: String, checked: (header: Fixture, eventCount: Int), label: String? = nil) throws -> SessionInfo {
-        try importer.importFixture(contentsOf: path, checked: checked, label: label, transactionEvents: SessionImporter.importTransactionEvents)
+    public func importFixture(contentsOf path: String, checked: (header: Fixture, eventCount: Int), label: String? = nil,
+                              progress: (Int) -> Void = { _ in }) throws -> SessionInfo {
+        try importer.importFixture(contentsOf: path, checked: checked, label: label, transactionEvents: SessionImporter.importTransactionEvents,
+                                   progress: progress)
     }
 }

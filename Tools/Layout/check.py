@@ -1,0 +1,48 @@
+#!/usr/bin/python3
+"""The README's project layout is true: every path it names exists, and every target and folder
+under Sources/, Tests/ and Tools/ (and every target of Package.swift) is named in it.
+
+    /usr/bin/python3 Tools/Layout/check.py [ROOT]
+
+Reads the section `## Project layout` of ROOT/README.md (default: the repository this script is
+in) to the next `## ` heading; a path is any backticked text that starts with Sources/, Tests/,
+Tools/ or Fixtures/ (a trailing `/` or `/…` part is a folder inside it). Prints what is wrong, one
+line each, and exits 1; prints one line and exits 0 when the map is true.
+"""
+import os
+import re
+import sys
+
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+start = readme.index("## Project layout")
+end = readme.find("\n## ", start + 1)
+section = readme[start:end if end > 0 else len(readme)]
+
+named = set(re.findall(r"`((?:Sources|Tests|Tools|Fixtures)/[^`\s]*)`", section))
+problems = []
+for path in sorted(named):
+    if not os.path.exists(os.path.join(root, path.rstrip("/"))):
+        problems.append(f"README names {path}, which does not exist")
+
+# Every folder one level under Sources/, Tests/ and Tools/ is named (itself or a path inside it).
+for top in ["Sources", "Tests", "Tools"]:
+    for name in sorted(os.listdir(os.path.join(root, top))):
+        folder = f"{top}/{name}"
+        if name.startswith(".") or not os.path.isdir(os.path.join(root, folder)):
+            continue
+        if not any(p.rstrip("/") == folder or p.startswith(folder + "/") for p in named):
+            problems.append(f"README does not name {folder}")
+
+# Every target of the package is named by its name.
+manifest = open(os.path.join(root, "Package.swift"), encoding="utf-8").read()
+targets = re.findall(r"\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*\"([^\"]+)\"", manifest)
+for t in targets:
+    if f"`{t}`" not in section and not any(p.rstrip("/").endswith("/" + t) for p in named):
+        problems.append(f"README does not name the target {t}")
+
+for p in problems:
+    print(f"layout: {p}")
+if problems:
+    sys.exit(1)
+print(f"layout: the README names {len(named)} paths, every target ({len(targets)}) and every folder of Sources/, Tests/ and Tools/")
