@@ -168,21 +168,6 @@ struct RecordingSeqFinder {
     }
 }
 
-extension NavigationState {
-    /// Calls `body` for every route of every tab: each frame's stack bottom first, then its
-    /// presentation's route, then the presentation's content.
-    func forEachRecordedRoute(_ body: (RouteRef) -> Void) {
-        func walk(_ f: Frame) {
-            for r in f.path { body(r) }
-            if let p = f.presented {
-                body(p.route)
-                if let c = p.content { walk(c) }
-            }
-        }
-        if let tabs { tabs.forEach { walk($0.root) } } else { walk(root) }
-    }
-}
-
 /// Runs the routes of a recorded state through the migrations and drops the least that must go.
 ///
 /// A stack is cut at its first route that cannot be restored (SwiftUI cannot show a stack with
