@@ -94,14 +94,7 @@ struct RecordingSeqFinder {
 
     mutating func see(_ e: StoredEvent) {
         guard !wanted.isEmpty, e.outcome.isApplied else { return }
-        switch e.event {
-        case .push(let r, _), .show(let r, _, _, _):
-            if wanted.contains(r) { found[r] = e.seq }
-        case .reset(let s):
-            s.forEachRecordedRoute { r in if wanted.contains(r) { found[r] = e.seq } }
-        default:
-            break
-        }
+        e.event.forEachRecordedRoute { r in if wanted.contains(r) { found[r] = e.seq } }
     }
 
     func name(_ dropped: inout [DroppedRoute]) {
