@@ -2,7 +2,7 @@ import Logging
 import RouteLogCore
 
 // Opening a recorded session, beside Navigator.swift: restoring one session by id, and the newest
-// session of a scene (or a new one). What a restore did is `RestoreReport` (Restore.swift).
+// session of a scene (or a new one). What a restore did is `RestoreReport` (RestoreReport.swift).
 
 extension Navigator {
     /// Opens an existing session and restores its state (state restoration). New calls
