@@ -24,8 +24,7 @@ extension Navigator {
     public func suspend() async {
         guard !isSuspended else { return }
         await flush()
-        journal?.suspend()
-        (log as? any JournalingEventLog)?.suspendWriting(session)
+        recorder.suspend()
         isSuspended = true
     }
 
@@ -39,14 +38,11 @@ extension Navigator {
     public func resume() throws {
         guard isSuspended else { return }
         isSuspended = false
-        var failure: (any Error)?
-        do { try journal?.resume() } catch { failure = error }
-        if let journal, let journaling = log as? any JournalingEventLog {
-            do { try journaling.resumeWriting(session, run: journal.runNumber) } catch { failure = failure ?? error }
-        }
-        if let failure {
-            logger.error("resuming: \(failure)", metadata: ["session": "\(session)"])
-            throw failure
+        do {
+            try recorder.resume()
+        } catch {
+            logger.error("resuming: \(error)", metadata: ["session": "\(session)"])
+            throw error
         }
     }
 

@@ -3,49 +3,6 @@ import Logging
 import Observation
 import RouteLogCore
 
-/// What a navigator call did.
-public enum CallResult: Hashable, Sendable, CustomStringConvertible {
-    /// The call was recorded as event `seq`; the reducer applied or rejected it.
-    case recorded(seq: UInt64, outcome: Outcome)
-    /// The call was not recorded at all: the log and the state are untouched.
-    case refused(Refusal)
-
-    /// The reducer's outcome, or `nil` when the call was refused.
-    public var outcome: Outcome? { if case .recorded(_, let o) = self { o } else { nil } }
-    /// The seq of the recorded event, or `nil` when the call was refused.
-    public var seq: UInt64? { if case .recorded(let s, _) = self { s } else { nil } }
-    /// Whether the reducer applied the event.
-    public var isApplied: Bool { outcome?.isApplied ?? false }
-
-    /// `#12 applied`, `#13 rejected:stale`, `refused: …`.
-    /// One line for logs and the demo.
-    public var description: String {
-        switch self {
-        case .recorded(let seq, let outcome): "#\(seq) \(outcome)"
-        case .refused(let r): "refused: \(r)"
-        }
-    }
-}
-
-/// Why a navigator call was not recorded.
-public enum Refusal: Hashable, Sendable, CustomStringConvertible {
-    /// The navigator shows a past state (in-app time travel): ``Navigator/returnToPresent()`` first.
-    case timeTravelling(at: UInt64)
-    /// The route has no JSON form, so it cannot be logged.
-    case unencodableRoute(RouteEncodingError)
-    /// A `reset` state holds a route that does not decode as the navigator's route type.
-    case undecodableRoute(RouteDecodingError)
-
-    /// One line for logs and the demo.
-    public var description: String {
-        switch self {
-        case .timeTravelling(let seq): "the navigator is showing seq \(seq) (time travel); returnToPresent() before navigating"
-        case .unencodableRoute(let e): e.description
-        case .undecodableRoute(let e): e.description
-        }
-    }
-}
-
 /// The app-facing navigation model: one per scene.
 ///
 /// Every call (``push(_:in:origin:file:line:)``, ``show(_:as:dismissible:origin:file:line:)``, ``dismiss(origin:file:line:)``…)
@@ -67,7 +24,7 @@ public final class Navigator<Route: Routable> {
     // MARK: Observable state
 
     /// The live state (the head of the session).
-    private var live: NavigationState
+    var live: NavigationState
     /// The past state shown while travelling.
     var past: (seq: UInt64, state: NavigationState)?
 
@@ -77,7 +34,7 @@ public final class Navigator<Route: Routable> {
     public private(set) var lastResult: CallResult?
     /// Set when writing to the log failed; `nil` again once recording resumed.
     /// Navigation keeps working in memory meanwhile.
-    public private(set) var recordingError: RecordingError?
+    public internal(set) var recordingError: RecordingError?
 
     // MARK: Plumbing
 
@@ -87,14 +44,13 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored public let log: any EventLog
     @ObservationIgnored let logger: Logger
     @ObservationIgnored private let clock: @Sendable () -> Int64
+    /// Takes each event once: into the run's journal before the call returns, then into the log
+    /// off the main actor.
     @ObservationIgnored let recorder: Recorder
-    /// Where each event goes before its call returns, when the log keeps journals (see
-    /// ``RouteLogCore/JournalingEventLog``).
-    @ObservationIgnored let journal: (any EventJournal)?
     /// Whether the navigator is suspended (see ``suspend()``): it holds no file and no lock.
     @ObservationIgnored public internal(set) var isSuspended = false
     @ObservationIgnored private(set) var history: History
-    @ObservationIgnored private var routeCache = RouteCache<Route>()
+    @ObservationIgnored var routeCache = RouteCache<Route>()
     /// `Route`'s name, stored with every route the navigator records.
     @ObservationIgnored private let routeTypeName = String(describing: Route.self)
     /// The key paths a call notifies observers of, made once: a key path into a generic class is
@@ -125,7 +81,8 @@ public final class Navigator<Route: Routable> {
                             clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1,
                             historyWindow: Int = Navigator.defaultHistoryWindow) throws {
         let info = try log.createSession(session)
-        let journal = Self.beginRun(log: log, session: info.id, head: 0, RunStart(appVersion: session.appVersion, build: session.build), logger: logger)
+        let journal = Recorder.beginRun(log: log, session: info.id, head: 0, RunStart(appVersion: session.appVersion, build: session.build),
+                                        logger: logger)
         self.init(log: log, session: info.id, state: NavigationState(), headSeq: 0, logger: logger, clock: clock, retryDelay: retryDelay,
                   historyWindow: historyWindow, journal: journal)
     }
@@ -158,210 +115,20 @@ public final class Navigator<Route: Routable> {
         self.live = state
         self.headSeq = headSeq
         self.history = History(base: Snapshot(seq: headSeq, state: state), capacity: historyWindow)
-        self.journal = journal
         self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay, journal: journal)
         connectRecorder()
     }
 
-    /// Opens an existing session and restores its state (state restoration). New calls
-    /// continue the session.
-    ///
-    /// Restoring never fails because a route no longer decodes. The recorded state (the one
-    /// whose digest the log stored for the last event, even when an older reducer recorded it)
-    /// goes through the migrations (``Routable/migrate(_:)``); what cannot be restored is
-    /// dropped, cutting a stack at its first such route and a presentation with everything above
-    /// it. When the result differs from what the log folds to, one `reset` event with origin
-    /// `system` is appended, its note naming each dropped route. ``restoreReport`` says what
-    /// happened.
-    ///
-    /// - Parameters:
-    ///   - migrate: maps a recorded route to today's route, `nil` when it is gone; by default
-    ///     `Route.migrate`.
-    ///   - historyWindow: recent events kept in memory for time travel (``defaultHistoryWindow``).
-    /// - Throws: `EventLogError` (or the store's error) when the session cannot be read.
-    ///   - run: this launch's app version and build, recorded as the session's new run (see
-    ///     ``RouteLogCore/RunInfo``) when the log records runs.
-    public convenience init(log: any EventLog, restoring session: SessionID, migrate: ((RecordedRoute) throws -> Route?)? = nil,
-                            run: RunStart = RunStart(),
-                            logger: Logger = Logger(label: "RouteLog"),
-                            clock: @escaping @Sendable () -> Int64 = Navigator.wallClock, retryDelay: Double = 1,
-                            historyWindow: Int = Navigator.defaultHistoryWindow) throws {
-        let info = try log.session(session)
-        let plan = try RestorePlan.make(log: log, session: info, restorer: RouteRestorer<Route>(appVersion: info.appVersion, migrate: migrate))
-        let journal = Self.beginRun(log: log, session: session, head: info.eventCount, run, logger: logger)
-        self.init(log: log, session: session, state: plan.folded, headSeq: info.eventCount, logger: logger, clock: clock, retryDelay: retryDelay,
-                  historyWindow: historyWindow, journal: journal)
-        var report = plan.report
-        if plan.needsReset {
-            let result = record(.reset(plan.restored), origin: .system, note: report.reason, callSite: nil)
-            report.resetSeq = result.seq
-            if !report.isComplete || report.source != .folded {
-                logger.notice("navigation restored partially: \(report.reason ?? "")", metadata: ["session": "\(session)"])
-            }
-        }
-        restoreReport = report
-    }
-
-    /// Opens the newest session this scene wrote (see
-    /// ``init(log:restoring:migrate:run:logger:clock:retryDelay:historyWindow:)``), otherwise starts
-    /// `new`. This scene's sessions are those with `new`'s label and app name that an app wrote
-    /// (never one that entered the log by `routelog import`): an app and its extensions sharing a
-    /// store, each with its own label, never restore each other's sessions. The restored session
-    /// continues with a new run of `new`'s app version and build.
-    ///
-    /// - Throws: what the log throws when it cannot be read or cannot create a session.
-    public static func restoringLatest(log: any EventLog, orStarting new: NewSession = NewSession(),
-                                       migrate: ((RecordedRoute) throws -> Route?)? = nil,
-                                       logger: Logger = Logger(label: "RouteLog"),
-                                       clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
-                                       historyWindow: Int = Navigator.defaultHistoryWindow) throws -> Navigator {
-        try restoringLatest(log: log, where: { $0.label == new.label && $0.appName == new.appName }, orStarting: new, migrate: migrate,
-                            logger: logger, clock: clock, historyWindow: historyWindow)
-    }
-
-    /// Opens the newest session that `filter` accepts, that an app wrote (never an imported one)
-    /// and that no live navigator is writing (another window of the app, in this process or
-    /// another: it gets a session of its own), otherwise starts `new`; the restored session continues with a new run of `new`'s app
-    /// version and build. "Newest" is the last to enter the log (``SessionInfo/entryOrder``).
-    ///
-    /// - Throws: what the log throws when it cannot be read or cannot create a session.
-    public static func restoringLatest(log: any EventLog, where filter: (SessionInfo) -> Bool, orStarting new: NewSession = NewSession(),
-                                       migrate: ((RecordedRoute) throws -> Route?)? = nil,
-                                       logger: Logger = Logger(label: "RouteLog"),
-                                       clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
-                                       historyWindow: Int = Navigator.defaultHistoryWindow) throws -> Navigator {
-        // Never a session a live navigator (another window, in this process or another) writes.
-        let journaling = log as? any JournalingEventLog
-        if let last = try log.sessions().last(where: { !$0.imported && filter($0) && journaling?.isBeingWritten($0.id) != true }) {
-            return try Navigator(log: log, restoring: last.id, migrate: migrate, run: RunStart(appVersion: new.appVersion, build: new.build),
-                                 logger: logger, clock: clock, historyWindow: historyWindow)
-        }
-        return try Navigator(log: log, session: new, logger: logger, clock: clock, historyWindow: historyWindow)
-    }
-
-    /// Starts a run and opens its journal when the log keeps journals; a journal that cannot be
-    /// opened is reported and the navigator records without it.
-    private static func beginRun(log: any EventLog, session: SessionID, head: UInt64, _ run: RunStart, logger: Logger) -> (any EventJournal)? {
-        guard let journaling = log as? any JournalingEventLog else { return nil }
-        do {
-            return try journaling.beginRun(of: session, head: head, run)
-        } catch {
-            logger.error("no crash-safe journal for this session; calls are written only by the recorder: \(error)", metadata: ["session": "\(session)"])
-            return nil
-        }
-    }
+    /// Where each event goes before its call returns, when the log keeps journals (see
+    /// ``RouteLogCore/JournalingEventLog``): the recorder's.
+    var journal: (any EventJournal)? { recorder.journal }
 
     /// What restoring the session did: `nil` when this navigator started a new session.
-    @ObservationIgnored public private(set) var restoreReport: RestoreReport?
-
-    private func connectRecorder() {
-        recorder.setOnChange { [weak self] in
-            Task { @MainActor in self?.refreshRecordingStatus() }
-        }
-    }
-
-    private func refreshRecordingStatus() {
-        let error = recorder.status.error ?? startupError
-        if error != recordingError { recordingError = error }
-    }
+    @ObservationIgnored public internal(set) var restoreReport: RestoreReport?
 
     /// Set when the store was replaced at launch (see ``CrashLoopGuard``); shown in
     /// ``recordingError`` whenever recording itself is fine.
-    @ObservationIgnored private var startupError: RecordingError?
-
-    /// Reports that the store was moved aside and replaced at launch.
-    func report(_ recovery: StoreRecovery) {
-        startupError = RecordingError(message: recovery.description, firstUnwrittenSeq: headSeq + 1, diverged: false)
-        refreshRecordingStatus()
-    }
-
-    /// Reports that the store could not be opened at launch (until it opens).
-    func reportUnavailableStore(_ store: String, _ error: any Error) {
-        startupError = RecordingError(message: "the store \(store) cannot be opened yet (\(error)); navigation is kept in memory and recorded once it opens",
-                                      firstUnwrittenSeq: headSeq + 1, diverged: false)
-        refreshRecordingStatus()
-    }
-
-    /// The pending store opened: what was reported at launch no longer holds.
-    func storeOpened() {
-        startupError = nil
-        refreshRecordingStatus()
-    }
-
-    /// The recorder's progress: what the log holds, what is pending, the current failure.
-    public var recordingStatus: RecordingStatus { recorder.status }
-
-    /// Waits until the recorder has tried to write every pending event (even during an outage)
-    /// and updates ``recordingError``. Apps rarely need this; tests and the end of a scripted
-    /// run do.
-    public func flush() async {
-        await recorder.flush()
-        refreshRecordingStatus()
-    }
-
-    // MARK: - Reads
-
-    /// The state shown: the live head, or the past while travelling.
-    public var state: NavigationState { past?.state ?? live }
-
-    /// The seq of the state shown: ``headSeq``, or the travel position.
-    public var seq: UInt64 { past?.seq ?? headSeq }
-
-    /// The root navigation stack (of the selected tab), as ``rootPath``; ``activePath`` is the
-    /// stack `push` goes to.
-    public var path: [Route] { path(in: .root) }
-
-    /// The navigation stack of a frame: `.root`, or the content of a presentation.
-    public func path(in frame: FrameRef) -> [Route] {
-        (state.frame(frame)?.path ?? []).compactMap(route)
-    }
-
-    /// The top-most presentation, if anything is presented.
-    public var top: Presented<Route>? { state.topPresentation.flatMap(presented) }
-
-    /// What a frame presents, if anything.
-    public func presented(in frame: FrameRef = .root) -> Presented<Route>? {
-        state.frame(frame)?.presented.flatMap(presented)
-    }
-
-    /// Every presentation of the selected tab, bottom first.
-    public var presentations: [Presented<Route>] { state.presentationChain.compactMap(presented) }
-
-    /// The frame calls target when they name none: the top-most presented screen, or the root.
-    public var activeFrame: FrameRef { state.activeFrameRef }
-
-    /// The tab ids in order, or `nil` without tabs.
-    public var tabs: [String]? { state.tabs?.map(\.id) }
-
-    /// The selected tab, or `nil` without tabs.
-    public var selectedTab: String? { state.selectedTab }
-
-    /// The whole state with typed routes.
-    ///
-    /// - Throws: ``RouteDecodingError`` if a route does not decode (possible only after a
-    ///   `reset` to a core state holding foreign routes).
-    public func snapshot() throws(RouteDecodingError) -> NavigationSnapshot<Route> {
-        try NavigationSnapshot(state)
-    }
-
-    /// Decodes a stored route (cached).
-    func route(_ ref: RouteRef) -> Route? {
-        if let r = routeCache[ref] { return r }
-        guard let r = try? ref.decode(as: Route.self) else { return nil }
-        routeCache.insert(r, for: ref)
-        return r
-    }
-
-    private func presented(_ p: Presentation) -> Presented<Route>? {
-        guard let r = route(p.route) else { return nil }
-        var content: Screen<Route>? = nil
-        if let c = p.content { content = screen(c) }
-        return Presented(token: p.token, route: r, style: p.style, dismissible: p.dismissible, content: content)
-    }
-
-    private func screen(_ f: Frame) -> Screen<Route> {
-        Screen(path: f.path.compactMap(route), presented: f.presented.flatMap(presented))
-    }
+    @ObservationIgnored var startupError: RecordingError?
 
     // MARK: - Calls
 
@@ -497,7 +264,7 @@ public final class Navigator<Route: Routable> {
     /// and notifies observers through key paths made once. The event is applied to the live
     /// state in place (a rejected event leaves a state unchanged, so nothing is copied first);
     /// observers of the state hear of it only when the event applied.
-    private func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
+    func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
         let seq = _headSeq + 1
         var next = spare
         swap(&next, &_live)
@@ -514,9 +281,9 @@ public final class Navigator<Route: Routable> {
         let digest = _live.digest
         // A call while suspended (a background task) takes the files back first.
         if isSuspended { resumeForCall() }
-        // In the journal before the call returns: the event survives the process from here on.
-        journal?.write(recorded, seq: seq, digest: digest)
-        recorder.enqueue(recorded, digest: digest)
+        // In the journal when this returns (the event survives the process from here on), and
+        // queued for the log.
+        recorder.record(recorded, seq: seq, digest: digest)
         if !outcome.isApplied {
             let site = callSite.map { " at \($0.file):\($0.line)" } ?? ""
             logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome)\(site)")

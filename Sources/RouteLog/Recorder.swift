@@ -37,10 +37,12 @@ public struct RecordingStatus: Hashable, Sendable {
     }
 }
 
-/// Writes a navigator's events to its log off the main actor.
+/// Records a navigator's events: into its journal before the call returns, and into its log off
+/// the main actor.
 ///
-/// The navigator hands each event over with ``enqueue(_:digest:)`` without taking a lock: the
-/// event is pushed onto a lock-free stack, and a serial queue is woken if it is not already
+/// The navigator hands each event over once, with ``record(_:seq:digest:)``. The event goes into
+/// the journal (when the log keeps one), which makes it survive the process, and is then pushed,
+/// without taking a lock, onto a lock-free stack; a serial queue is woken if it is not already
 /// scheduled. The queue takes the whole stack in one atomic exchange and appends the backlog in
 /// one batch with the right `expectedSeq`. The lock guards only the queue's own bookkeeping; it is
 /// never held across I/O, and the call path never takes it. When the log throws, the events stay
@@ -63,8 +65,9 @@ final class Recorder: @unchecked Sendable {
     let log: any EventLog
     let session: SessionID
     let queue: DispatchQueue
-    /// The navigator's journal (when the log keeps one): told what the log committed, and closed
-    /// when the recorder goes (removed if everything was written).
+    /// The run's journal (when the log keeps one): written each event before the call returns,
+    /// told what the log committed, and closed when the recorder goes (removed if everything was
+    /// written).
     let journal: (any EventJournal)?
     private let logger: Logger
     private let retryDelay: Double
@@ -125,9 +128,29 @@ final class Recorder: @unchecked Sendable {
         return lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: max(0, handed - writtenByUs), error: failure) }
     }
 
-    /// Hands one event over. `digest` is the state's digest after it, as the navigator computed
-    /// it. Lock-free: an allocation and a few atomic operations.
-    func enqueue(_ event: RecordedEvent, digest: Digest) {
+    /// Starts a run of `session` and opens its journal when the log keeps journals; a journal that
+    /// cannot be opened is reported and the navigator records without it.
+    static func beginRun(log: any EventLog, session: SessionID, head: UInt64, _ run: RunStart, logger: Logger) -> (any EventJournal)? {
+        guard let journaling = log as? any JournalingEventLog else { return nil }
+        do {
+            return try journaling.beginRun(of: session, head: head, run)
+        } catch {
+            logger.error("no crash-safe journal for this session; calls are written only by the recorder: \(error)", metadata: ["session": "\(session)"])
+            return nil
+        }
+    }
+
+    /// Records event `seq`: `digest` is the state's digest after it, as the navigator computed
+    /// it. The event is in the journal when this returns (it survives the process from here on)
+    /// and queued for the log. Lock-free: a journal write, an allocation and a few atomic
+    /// operations.
+    func record(_ event: RecordedEvent, seq: UInt64, digest: Digest) {
+        journal?.write(event, seq: seq, digest: digest)
+        enqueue(event, digest: digest)
+    }
+
+    /// Pushes one event onto the handoff stack and wakes the queue.
+    private func enqueue(_ event: RecordedEvent, digest: Digest) {
         let node = Handoff((event, digest))
         var top = handoffs.load(ordering: .relaxed)
         while true {
@@ -164,6 +187,25 @@ final class Recorder: @unchecked Sendable {
             guard through > written else { return (written, []) }
             return (written, inflight[inflightStart...].prefix(Int(through - written)).map(\.event))
         }
+    }
+
+    /// Lets go of every file and lock the recording holds, after a ``flush()``: the journal marks
+    /// itself suspended and releases its files, and the log releases the session's writer lock
+    /// (and the store, when no other session of it is written in this process).
+    func suspend() {
+        journal?.suspend()
+        (log as? any JournalingEventLog)?.suspendWriting(session)
+    }
+
+    /// Takes back what ``suspend()`` let go of: the journal's files and the session's writer lock.
+    /// Both are tried; the first failure is thrown.
+    func resume() throws {
+        var failure: (any Error)?
+        do { try journal?.resume() } catch { failure = error }
+        if let journal, let journaling = log as? any JournalingEventLog {
+            do { try journaling.resumeWriting(session, run: journal.runNumber) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
     }
 
     /// Tries to write everything pending now, even during an outage; runs on the queue.

@@ -75,25 +75,9 @@ public func restoreProblems<Route: Routable>(_ fixture: Fixture, restorer: Route
     for e in fixture.events {
         let step = replayer.apply(e.event)
         stored.append(StoredEvent(seq: step.seq, recorded: e, outcome: step.outcome, digest: step.digest))
-        switch e.event {
-        case .push(let r, _), .show(let r, _, _, _): check(r, step.seq)
-        case .reset(let s): forEachRoute(of: s) { check($0, step.seq) }
-        default: break
-        }
+        e.event.forEachRecordedRoute { check($0, step.seq) }
     }
     var restoration = restorer.restore(replayer.state)
     restoration.nameSeqs(from: stored)
     return (problems, restoration)
-}
-
-/// Every route of a state: each frame's stack bottom first, then its presentation and content.
-func forEachRoute(of state: NavigationState, _ body: (RouteRef) -> Void) {
-    func walk(_ f: Frame) {
-        for r in f.path { body(r) }
-        if let p = f.presented {
-            body(p.route)
-            if let c = p.content { walk(c) }
-        }
-    }
-    if let tabs = state.tabs { tabs.forEach { walk($0.root) } } else { walk(state.root) }
 }

@@ -1,8 +1,6 @@
 import Testing
 import RouteLogCore
 
-private func r(_ id: String) -> RouteRef { RouteRef(id: id) }
-
 /// Failure predicates over a replayed session, each a plausible bug report.
 private let failures: [(String, @Sendable ([Event]) -> Bool)] = [
     ("a stale swipe", { events in replay(events).steps.contains { $0.outcome == .rejected(.stale) } }),

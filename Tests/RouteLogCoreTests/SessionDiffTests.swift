@@ -1,8 +1,6 @@
 import Testing
 @testable import RouteLogCore
 
-private func r(_ id: String) -> RouteRef { RouteRef(id: id) }
-
 @Suite struct SessionDiffTests {
     let base: [Event] = [
         .push(r("a")), .push(r("b")), .show(r("s"), style: .sheet), .push(r("in")), .pop(), .dismiss(), .push(r("c")),

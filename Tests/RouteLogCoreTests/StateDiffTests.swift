@@ -6,8 +6,6 @@ private func fold(_ events: [Event]) -> NavigationState {
     replay(events).state
 }
 
-private func r(_ id: String) -> RouteRef { RouteRef(id: id) }
-
 /// The changes of a diff as `(path, kind, old, new)` with canonical JSON text, for exact comparison.
 private func rows(_ a: NavigationState, _ b: NavigationState) -> [String] {
     StateDiff.between(a, b).changes.map { c in

@@ -192,13 +192,7 @@ enum SequenceDiff {
             var k1 = -d + k1start
             while k1 <= d - k1end {
                 let k1o = vOffset + k1
-                var x1 = (k1 == -d || (k1 != d && v1[k1o - 1] < v1[k1o + 1])) ? v1[k1o + 1] : v1[k1o - 1] + 1
-                var y1 = x1 - k1
-                while x1 < n && y1 < m && a[aLo + x1] == b[bLo + y1] {
-                    x1 += 1
-                    y1 += 1
-                }
-                v1[k1o] = x1
+                let (x1, y1) = Self.reach(&v1, at: k1o, diagonal: k1, step: d, n: n, m: m) { a[aLo + $0] == b[bLo + $1] }
                 if x1 > n {
                     k1end += 2
                 } else if y1 > m {
@@ -215,13 +209,7 @@ enum SequenceDiff {
             var k2 = -d + k2start
             while k2 <= d - k2end {
                 let k2o = vOffset + k2
-                var x2 = (k2 == -d || (k2 != d && v2[k2o - 1] < v2[k2o + 1])) ? v2[k2o + 1] : v2[k2o - 1] + 1
-                var y2 = x2 - k2
-                while x2 < n && y2 < m && a[aLo + n - x2 - 1] == b[bLo + m - y2 - 1] {
-                    x2 += 1
-                    y2 += 1
-                }
-                v2[k2o] = x2
+                let (x2, y2) = Self.reach(&v2, at: k2o, diagonal: k2, step: d, n: n, m: m) { a[aLo + n - $0 - 1] == b[bLo + m - $1 - 1] }
                 if x2 > n {
                     k2end += 2
                 } else if y2 > m {
@@ -256,6 +244,23 @@ enum SequenceDiff {
         }
         if let best, let point = Self.split(best.x, best.y, n, m, aLo, bLo) { return point }
         return Self.split(n / 2, m / 2, n, m, aLo, bLo) ?? (aLo + n / 2, bLo + (m + 1) / 2)
+    }
+
+    /// Step `step` of one direction's search on `diagonal` (stored at `v[at]`): from the furthest
+    /// point the previous step reached on a neighbouring diagonal, along the snake of equal
+    /// elements (`same(x, y)`, in that direction's coordinates). Stores and returns the point
+    /// reached.
+    @inline(__always)
+    static func reach(_ v: inout [Int], at ko: Int, diagonal k: Int, step d: Int, n: Int, m: Int,
+                      same: (Int, Int) -> Bool) -> (x: Int, y: Int) {
+        var x = (k == -d || (k != d && v[ko - 1] < v[ko + 1])) ? v[ko + 1] : v[ko - 1] + 1
+        var y = x - k
+        while x < n && y < m && same(x, y) {
+            x += 1
+            y += 1
+        }
+        v[ko] = x
+        return (x, y)
     }
 
     static func split(_ x: Int, _ y: Int, _ n: Int, _ m: Int, _ aLo: Int, _ bLo: Int) -> (Int, Int)? {

@@ -1,4 +1,4 @@
-// The binary codec's reader: primitives and value bodies. See Binary.swift and BinaryFormat.md.
+// The binary codec's reader: primitives and value bodies. See BinaryCodec.swift and BinaryFormat.md.
 
 /// Reads RouteLog binary primitives and values from a buffer, checking every length against the
 /// bytes left and reporting failures with their offset.

@@ -1,4 +1,4 @@
-// The binary codec's writer: primitives and value bodies. See Binary.swift and BinaryFormat.md.
+// The binary codec's writer: primitives and value bodies. See BinaryCodec.swift and BinaryFormat.md.
 
 /// Appends RouteLog binary primitives and values to a byte array.
 ///

@@ -15,22 +15,26 @@ enum UTF8Validation {
         switch lead {
         case 0xC2...0xDF:
             return n >= 2 && cont(1) ? 2 : 0
-        case 0xE0...0xEF:
-            guard n >= 3 else { return 0 }
-            let second = b[i + 1]
-            let ok = lead == 0xE0 ? (0xA0...0xBF).contains(second)
-                : lead == 0xED ? (0x80...0x9F).contains(second)
-                : second & 0xC0 == 0x80
-            return ok && cont(2) ? 3 : 0
-        case 0xF0...0xF4:
-            guard n >= 4 else { return 0 }
-            let second = b[i + 1]
-            let ok = lead == 0xF0 ? (0x90...0xBF).contains(second)
-                : lead == 0xF4 ? (0x80...0x8F).contains(second)
-                : second & 0xC0 == 0x80
-            return ok && cont(2) && cont(3) ? 4 : 0
+        case 0xE0...0xF4:
+            let length = lead < 0xF0 ? 3 : 4
+            guard n >= length, secondByteRange(after: lead).contains(b[i + 1]) else { return 0 }
+            return cont(2) && (length == 3 || cont(3)) ? length : 0
         default:
             return 0
+        }
+    }
+
+    /// The second bytes Table 3-7 allows after a three- or four-byte `lead`: any continuation
+    /// byte, narrowed after E0 (no overlong form), ED (no surrogate), F0 (no overlong form) and F4
+    /// (nothing past U+10FFFF).
+    @inline(__always)
+    static func secondByteRange(after lead: UInt8) -> ClosedRange<UInt8> {
+        switch lead {
+        case 0xE0: 0xA0...0xBF
+        case 0xED: 0x80...0x9F
+        case 0xF0: 0x90...0xBF
+        case 0xF4: 0x80...0x8F
+        default: 0x80...0xBF
         }
     }
 

@@ -29,23 +29,11 @@ package enum SessionJSON {
         return .object(o)
     }
 
-    /// A session's runs as `runList` holds them (and the timeline page marks them).
-    package static func runs(_ runs: [RunInfo]) -> JSONValue { .array(runs.map(run)) }
+    /// A session's runs as `runList` holds them (and the timeline page marks them): ``RouteLogCore/RunInfo/json``.
+    package static func runs(_ runs: [RunInfo]) -> JSONValue { .array(runs.map(\.json)) }
 
     /// One run of a session, as in `runList`.
-    package static func run(_ run: RunInfo) -> JSONValue {
-        var o: [String: JSONValue] = [
-            "run": .int(Int64(run.number)), "firstSeq": .int(Int64(clamping: run.firstSeq)), "end": .string(run.end.name),
-            "started": .string(ISO8601.format(milliseconds: run.startedAt)),
-        ]
-        o["appVersion"] = run.appVersion.map(JSONValue.string) ?? .null
-        o["build"] = run.build.map(JSONValue.string) ?? .null
-        if case .crashed(let n, let last) = run.end {
-            o["recovered"] = .int(Int64(n))
-            o["lastSeq"] = .int(Int64(clamping: last))
-        }
-        return .object(o)
-    }
+    package static func run(_ run: RunInfo) -> JSONValue { run.json }
 
     /// All of a store's sessions as `routelog sessions --json` prints them, each with its prefix
     /// and its runs (`runs` reads them; none by default).
