@@ -25,7 +25,7 @@ public struct RouteLogCommand: AsyncParsableCommand {
         subcommands: [
             SessionsCommand.self, LogCommand.self, StateCommand.self, BlameCommand.self, LifetimesCommand.self, DiffCommand.self, BisectCommand.self,
             VerifyCommand.self, MinimizeCommand.self, ExportCommand.self, ImportCommand.self, FixturesCommand.self,
-            ReportCommand.self, ServeCommand.self, MCPCommand.self, PredicatesCommand.self, RmCommand.self, PruneCommand.self, CompactCommand.self, StatsCommand.self,
+            ReportCommand.self, ReproCommand.self, ServeCommand.self, MCPCommand.self, PredicatesCommand.self, RmCommand.self, PruneCommand.self, CompactCommand.self, StatsCommand.self,
         ]
     )
 

@@ -27,6 +27,11 @@
 //       The app at launch: restores its "main" session on APPSTORE, makes 5 calls ("session ID",
 //       "seq N"), then moves the extension's sessions from EXTSTORE ("moved ID N" each, "busy"),
 //       then prints "done".
+//   routelog-crash-app previous STORE LABEL VERSION
+//       The next launch: restores the newest session labelled LABEL (as navigate does) and prints
+//       what its navigator tells of the run before: "previous RUN END LASTSEQ", "screens LAYOUT",
+//       then "fixture N LAYOUT": the events of the run's fixture (`fixtureData()`, read back) and
+//       the screens its replay ends on; "previous none" without one. Then flushes and exits.
 //   routelog-crash-app recover STORE
 //       Opens the store read-write (recovering journals) and prints "recovered SESSION COUNT"
 //       per recovered journal, "problem LINE" per problem, then "open".
@@ -178,6 +183,25 @@ case "move":
         for m in moved.sessions { say("moved \(m.session.rawValue) \(m.events)") }
         await navigator.flush()
         say("done")
+    } catch {
+        fail("\(error)")
+    }
+case "previous":
+    guard args.count == 5 else { fail("usage: previous STORE LABEL VERSION", code: 64) }
+    do {
+        let log = try LMDBEventLog.open(at: args[2])
+        let navigator = try Navigator<Screen>.restoringLatest(
+            log: log, orStarting: NewSession(label: args[3], appName: "CrashApp", appVersion: args[4], build: "b\(args[4])"))
+        guard let previous = navigator.previousRun else {
+            say("previous none")
+            exit(0)
+        }
+        say("previous \(previous.run.number) \(previous.run.end.name) \(previous.lastSeq)")
+        say("screens \(previous.screens)")
+        let fixture = try Fixture(text: String(decoding: try previous.fixtureData(), as: UTF8.self), file: "previous.json")
+        say("fixture \(fixture.events.count) \(ScreenLayout(replay(fixture.events.map(\.event)).state))")
+        await navigator.flush()
+        exit(0)
     } catch {
         fail("\(error)")
     }
