@@ -62,16 +62,23 @@ async def main():
         path = write_fixture(ws.path(name + ".json"), name, [dict(e, meta={"origin": "app" if i % 3 else "user"}) for i, e in enumerate(events)],
                              description="")
         run("import", path, "--label", name)
+    # An app's session whose second run crashed (a test program, built with the tests), its runs
+    # settled by the next read-write open.
+    ws.run("routelog-crash-app", "navigate", STORE, "crashy", "1.0", "11", "30", "clean")
+    ws.run("routelog-crash-app", "navigate", STORE, "crashy", "1.1", "12", "20", "kill", check=False)
+    ws.run("routelog-crash-app", "recover", STORE)
     sessions = json.loads(run("sessions", "--json"))
     shop = next(s["id"] for s in sessions if s["label"] == "shop")
     big = next(s["id"] for s in sessions if s["label"] == "big")
+    crashy = next(s["id"] for s in sessions if s["label"] == "crashy")
 
     params = StdioServerParameters(command=ws.exe("routelog"), args=["mcp", "--store", STORE])
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await asyncio.wait_for(session.initialize(), 30)
             tools = {t.name: t for t in (await session.list_tools()).tools}
-            want = {"list_sessions", "get_events", "get_state", "diff", "blame", "lifetimes", "bisect", "minimize", "verify", "export"}
+            want = {"list_sessions", "get_events", "get_state", "diff", "blame", "lifetimes", "bisect", "minimize", "verify", "export",
+                    "reproduce_crash"}
             check("lists every tool", set(tools) == want, sorted(tools))
             for t in tools.values():
                 check(f"{t.name} is annotated read-only with both schemas",
@@ -88,6 +95,7 @@ async def main():
                 "minimize": {"session": shop, "predicate": 'count(chain, id == "checkout") >= 2', "name": "checkout-twice"},
                 "verify": {"session": shop},
                 "export": {"session": shop},
+                "reproduce_crash": {"session": crashy, "shortest": True},
             }
             answers = {}
             for name, args in calls.items():
@@ -121,6 +129,13 @@ async def main():
                 m = answers["minimize"]
                 check("minimize returns a fixture and an expectReplay test",
                       m["fixture"] and len(m["fixture"]["events"]) <= 4 and "expectReplay(fixture: \"Fixtures/checkout-twice.json\")" in (m["test"] or ""), m)
+            if "reproduce_crash" in answers:
+                rc = answers["reproduce_crash"]
+                state = json.loads(run("state", "%s@%d" % (crashy, rc["lastSeq"]), "--json"))
+                check("reproduce_crash gives the crashed run 2 as a fixture and a test, with the shortest path",
+                      rc["run"]["run"] == 2 and rc["run"]["end"] == "crashed" and rc["lastSeq"] == 50 and rc["fixture"]["events"]
+                      and f"expectReplay(fixture: \"Fixtures/{rc['fileName']}\")" in rc["test"] and rc["shortest"] is not None
+                      and len(rc["shortest"]["events"]) <= 50 and state["seq"] == 50, rc)
             if "export" in answers:
                 text = json.dumps(answers["export"])
                 check("export is redacted by default", answers["export"]["redacted"] is True and "A-1" not in text, text[:300])

@@ -137,6 +137,16 @@ public final class AgentTools: @unchecked Sendable {
             return BisectCommand.json(result)
         case "minimize":
             return try minimize(a, ws)
+        case "reproduce_crash":
+            let s = try resolve(a, ws, seqKey: nil, whole: true)
+            let r = try RunReproduction(s, run: try a.int("run"), name: nil, shortest: try a.bool("shortest") ?? false)
+            let file = "\(r.name).json"
+            var o = r.json
+            o["fileName"] = .string(file)
+            o["fixture"] = r.fixture.json
+            o["test"] = .string(r.test(fixturePath: "Fixtures/\(file)", routeType: nil, module: nil))
+            o["shortest"] = r.shortestFixture?.json ?? .null
+            return .object(o)
         case "verify":
             let targets: [ResolvedSession]
             if let ref = try a.optionalString("session") { targets = [try ws.resolve(ref)] } else { targets = try ws.resolve([], all: true) }
@@ -187,7 +197,7 @@ public final class AgentTools: @unchecked Sendable {
             if let at = ref.seq, at != UInt64(seq) { throw .usage("\(seqKey) \(seq) contradicts \(printableName(ref.text))") }
             ref.seq = UInt64(seq)
         }
-        if whole, ref.seq != nil { throw .usage("lifetimes covers the whole session: give the session without @N") }
+        if whole, ref.seq != nil { throw .usage("this tool covers the whole session: give the session without @N") }
         return try ws.resolve(ref)
     }
 

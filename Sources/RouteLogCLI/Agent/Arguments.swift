@@ -46,6 +46,14 @@ struct Arguments {
         }
     }
 
+    func bool(_ key: String) throws(RouteLogError) -> Bool? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .bool(let b)?: return b
+        default: throw .usage("\(key) must be true or false")
+        }
+    }
+
     /// The `cursor` argument: an offset (or seq) from an earlier answer's `next`.
     func cursor(default value: Int = 0) throws(RouteLogError) -> Int {
         guard let c = try optionalString("cursor") else { return value }
