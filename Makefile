@@ -49,7 +49,8 @@ build: setup
 # README's fleet queries run by DuckDB over an export of generated sessions,
 # the MCP server driven over stdio by the official Python MCP client, the three front ends
 # (CLI --json, the server's API, the MCP tools) compared field by field with hostile MCP arguments,
-# the long commands' progress on a pseudo-terminal and through a pipe,
+# the long commands' progress on a pseudo-terminal and through a pipe, a crashed run reproduced
+# (its fixture checked and its generated test type-checked),
 # then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 # `swift build --build-tests` also builds the test programs (Tests/Programs: routelog-crash-app,
@@ -75,6 +76,7 @@ test: setup
 	/usr/bin/python3 Tests/MCP/mcp_client_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/Parity/front_ends_test.py "$$($(SWIFT) build --show-bin-path)"
 	/usr/bin/python3 Tests/Progress/progress_test.py "$$($(SWIFT) build --show-bin-path)"
+	/usr/bin/python3 Tests/Repro/repro_test.py "$$($(SWIFT) build --show-bin-path)"
 	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
 
 # libFuzzer on every parser (Tools/Fuzz), FUZZ_SECONDS per harness. The fuzzer and address

@@ -1,0 +1,88 @@
+#!/usr/bin/python3
+"""`routelog repro` end to end: an app crashes, and the files repro writes are a fixture that
+`routelog fixtures check` passes and a Swift Testing test that compiles.
+
+    /usr/bin/python3 Tests/Repro/repro_test.py BIN_DIR
+
+The test program routelog-crash-app (built with the tests) navigates a store for two launches, the
+second killed; a third launch settles the runs. `routelog repro latest -o DIR --shortest
+--route-type Screen` must write three files; the fixture and the shortest path pass `fixtures
+check`; the generated test type-checks with swiftc against the built modules (as the README's
+examples do, Tools/DocExamples/check.sh), next to a declaration of the app's `Screen` routes.
+Exits 1 when any check fails.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from routelog_testkit import Checks, Workspace  # noqa: E402
+
+ws = Workspace(sys.argv[1], "routelog-repro-", timeout=300)
+checks = Checks()
+check = checks.check
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# The crash app's routes, as its module declares them (Tests/Programs/routelog-crash-app).
+SCREEN = """import RouteLog
+
+enum Screen: Routable {
+    case inbox
+    case thread(Int)
+    case compose(Int)
+    case settings
+
+    var id: String {
+        switch self {
+        case .inbox: "inbox"
+        case .thread(let n): "thread/\\(n)"
+        case .compose(let n): "compose/\\(n)"
+        case .settings: "settings"
+        }
+    }
+}
+"""
+
+
+def typecheck(files):
+    """swiftc -typecheck of `files` against the built modules, as Tools/DocExamples/check.sh does."""
+    swiftc = shutil.which("swiftc")
+    plugins = os.path.join(os.path.dirname(os.path.dirname(swiftc)), "lib", "swift", "host", "plugins")
+    atomics = os.path.join(os.path.dirname(os.path.dirname(ws.bin)), "checkouts", "swift-atomics", "Sources", "_AtomicsShims",
+                           "include", "module.modulemap")
+    args = [swiftc, "-typecheck", "-swift-version", "6", "-I", os.path.join(ws.bin, "Modules"), "-I", ws.bin,
+            "-Xcc", "-fmodule-map-file=" + os.path.join(ROOT, "Sources", "CSystemLMDB", "module.modulemap"),
+            "-Xcc", "-fmodule-map-file=" + atomics, "-plugin-path", plugins] + files
+    return subprocess.run(args, capture_output=True, text=True, timeout=300)
+
+
+def main():
+    store = ws.path("store")
+    ws.run("routelog-crash-app", "navigate", store, "main", "1.0", "21", "40", "clean")
+    ws.run("routelog-crash-app", "navigate", store, "main", "1.1", "22", "30", "kill", check=False)
+    ws.run("routelog-crash-app", "recover", store)
+    out = ws.path("Crashes")
+    p = ws.routelog("repro", "latest", "-o", out, "--shortest", "--route-type", "Screen", store=store)
+    files = sorted(os.listdir(out))
+    check("repro writes the fixture, the test and the shortest path", len(files) == 3 and any(f.endswith("-shortest.json") for f in files),
+          (files, p.stdout))
+    check("repro names the crashed run and the screens", "run 2 of" in p.stdout and "ended crashed after seq 70" in p.stdout
+          and "on screen: " in p.stdout, p.stdout)
+    for f in files:
+        if f.endswith(".json"):
+            r = ws.run("routelog", "fixtures", "check", os.path.join(out, f), check=False)
+            check(f"fixtures check passes {f}", r.returncode == 0, r.stdout + r.stderr)
+    test = next(os.path.join(out, f) for f in files if f.endswith(".swift"))
+    with open(ws.path("Screen.swift"), "w") as f:
+        f.write(SCREEN)
+    r = typecheck([test, ws.path("Screen.swift")])
+    check("the generated test type-checks", r.returncode == 0, r.stderr[-2000:])
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        ws.close()
+    checks.finish("repro")
