@@ -25,7 +25,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
-from routelog_testkit import Checks, Server, Workspace, write_fixture  # noqa: E402
+from routelog_testkit import Checks, Server, Workspace, run_checks, write_fixture  # noqa: E402
 
 ws = Workspace(sys.argv[1], "routelog-parity-", timeout=120)
 STORE = ws.path("store")
@@ -235,9 +235,5 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    finally:
-        ws.close()
-    checks.finish("front ends")
+    run_checks(ws, checks, "front ends", main)
 

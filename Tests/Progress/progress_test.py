@@ -17,7 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
-from routelog_testkit import Checks, Workspace, write_breathing_fixture  # noqa: E402
+from routelog_testkit import Checks, Workspace, run_checks, write_breathing_fixture  # noqa: E402
 
 ws = Workspace(sys.argv[1], "routelog-progress-", timeout=300)
 checks = Checks()
@@ -86,8 +86,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    finally:
-        ws.close()
-    checks.finish("progress")
+    run_checks(ws, checks, "progress", main)

@@ -17,32 +17,21 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
-from routelog_testkit import Checks, Workspace  # noqa: E402
+from routelog_testkit import Checks, Workspace, run_checks  # noqa: E402
 
 ws = Workspace(sys.argv[1], "routelog-repro-", timeout=300)
 checks = Checks()
 check = checks.check
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# The crash app's routes, as its module declares them (Tests/Programs/routelog-crash-app).
-SCREEN = """import RouteLog
 
-enum Screen: Routable {
-    case inbox
-    case thread(Int)
-    case compose(Int)
-    case settings
 
-    var id: String {
-        switch self {
-        case .inbox: "inbox"
-        case .thread(let n): "thread/\\(n)"
-        case .compose(let n): "compose/\\(n)"
-        case .settings: "settings"
-        }
-    }
-}
-"""
+def screen_declaration():
+    """The crash app's routes, `enum Screen`, as its source declares them."""
+    source = open(os.path.join(ROOT, "Tests", "Programs", "routelog-crash-app", "main.swift"), encoding="utf-8").read()
+    start = source.index("enum Screen: Routable {")
+    end = source.index("\n}\n", start) + 3
+    return "import RouteLog\n\n" + source[start:end]
 
 
 def typecheck(files):
@@ -75,14 +64,10 @@ def main():
             check(f"fixtures check passes {f}", r.returncode == 0, r.stdout + r.stderr)
     test = next(os.path.join(out, f) for f in files if f.endswith(".swift"))
     with open(ws.path("Screen.swift"), "w") as f:
-        f.write(SCREEN)
+        f.write(screen_declaration())
     r = typecheck([test, ws.path("Screen.swift")])
     check("the generated test type-checks", r.returncode == 0, r.stderr[-2000:])
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    finally:
-        ws.close()
-    checks.finish("repro")
+    run_checks(ws, checks, "repro", main)

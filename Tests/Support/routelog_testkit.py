@@ -307,3 +307,12 @@ class Checks:
             print(f"{label}: {len(self.failures)} check(s) failed", file=sys.stderr)
             sys.exit(1)
         print(f"{label}: all passed")
+
+
+def run_checks(ws, checks, label, main):
+    """Runs `main()`, then closes `ws` (whatever happened) and finishes `checks` as `label`."""
+    try:
+        main()
+    finally:
+        ws.close()
+    checks.finish(label)
