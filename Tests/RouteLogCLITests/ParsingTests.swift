@@ -86,11 +86,11 @@ struct ParsingTests {
         ("diff", DiffCommand.self), ("bisect", BisectCommand.self), ("verify", VerifyCommand.self), ("minimize", MinimizeCommand.self),
         ("export", ExportCommand.self), ("import", ImportCommand.self), ("fixtures", FixturesCommand.self),
         ("fixtures-check", FixturesCheckCommand.self), ("fixtures-record", FixturesRecordCommand.self),
-        ("report", ReportCommand.self), ("serve", ServeCommand.self),
+        ("report", ReportCommand.self), ("serve", ServeCommand.self), ("repro", ReproCommand.self), ("mcp", MCPCommand.self),
     ]}
 
     @Test(arguments: ["routelog", "sessions", "log", "state", "diff", "bisect", "verify", "minimize", "export", "import",
-                      "fixtures", "fixtures-check", "fixtures-record", "report", "serve"])
+                      "fixtures", "fixtures-check", "fixtures-record", "report", "serve", "repro", "mcp"])
     func helpMatchesGolden(_ name: String) throws {
         let command = try #require(Self.commands.first { $0.0 == name }?.1)
         // The width the end-to-end tests give the binary (COLUMNS=100).
