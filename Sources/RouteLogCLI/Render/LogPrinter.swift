@@ -40,13 +40,14 @@ final class LogPrinter {
         let pages = MappedPages(session.store)
         if !json {
             // Size the columns to the widest row of the range (a first pass over the events,
-            // without folding), so that long event texts do not push the outcome column right.
+            // without folding), so that long event texts do not push the outcome column right. It
+            // stops when both columns are as wide as they may be: no later row can widen them.
             try call {
                 try session.log.read(session.id, from: from, through: through) { e in
                     eventWidth = min(Self.maxEventWidth, max(eventWidth, Render.visibleWidth(Render.event(e.event))))
                     siteWidth = min(Self.maxSiteWidth, max(siteWidth, Render.visibleWidth(Self.site(e))))
                     pages.tick()
-                    return true
+                    return eventWidth < Self.maxEventWidth || siteWidth < Self.maxSiteWidth
                 }
             }
         }
