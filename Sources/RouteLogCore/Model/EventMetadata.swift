@@ -17,7 +17,9 @@ public enum Origin: String, Hashable, Sendable, CaseIterable, Codable {
 public struct CallSite: Hashable, Sendable {
     public var file: String
     public var line: Int
-    public init(file: String, line: Int) {
+
+    /// `file:line`; by default the caller's own location (`CallSite()` is where it is written).
+    public init(file: String = #fileID, line: Int = #line) {
         self.file = file
         self.line = line
     }
