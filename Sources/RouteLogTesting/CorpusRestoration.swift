@@ -22,7 +22,7 @@ public struct CorpusRestoration: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// How one session's last state came back.
-    public enum Verdict: Hashable, Sendable {
+    enum Verdict: Hashable, Sendable {
         /// Every route came back (a state without routes comes back whole too).
         case whole
         /// Some routes were dropped, at least one came back.

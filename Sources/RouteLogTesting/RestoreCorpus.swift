@@ -14,9 +14,9 @@ public struct CorpusError: Error, Hashable, Sendable, CustomStringConvertible {
 /// gate is ``expectRestore(corpus:as:migrate:atLeast:counting:filePath:sourceLocation:)``.
 ///
 /// The corpus is one of:
-/// - a `last-states` file (`routelog export --format last-states --all -o FILE`): one line per
-///   session with its app version, the app version the migrations see (the session's) and its
-///   last state;
+/// - a `last-states` file (`routelog export --format last-states --all -o FILE`; a `.jsonl` file,
+///   or one whose first line has a `state`): one line per session with its app version, the app
+///   version the migrations see (the session's) and its last state;
 /// - a folder of fixture files (`*.json`, not its subfolders): each file a session, its last
 ///   state the replay of its events, its app version the one of its `session` header;
 /// - one fixture file.
@@ -58,7 +58,7 @@ public func restoreCorpus<Route: Routable>(
         throw CorpusError(message: "\(path) is an events-jsonl export: its rows name routes without their payloads, so no state can be "
                           + "restored from it; write the corpus with `routelog export --format last-states` from the same store or sessions")
     }
-    guard let first, first["state"] != nil else {
+    guard first?["state"] != nil || file.hasSuffix(".jsonl") else {
         restorer.addFixture(at: file)
         return restorer.tally.finish()
     }

@@ -84,9 +84,9 @@ import Testing
     }
 
     @Test func unreadableSessionsCountAsNotRestored() throws {
-        var lines = RestoreFleet.sessions.prefix(2).map(RestoreFleet.lastStatesLine)
+        // A broken first line: the .jsonl name still says what the file is.
+        var lines = ["not json"] + RestoreFleet.sessions.prefix(2).map(RestoreFleet.lastStatesLine)
         lines.append("{\"app_version\":\"3.0\",\"state\":{\"root\":{}},\"digest\":\"00\"}")
-        lines.append("not json")
         try dir.write("bad.jsonl", lines.joined(separator: "\n"))
         let r = try restoreCorpus(dir.path("bad.jsonl"), as: RouteV2.self, migrate: RestoreFleet.migrate)
         #expect(r.total.sessions == 4 && r.total.none >= 2)

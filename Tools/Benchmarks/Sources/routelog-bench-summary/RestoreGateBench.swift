@@ -97,7 +97,8 @@ enum RestoreGateBench {
             var restoration: CorpusRestoration?
             tGate += try Measure.seconds(runs: 1) { restoration = try restoreCorpus(path, as: Route.self) }
             try require(restoration?.total.sessions == n, "the gate counted \(restoration?.total.sessions ?? 0) sessions, not \(n)")
-            try require((restoration?.total.whole ?? 0) > n / 2 && (restoration?.total.none ?? 0) > 0, "the corpus has no mix of outcomes")
+            let total = restoration?.total
+            try require((total?.whole ?? 0) > n / 2 && (total?.partly ?? 0) > 0, "the corpus has no mix of outcomes: \(restoration?.description ?? "")")
         }
         let read = Measure.median(tRead), gate = tGate.min()!
         let scaled = n < 100_000 ? "; \(n) sessions (scaled)" : ""
