@@ -6,8 +6,9 @@ import RouteLogCore
 extension NavigationState {
     /// Whether `predicate` holds for every route of every tab, visited in tree order (each frame's
     /// stack bottom first, then its presentation's route, then the presentation's content); stops
-    /// at the first route for which it fails.
-    func allRecordedRoutes(_ predicate: (RouteRef) -> Bool) -> Bool {
+    /// at the first route for which it fails. Visible to the package's testing library, which
+    /// tells a restore that kept some routes from one that kept none.
+    package func allRecordedRoutes(_ predicate: (RouteRef) -> Bool) -> Bool {
         func walk(_ f: Frame) -> Bool {
             for r in f.path where !predicate(r) { return false }
             guard let p = f.presented else { return true }

@@ -41,14 +41,9 @@ struct RestorePlan {
             finder.name(&restoration.dropped)
         }
         var restored = restoration.state
-        // Dropping routes cannot break an invariant of a state the reducer built; a state that
-        // today's rules reject anyway (say, a smaller chain limit) is not resumed.
-        let violations = restored.validate()
-        var invalid: String? = nil
-        if !violations.isEmpty {
-            invalid = violations.map(\.description).joined(separator: ", ")
-            restored = NavigationState()
-        }
+        // A state that today's rules reject (say, a smaller chain limit) is not resumed.
+        let invalid = restoration.invalidity
+        if invalid != nil { restored = NavigationState() }
         var report = RestoreReport(session: info.id, seq: head, appVersion: info.appVersion, recordedDigest: recordedDigest,
                                    foldedDigest: folded.digest, source: source, migrated: restoration.migrated,
                                    dropped: restoration.dropped)

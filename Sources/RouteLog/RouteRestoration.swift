@@ -74,6 +74,15 @@ public struct RouteRestoration: Hashable, Sendable {
     /// Whether every route came back.
     public var isComplete: Bool { dropped.isEmpty }
 
+    /// Why a navigator would not resume at ``state``: the invariants of today's rules it breaks
+    /// (say, a smaller chain limit), joined by `, `; `nil` when it is valid. Dropping routes cannot
+    /// break an invariant of a state the reducer built, so this is `nil` unless the rules changed.
+    /// A navigator given an invalid restored state starts empty instead.
+    public var invalidity: String? {
+        let violations = state.validate()
+        return violations.isEmpty ? nil : violations.map(\.description).joined(separator: ", ")
+    }
+
     /// Names the seq that recorded each dropped route: the last applied event among `events`
     /// (in seq order) that carries it.
     public mutating func nameSeqs(from events: some Sequence<StoredEvent>) {

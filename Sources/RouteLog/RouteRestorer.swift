@@ -61,13 +61,21 @@ public struct RouteRestorer<Route: Routable> {
     /// Restores every route of `state` that can be restored (see the type's rules).
     public func restore(_ state: NavigationState) -> RouteRestoration {
         var cache: [RouteRef: Resolution] = [:]
+        return restore(state, reusing: &cache)
+    }
+
+    /// As ``restore(_:)``, resolving each route through `resolutions` first and adding what it
+    /// resolves to them: restoring many states recorded by one app version with one migration
+    /// runs the migration once per distinct route. Keep one dictionary per ``appVersion`` and
+    /// migration, since the resolutions depend on both.
+    public func restore(_ state: NavigationState, reusing resolutions: inout [RouteRef: Resolution]) -> RouteRestoration {
         var migrated: [MigratedRoute] = []
         var dropped: [DroppedRoute] = []
 
         func resolved(_ r: RouteRef) -> Resolution {
-            if let known = cache[r] { return known }
+            if let known = resolutions[r] { return known }
             let res = resolve(r)
-            cache[r] = res
+            resolutions[r] = res
             return res
         }
         /// The restored form of `r`, or `nil` after recording why it was dropped.

@@ -29,7 +29,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "routelog-bench-summary",
-            dependencies: ["RouteLogBenchSupport"] + routeLog("RouteLogCore", "RouteLogTimeline", "RouteLogLMDB", "RouteLog")
+            dependencies: ["RouteLogBenchSupport"] + routeLog("RouteLogCore", "RouteLogTimeline", "RouteLogLMDB", "RouteLog", "RouteLogTesting")
         ),
         // A one-workload driver for profilers (callgrind, perf).
         .executableTarget(

@@ -4,7 +4,7 @@
 # .build/bench-summary.json). `make bench` calls this from Tools/Benchmarks.
 #
 #   BENCH_OUT=path  BENCH_SCALE=0.1 (scale every event count)  BENCH_RUNS=5 (runs per figure)
-#   BENCH_ONLY=core|store|append-multiprocess|report|lifecycle|navigator|journal|cli (measure one group of figures)
+#   BENCH_ONLY=core|store|append-multiprocess|report|lifecycle|navigator|journal|cli|restore (measure one group of figures)
 #   BENCH_PACKAGE=1 also runs the package-benchmark suite (`swift package benchmark`).
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -31,6 +31,12 @@ struct ExportCommand: ParsableCommand {
         from a crashed app's journal). app_version is the writing run's version (see the README). DuckDB \
         (read_json_auto), Spark and BigQuery read it as is.
 
+        --format last-states writes one JSON object per SESSION (or per session with --all), \
+        the corpus of a restore gate (RouteLogTesting's expectRestore(corpus:as:atLeast:)): \
+        session, app, app_version (the version of the run that wrote the last event, else the \
+        session's), session_app_version (the session's, which a restore hands to the migrations), \
+        seq (the last seq, or N of REF@N), digest and state (the state after seq, as canonical JSON).
+
         -o - writes to stdout.
         """
     )
@@ -38,14 +44,15 @@ struct ExportCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case fixture
         case eventsJSONL = "events-jsonl"
+        case lastStates = "last-states"
     }
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The session (REF@N exports events 1...N); with events-jsonl, any number of them.") var sessions: [String] = []
+    @Argument(help: "The session (REF@N exports events 1...N); with events-jsonl or last-states, any number of them.") var sessions: [String] = []
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for stdout).", valueName: "file"), completion: .file(extensions: ["json"]))
     var output: String
     @Option(help: "The output format.") var format: Format = .fixture
-    @Flag(help: "With events-jsonl: every session in the store.") var all = false
+    @Flag(help: "With events-jsonl or last-states: every session in the store.") var all = false
     @Option(help: "The fixture's name (default: the file name without .json; with -o -, the session's label).") var name: String?
     @Flag(help: "Replace payload strings and numbers with stable hashes.") var redact = false
     @Flag(name: .customLong("redact-ids"), help: "Also replace route ids and tab ids with stable hashes (implies --redact).") var redactIDs = false
@@ -55,9 +62,9 @@ struct ExportCommand: ParsableCommand {
     func validate() throws {
         switch format {
         case .fixture:
-            if all { throw ValidationError("--all needs --format events-jsonl") }
+            if all { throw ValidationError("--all needs --format events-jsonl or last-states") }
             if sessions.count != 1 { throw ValidationError("give one SESSION to export as a fixture") }
-        case .eventsJSONL:
+        case .eventsJSONL, .lastStates:
             if all && !sessions.isEmpty { throw ValidationError("give SESSIONs or --all, not both") }
             if !all && sessions.isEmpty { throw ValidationError("give at least one SESSION, or --all") }
             if redact || redactIDs || name != nil || stable.noTimes {
@@ -68,6 +75,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         if format == .eventsJSONL { return try exportEvents() }
+        if format == .lastStates { return try exportLastStates() }
         let s = try store.workspace().resolve(sessions[0])
         let fileName = output == "-" ? nil : URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
         let doc = try Self.fixture(of: s, name: name ?? fileName, redact: redact, redactIDs: redactIDs, noTimes: stable.noTimes)
@@ -138,12 +146,31 @@ extension ExportCommand {
             }
         }
         try sink.close()
+        summarize(events: rows, sessions: targets.count)
+    }
+
+    /// `--format last-states`: one line of ``LastStates`` per session.
+    func exportLastStates() throws {
+        let targets = try store.workspace().resolve(sessions, all: all)
+        let sink = try JSONLSink(path: output)
+        for s in targets { sink.append(try LastStates.line(s).canonicalText) }
+        try sink.close()
+        summarize(events: nil, sessions: targets.count)
+    }
+
+    /// The line (or, with --json, the object) saying what was written to a file; nothing for `-o -`.
+    private func summarize(events: Int64?, sessions: Int) {
         if output == "-" { return }
         let out = Output.stdout()
+        let plural = sessions == 1 ? "" : "s"
         if json {
-            out.line(JSONValue.object(["file": .string(output), "events": .int(rows), "sessions": .int(Int64(targets.count))]).canonicalText)
+            var summary: [String: JSONValue] = ["file": .string(output), "sessions": .int(Int64(sessions))]
+            if let events { summary["events"] = .int(events) }
+            out.line(JSONValue.object(summary).canonicalText)
+        } else if let events {
+            out.line("exported \(events) events of \(sessions) session\(plural) to \(output)")
         } else {
-            out.line("exported \(rows) events of \(targets.count) session\(targets.count == 1 ? "" : "s") to \(output)")
+            out.line("exported the last states of \(sessions) session\(plural) to \(output)")
         }
     }
 }

@@ -7,8 +7,9 @@
 // measures one group of figures: `core`, `store` (which includes append-multiprocess) or
 // `append-multiprocess` alone, `report` (the timeline report's size and write time), `lifecycle` (bytes
 // per stored event against JSON Lines and SQLite), `navigator` (the Navigator call on the main
-// actor, its memory and time travel on a 1M-event session), or `cli` (the release `routelog` binary
-// on 1M-event sessions: diff --events, reading a JSON file, log).
+// actor, its memory and time travel on a 1M-event session), `cli` (the release `routelog` binary
+// on 1M-event sessions: diff --events, reading a JSON file, log), or `restore` (RouteLogTesting's
+// restore gate on a last-states corpus of 100,000 sessions).
 import Foundation
 @_spi(Benchmarks) import RouteLogCore
 import RouteLogBenchSupport
@@ -16,7 +17,7 @@ import RouteLogLMDB
 
 
 /// The groups `--only` takes (`store` includes `append-multiprocess`).
-let groups = ["core", "store", "append-multiprocess", "report", "lifecycle", "navigator", "journal", "cli"]
+let groups = ["core", "store", "append-multiprocess", "report", "lifecycle", "navigator", "journal", "cli", "restore"]
 
 struct Options {
     var out = ProcessInfo.processInfo.environment["BENCH_OUT"] ?? ".build/bench-summary.json"
@@ -371,6 +372,7 @@ do {
     if o.only == nil || o.only == "navigator" { figures += try navigatorFigures(o) }
     if o.only == nil || o.only == "navigator" { figures += try await SuspendBench.figures(o) }
     if o.only == nil || o.only == "journal" { figures += try JournalBench.figures(o) }
+    if o.only == nil || o.only == "restore" { figures += try RestoreGateBench.figures(o) }
     let elapsed = (clock.now - start).seconds
     print("")
     print("RouteLog benchmarks (release build; value = best of the runs; rates are per second of wall-clock time)")
