@@ -87,3 +87,13 @@ import Testing
         }
     }
 }
+
+extension ReproductionTests {
+    /// A prefix too long to minimize in reasonable time is refused, not searched for hours.
+    @Test func aLongPrefixIsRefused() throws {
+        let events = (0..<50).map { RecordedEvent(.push(RouteRef(id: "r\($0)"))) }
+        let target = replay(events.map(\.event)).state
+        #expect(throws: ShortestPathError.tooLong(events: 50, limit: 20)) { try Reproduction.shortest(events, reaching: target, limit: 20) }
+        #expect(try Reproduction.shortest(events, reaching: target, limit: 50)?.elements.count == 50)
+    }
+}

@@ -66,7 +66,11 @@ public enum Reproduction {
     /// neighbours dropped together (a push and its pop, a show and its dismiss: ddmin keeps either
     /// one alone) and ddmin again, until nothing more can go. Every event left is needed: dropping
     /// any one, or any neighbouring two, loses the screens. `nil` when no prefix reaches them.
-    public static func shortest(_ events: [RecordedEvent], reaching target: NavigationState) throws -> Minimize.Result<RecordedEvent>? {
+    ///
+    /// Each candidate is replayed, so the work grows with the square of the prefix: a prefix longer
+    /// than `limit` events throws ``ShortestPathError/tooLong(events:limit:)`` rather than running for hours.
+    public static func shortest(_ events: [RecordedEvent], reaching target: NavigationState,
+                                limit: Int = shortestLimit) throws -> Minimize.Result<RecordedEvent>? {
         let layout = ScreenLayout(target)
         if ScreenLayout(NavigationState()) == layout { return Minimize.Result(elements: [], indices: [], predicateCalls: 0) }
         var r = Replayer()
@@ -76,6 +80,7 @@ public enum Reproduction {
             if ScreenLayout(r.state) == layout { cut = i + 1; break }
         }
         guard let cut else { return nil }
+        if cut > limit { throw ShortestPathError.tooLong(events: cut, limit: limit) }
         let reaches: ([Event]) -> Bool = { ScreenLayout(replay($0).state) == layout }
         // Tokens are seqs, so every candidate is taken from the prefix by `subsequence`, which
         // renumbers them: `indices` are positions in the prefix.
@@ -132,6 +137,24 @@ extension Reproduction {
         let all = try log.events(info.id, from: 1, through: lastSeq).map(\.recorded)
         return Fixture(name: name, description: what + " The session's events from seq 1 (its start state cannot be built by calls).",
                        session: header, events: all, expect: Fixture.Expectation(replay(all.map(\.event))))
+    }
+}
+
+extension Reproduction {
+    /// The longest prefix ``shortest(_:reaching:limit:)`` minimizes by default.
+    public static let shortestLimit = 10_000
+}
+
+/// Why no shortest path was searched for.
+public enum ShortestPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The session reaches the screens only after `events` events, more than `limit`.
+    case tooLong(events: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .tooLong(let events, let limit):
+            "the session reaches these screens only after \(events) events; the shortest path is searched in at most \(limit)"
+        }
     }
 }
 

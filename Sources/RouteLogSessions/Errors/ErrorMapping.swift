@@ -12,6 +12,8 @@ extension RouteLogError {
             return .fromStore(e)
         case let e as BisectError:
             return .data("bisect: \(e)")
+        case let e as ShortestPathError:
+            return .usage("--shortest: \(e) (reproduce a shorter run, or leave --shortest out)")
         case let e as EventLogError:
             switch e {
             case .sessionNotFound(let id): return .unknownSession("unknown session: \(id)")
