@@ -2,6 +2,9 @@ import Foundation
 import Logging
 import Observation
 import RouteLogCore
+#if canImport(os)
+import os
+#endif
 
 /// The app-facing navigation model: one per scene.
 ///
@@ -61,6 +64,18 @@ public final class Navigator<Route: Routable> {
     /// An empty state held aside, swapped in while a call applies its event to the live state
     /// in place (so the live state's buffers are not copied).
     @ObservationIgnored private var spare = NavigationState()
+    /// The breadcrumb observers (see ``onNavigation(_:)``); `nil` when there are none, so a call
+    /// without them pays one `nil` check.
+    @ObservationIgnored var breadcrumbObservers: BreadcrumbObservers?
+    #if canImport(os)
+    /// Where the navigator emits a signpost for each call it records (see the RouteLog guide's
+    /// "Navigation in crash reports and Instruments"): by default
+    /// ``NavigationSignposts/signposter(subsystem:)``, subsystem `dev.routelog`, category
+    /// `DynamicTracing`, enabled only while Instruments records. Set another to pick the
+    /// subsystem or the category (`.pointsOfInterest` shows the calls in Instruments' Points of
+    /// Interest lane, and is enabled whenever the app runs), or `.disabled`.
+    @ObservationIgnored public var signposter = NavigationSignposts.signposter()
+    #endif
 
     /// Milliseconds since 1970 from the system clock: the default timestamp of recorded events.
     nonisolated public static var wallClock: @Sendable () -> Int64 { WallClock.milliseconds }
@@ -266,6 +281,9 @@ public final class Navigator<Route: Routable> {
     /// observers of the state hear of it only when the event applied.
     func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
         let seq = _headSeq + 1
+        // The top screen before the call, read only for breadcrumb observers and signposts.
+        let traced = tracesCalls
+        let from = traced ? _live.topScreenRouteID : nil
         var next = spare
         swap(&next, &_live)
         let outcome = next.apply(event, seq: seq)
@@ -290,6 +308,9 @@ public final class Navigator<Route: Routable> {
         }
         let result = CallResult.recorded(seq: seq, outcome: outcome)
         withMutation(keyPath: lastResultPath) { _lastResult = result }
+        if traced {
+            traceCall(event: event, outcome: outcome, from: from, to: outcome.isApplied ? _live.topScreenRouteID : from, seq: seq, meta: meta)
+        }
         return result
     }
 
