@@ -110,17 +110,17 @@ extension Navigator {
         let crumb = NavigationBreadcrumb(from: from, to: to, event: event, outcome: outcome, seq: seq, run: runNumber, session: session,
                                          origin: meta.origin, callSite: meta.callSite, timestamp: meta.timestamp)
         #if canImport(os)
-        if signposter.isEnabled { emitSignpost(crumb) }
+        if signpostLog.signpostsEnabled { emitSignpost(crumb) }
         #endif
         deliverBreadcrumb(crumb)
     }
 
     /// Whether a call must read the top screen before it applies: an observer is set, or a
-    /// signpost recording runs. Without either, one `nil` check (and off Linux the signposter's
+    /// signpost recording runs. Without either, one `nil` check (and on Apple platforms the log's
     /// own check).
     @inline(__always) var tracesCalls: Bool {
         #if canImport(os)
-        breadcrumbObservers != nil || signposter.isEnabled
+        breadcrumbObservers != nil || signpostLog.signpostsEnabled
         #else
         breadcrumbObservers != nil
         #endif

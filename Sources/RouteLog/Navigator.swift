@@ -3,7 +3,7 @@ import Logging
 import Observation
 import RouteLogCore
 #if canImport(os)
-import os
+import class os.OSLog
 #endif
 
 /// The app-facing navigation model: one per scene.
@@ -68,13 +68,13 @@ public final class Navigator<Route: Routable> {
     /// without them pays one `nil` check.
     @ObservationIgnored var breadcrumbObservers: BreadcrumbObservers?
     #if canImport(os)
-    /// Where the navigator emits a signpost for each call it records (see the RouteLog guide's
-    /// "Navigation in crash reports and Instruments"): by default
-    /// ``NavigationSignposts/signposter(subsystem:)``, subsystem `dev.routelog`, category
-    /// `DynamicTracing`, enabled only while Instruments records. Set another to pick the
-    /// subsystem or the category (`.pointsOfInterest` shows the calls in Instruments' Points of
-    /// Interest lane, and is enabled whenever the app runs), or `.disabled`.
-    @ObservationIgnored public var signposter = NavigationSignposts.signposter()
+    /// Where the navigator emits a signpost event for each call it records (see the RouteLog
+    /// guide's "Navigation in crash reports and Instruments"): by default
+    /// ``NavigationSignposts/log(subsystem:)``, subsystem `dev.routelog`, category
+    /// `DynamicTracing`, whose signposts are enabled only while Instruments records. Set another
+    /// log to pick the subsystem or the category (`.pointsOfInterest` shows the calls in
+    /// Instruments' Points of Interest lane, and is enabled whenever the app runs), or `.disabled`.
+    @ObservationIgnored public var signpostLog = NavigationSignposts.log()
     #endif
 
     /// Milliseconds since 1970 from the system clock: the default timestamp of recorded events.
