@@ -175,6 +175,18 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     let blocked = switches.filter { $0.voluntary > 0 }.count
     let preempted = switches.filter { $0.involuntary > 0 }.count
 
+    // navigator-call-p50-observed: the same mix on a navigator with a breadcrumb observer (what a
+    // crash reporter's forwarding adds before its own work: the top screen read before and after
+    // each call, and the breadcrumb handed over).
+    progress("navigator-call-p50-observed, \(n) calls on an LMDB store with a breadcrumb observer")
+    let observed = try Navigator<BenchRoute>(log: try LMDBEventLog.open(at: try dir.subdirectory("observed")))
+    var crumbsSeen: UInt64 = 0
+    observed.onNavigation { crumb in crumbsSeen &+= crumb.seq }
+    _ = timedCalls(warmUp) { NavigatorMix.call(observed, $0) }
+    let observedCalls = timedCalls(n, from: warmUp) { NavigatorMix.call(observed, $0) }.sorted()
+    try waitForRecorder(observed)
+    try require(crumbsSeen > 0, "the observer received no breadcrumb")
+
     let plainP50 = percentile(plain, 0.5)
     var figures: [Figure] = [
         Figure(name: "observable-mutation", value: plainP50, unit: "µs", count: n,
@@ -187,6 +199,10 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
                               target: .valueAtMost(limit), count: n,
                               note: "Navigator call on the main actor, LMDB store with default durability and the crash-safe journal, realistic mix with payloads"))
     }
+    figures.append(Figure(name: "navigator-call-p50-observed", value: percentile(observedCalls, 0.5), unit: "µs", baseline: "navigator-call-p50",
+                          baselineValue: percentile(calls, 0.5), target: .ratioAtMost(1.15), count: n,
+                          note: "the same calls with one onNavigation observer (a breadcrumb per call), as a ratio to this run's navigator-call-p50; p99 "
+                              + "\(Summary.format(percentile(observedCalls, 0.99))) µs"))
     figures.append(Figure(name: "navigator-call-p999-unswitched", value: unpreempted.isEmpty ? nil : percentile(unpreempted, 0.999), unit: "µs",
                           baseline: bareUnswitched.isEmpty ? nil : "no-journal", baselineValue: bareUnswitched.isEmpty ? nil : percentile(bareUnswitched, 0.999),
                           target: .valueAtMost(50), count: unpreempted.count,
