@@ -59,7 +59,7 @@ extension Navigator {
     /// navigation breadcrumb needs (see ``NavigationBreadcrumb``).
     ///
     /// Every call that gets a seq is reported, applied or rejected, whoever made it: the app,
-    /// bindings written by SwiftUI (a back swipe, a sheet's `nil`), a restore's `reset`. A call
+    /// bindings written by SwiftUI (a back swipe, a sheet's `nil`), a deep link's `reset`. A call
     /// refused without being recorded (during time travel, a route with no JSON form) has no seq
     /// and no breadcrumb; ``returnToPresent()`` is not a call.
     ///
@@ -73,7 +73,8 @@ extension Navigator {
     /// still apply and are recorded, their breadcrumbs are dropped and an error is logged.
     ///
     /// With no observer a call pays one `nil` check; with observers, two reads of the top screen
-    /// and the breadcrumb value itself, which allocates nothing.
+    /// and the breadcrumb value, built on the stack (its route ids are the state's own strings,
+    /// shared, not copied).
     ///
     /// ```swift
     /// navigator.onNavigation { crumb in print(crumb) }   // push episode-42: home → episode-42 (applied, #17, run 3)
