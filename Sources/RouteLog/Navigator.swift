@@ -67,6 +67,10 @@ public final class Navigator<Route: Routable> {
     /// The breadcrumb observers (see ``onNavigation(_:)``); `nil` when there are none, so a call
     /// without them pays one `nil` check.
     @ObservationIgnored var breadcrumbObservers: BreadcrumbObservers?
+    /// The top screen's route id after the last traced call, and its seq: the next call's `from`
+    /// while the seq is still the head (only calls change the live state), so a traced call reads
+    /// the top screen once.
+    @ObservationIgnored private var tracedTop: (seq: UInt64, routeID: String?) = (.max, nil)
     #if canImport(os)
     /// Where the navigator emits a signpost event for each call it records (see the RouteLog
     /// guide's "Navigation in crash reports and Instruments"): by default
@@ -283,7 +287,7 @@ public final class Navigator<Route: Routable> {
         let seq = _headSeq + 1
         // The top screen before the call, read only for breadcrumb observers and signposts.
         let traced = tracesCalls
-        let from = traced ? _live.topScreenRouteID : nil
+        let from = !traced ? nil : tracedTop.seq == _headSeq ? tracedTop.routeID : _live.topScreenRouteID
         var next = spare
         swap(&next, &_live)
         let outcome = next.apply(event, seq: seq)
@@ -309,7 +313,9 @@ public final class Navigator<Route: Routable> {
         let result = CallResult.recorded(seq: seq, outcome: outcome)
         withMutation(keyPath: lastResultPath) { _lastResult = result }
         if traced {
-            traceCall(event: event, outcome: outcome, from: from, to: outcome.isApplied ? _live.topScreenRouteID : from, seq: seq, meta: meta)
+            let to = outcome.isApplied ? _live.topScreenRouteID : from
+            tracedTop = (seq, to)
+            traceCall(event: event, outcome: outcome, from: from, to: to, seq: seq, meta: meta)
         }
         return result
     }

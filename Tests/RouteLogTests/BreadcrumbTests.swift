@@ -96,6 +96,19 @@ import Testing
         #expect(second.seqs == [1, 2])
     }
 
+    @Test func anObserverAddedAfterUnobservedCallsSeesTheTopScreenTheyLeft() throws {
+        let nav = Navigator<PodRoute>.inMemory(clock: fixedClock)
+        let (first, observation) = observed(nav)
+        nav.push(.episode(id: 1))
+        observation.cancel()
+        nav.push(.episode(id: 2))                                        // no observer: nothing traced
+        nav.show(.player(episode: 2))
+        let (second, _) = observed(nav)
+        nav.dismiss()
+        #expect(first.lines == ["push nil→episode-1 applied #1 app"])
+        #expect(second.lines == ["dismiss player→episode-2 applied #4 app"])
+    }
+
     @Test func anObserverCancelledByAnotherDuringADeliveryMissesThatBreadcrumb() throws {
         let nav = Navigator<PodRoute>.inMemory(clock: fixedClock)
         var later: NavigationObservation?
