@@ -72,8 +72,8 @@ extension Navigator {
     /// past ``maxBreadcrumbsFromObservers`` breadcrumbs of such calls in one delivery, the calls
     /// still apply and are recorded, their breadcrumbs are dropped and an error is logged.
     ///
-    /// With no observer a call pays one `nil` check; with observers, two reads of the top screen
-    /// and the breadcrumb value, built on the stack (its route ids are the state's own strings,
+    /// With no observer a call pays one `nil` check; with observers, one read of the top screen
+    /// after the call (the one before it is the previous call's) and the breadcrumb value, built on the stack (its route ids are the state's own strings,
     /// shared, not copied).
     ///
     /// ```swift

@@ -176,8 +176,8 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     let preempted = switches.filter { $0.involuntary > 0 }.count
 
     // navigator-call-p50-observed: the same mix on a navigator with a breadcrumb observer (what a
-    // crash reporter's forwarding adds before its own work: the top screen read before and after
-    // each call, and the breadcrumb handed over).
+    // crash reporter's forwarding adds before its own work: the top screen read after each call,
+    // and the breadcrumb handed over).
     progress("navigator-call-p50-observed, \(n) calls on an LMDB store with a breadcrumb observer")
     let observed = try Navigator<BenchRoute>(log: try LMDBEventLog.open(at: try dir.subdirectory("observed")))
     var crumbsSeen: UInt64 = 0
