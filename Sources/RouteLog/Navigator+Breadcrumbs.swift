@@ -72,6 +72,9 @@ extension Navigator {
     /// past ``maxBreadcrumbsFromObservers`` breadcrumbs of such calls in one delivery, the calls
     /// still apply and are recorded, their breadcrumbs are dropped and an error is logged.
     ///
+    /// The navigator keeps its observers until they are cancelled: an observer that calls the
+    /// navigator captures it `weak`, or the two keep each other alive.
+    ///
     /// With no observer a call pays one `nil` check; with observers, one read of the top screen
     /// after the call (the one before it is the previous call's) and the breadcrumb value, built on the stack (its route ids are the state's own strings,
     /// shared, not copied).
