@@ -92,12 +92,6 @@ extension Navigator {
         return NavigationObservation { [weak self] in self?.removeNavigationObserver(id) }
     }
 
-    /// The number of this launch's run of the session in the store's journal (the run whose line
-    /// `routelog log` prints before its first event), `nil` when the log keeps no journal. Each
-    /// ``NavigationBreadcrumb/run`` is this number; a crash reporter can also keep it, with
-    /// ``session``, as a custom key set once at launch.
-    public var runNumber: Int? { journal?.runNumber }
-
     /// How many breadcrumbs of calls made from inside observers one delivery passes on: 100.
     nonisolated public static var maxBreadcrumbsFromObservers: Int { 100 }
 

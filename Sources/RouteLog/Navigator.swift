@@ -135,12 +135,19 @@ public final class Navigator<Route: Routable> {
         self.headSeq = headSeq
         self.history = History(base: Snapshot(seq: headSeq, state: state), capacity: historyWindow)
         self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay, journal: journal)
+        self.runNumber = journal?.runNumber
         connectRecorder()
     }
 
     /// Where each event goes before its call returns, when the log keeps journals (see
     /// ``RouteLogCore/JournalingEventLog``): the recorder's.
     var journal: (any EventJournal)? { recorder.journal }
+
+    /// The number of this launch's run of the session in the store's journal (the run whose line
+    /// `routelog log` prints before its first event), `nil` when the log keeps no journal. Each
+    /// ``NavigationBreadcrumb/run`` is this number; a crash reporter can also keep it, with
+    /// ``session``, as a custom key set once at launch.
+    @ObservationIgnored public let runNumber: Int?
 
     /// What restoring the session did: `nil` when this navigator started a new session.
     @ObservationIgnored public internal(set) var restoreReport: RestoreReport?
