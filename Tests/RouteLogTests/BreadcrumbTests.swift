@@ -51,6 +51,7 @@ import Testing
             "reset episode-1→nil applied #12 deepLink",
         ])
         #expect(crumbs.all.allSatisfy { $0.session == nav.session && $0.run == nil && $0.timestamp == fixedClock() })
+        #expect(nav.runNumber == nil)
         #expect(crumbs.all[0].callSite?.file == "RouteLogTests/BreadcrumbTests.swift")
         #expect(crumbs.all[0].event == .push(try RouteRef(PodRoute.episode(id: 1))))
         #expect(crumbs.all[4].description == "interactiveDismiss #4: player → player (rejected:notDismissible, #5)")
@@ -179,6 +180,7 @@ import Testing
         await second.flush()
         let runs = try store.runs(of: first.session).map(\.number)
         #expect(runs == [1, 2])
+        #expect(first.runNumber == 1 && second.runNumber == 2)
         #expect(firstCrumbs.all.map(\.run) == [1] && firstCrumbs.all.map(\.session) == [first.session])
         let crumb = try #require(secondCrumbs.all.last)
         #expect(crumb.run == 2 && crumb.session == first.session && crumb.seq == second.headSeq)
