@@ -2,6 +2,9 @@ import Foundation
 import Logging
 import Observation
 import RouteLogCore
+#if canImport(os)
+import class os.OSLog
+#endif
 
 /// The app-facing navigation model: one per scene.
 ///
@@ -61,6 +64,22 @@ public final class Navigator<Route: Routable> {
     /// An empty state held aside, swapped in while a call applies its event to the live state
     /// in place (so the live state's buffers are not copied).
     @ObservationIgnored private var spare = NavigationState()
+    /// The breadcrumb observers (see ``onNavigation(_:)``); `nil` when there are none, so a call
+    /// without them pays one `nil` check.
+    @ObservationIgnored var breadcrumbObservers: BreadcrumbObservers?
+    /// The top screen's route id after the last traced call, and its seq: the next call's `from`
+    /// while the seq is still the head (only calls change the live state), so a traced call reads
+    /// the top screen once.
+    @ObservationIgnored private var tracedTop: (seq: UInt64, routeID: String?) = (.max, nil)
+    #if canImport(os)
+    /// Where the navigator emits a signpost event for each call it records (see the RouteLog
+    /// guide's "Navigation in crash reports and Instruments"): by default
+    /// ``NavigationSignposts/log(subsystem:)``, subsystem `dev.routelog`, category
+    /// `DynamicTracing`, whose signposts are enabled only while Instruments records. Set another
+    /// log to pick the subsystem or the category (`.pointsOfInterest` shows the calls in
+    /// Instruments' Points of Interest lane, and is enabled whenever the app runs), or `.disabled`.
+    @ObservationIgnored public var signpostLog = NavigationSignposts.log()
+    #endif
 
     /// Milliseconds since 1970 from the system clock: the default timestamp of recorded events.
     nonisolated public static var wallClock: @Sendable () -> Int64 { WallClock.milliseconds }
@@ -116,12 +135,19 @@ public final class Navigator<Route: Routable> {
         self.headSeq = headSeq
         self.history = History(base: Snapshot(seq: headSeq, state: state), capacity: historyWindow)
         self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay, journal: journal)
+        self.runNumber = journal?.runNumber
         connectRecorder()
     }
 
     /// Where each event goes before its call returns, when the log keeps journals (see
     /// ``RouteLogCore/JournalingEventLog``): the recorder's.
     var journal: (any EventJournal)? { recorder.journal }
+
+    /// The number of this launch's run of the session in the store's journal (the run whose line
+    /// `routelog log` prints before its first event), `nil` when the log keeps no journal. Each
+    /// ``NavigationBreadcrumb/run`` is this number; a crash reporter can also keep it, with
+    /// ``session``, as a custom key set once at launch.
+    @ObservationIgnored public let runNumber: Int?
 
     /// What restoring the session did: `nil` when this navigator started a new session.
     @ObservationIgnored public internal(set) var restoreReport: RestoreReport?
@@ -266,6 +292,9 @@ public final class Navigator<Route: Routable> {
     /// observers of the state hear of it only when the event applied.
     func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
         let seq = _headSeq + 1
+        // The top screen before the call, read only for breadcrumb observers and signposts.
+        let traced = tracesCalls
+        let from = !traced ? nil : tracedTop.seq == _headSeq ? tracedTop.routeID : _live.topScreenRouteID
         var next = spare
         swap(&next, &_live)
         let outcome = next.apply(event, seq: seq)
@@ -290,6 +319,11 @@ public final class Navigator<Route: Routable> {
         }
         let result = CallResult.recorded(seq: seq, outcome: outcome)
         withMutation(keyPath: lastResultPath) { _lastResult = result }
+        if traced {
+            let to = outcome.isApplied ? _live.topScreenRouteID : from
+            tracedTop = (seq, to)
+            traceCall(event: event, outcome: outcome, from: from, to: to, seq: seq, meta: meta)
+        }
         return result
     }
 

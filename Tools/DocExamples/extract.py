@@ -7,6 +7,8 @@ A block is its own chain unless an HTML comment on the line before it says other
   <!-- example: apple -->      needs an Apple platform's Foundation (App Groups): wrapped in
                                `#if canImport(Darwin)`
   <!-- example: manifest -->   a Package.swift excerpt, not compiled
+  <!-- example: third-party --> names another vendor's SDK (a crash reporter's), which this
+                               package does not have: not compiled
 Markers combine: <!-- example: continues, swiftui -->. A chain that names `AppRoute` without
 declaring it is compiled with AppRoute.swift (the README's running example).
 
@@ -19,9 +21,11 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MARKER = re.compile(r"<!--\s*example:\s*([a-z, ]+?)\s*-->")
+MARKER = re.compile(r"<!--\s*example:\s*([a-z, -]+?)\s*-->")
 PLATFORMS = {"swiftui": "SwiftUI", "apple": "Darwin"}
-KNOWN = {"continues", "swiftui", "apple", "manifest"}
+KNOWN = {"continues", "swiftui", "apple", "manifest", "third-party"}
+# Markers of blocks that are not compiled.
+SKIPPED = {"manifest", "third-party"}
 
 
 def blocks(path):
@@ -58,7 +62,7 @@ def main():
     for path in files:
         last = None
         for line, markers, code in blocks(path):
-            if "manifest" in markers:
+            if markers & SKIPPED:
                 continue
             if "continues" in markers:
                 if last is None:

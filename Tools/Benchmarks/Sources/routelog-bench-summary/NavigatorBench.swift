@@ -175,6 +175,30 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     let blocked = switches.filter { $0.voluntary > 0 }.count
     let preempted = switches.filter { $0.involuntary > 0 }.count
 
+    // navigator-call-p50-observed: the same mix on a navigator with a breadcrumb observer (what a
+    // crash reporter's forwarding adds before its own work: the top screen read after each call,
+    // and the breadcrumb handed over), against a twin without one: two new navigators on two new
+    // stores, timed in alternating chunks, so the machine's load changes both alike.
+    progress("navigator-call-p50-observed, \(n) calls with a breadcrumb observer and \(n) without, alternating")
+    let observed = try Navigator<BenchRoute>(log: try LMDBEventLog.open(at: try dir.subdirectory("observed")))
+    let twin = try Navigator<BenchRoute>(log: try LMDBEventLog.open(at: try dir.subdirectory("unobserved")))
+    var crumbsSeen: UInt64 = 0
+    observed.onNavigation { crumb in crumbsSeen &+= crumb.seq }
+    _ = timedCalls(warmUp) { NavigatorMix.call(observed, $0) }
+    _ = timedCalls(warmUp) { NavigatorMix.call(twin, $0) }
+    var observedCalls: [Double] = [], twinCalls: [Double] = []
+    let chunk = max(1, n / 20)
+    for start in stride(from: warmUp, to: warmUp + n, by: chunk) {
+        let count = min(chunk, warmUp + n - start)
+        twinCalls += timedCalls(count, from: start) { NavigatorMix.call(twin, $0) }
+        observedCalls += timedCalls(count, from: start) { NavigatorMix.call(observed, $0) }
+    }
+    observedCalls.sort()
+    twinCalls.sort()
+    try waitForRecorder(observed)
+    try waitForRecorder(twin)
+    try require(crumbsSeen > 0, "the observer received no breadcrumb")
+
     let plainP50 = percentile(plain, 0.5)
     var figures: [Figure] = [
         Figure(name: "observable-mutation", value: plainP50, unit: "µs", count: n,
@@ -187,6 +211,11 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
                               target: .valueAtMost(limit), count: n,
                               note: "Navigator call on the main actor, LMDB store with default durability and the crash-safe journal, realistic mix with payloads"))
     }
+    figures.append(Figure(name: "navigator-call-p50-observed", value: percentile(observedCalls, 0.5), unit: "µs", baseline: "unobserved twin",
+                          baselineValue: percentile(twinCalls, 0.5), target: .ratioAtMost(1.15), count: n,
+                          note: "the same calls with one onNavigation observer (a breadcrumb per call), against a twin navigator without one timed in "
+                              + "alternating chunks of \(chunk); p99 \(Summary.format(percentile(observedCalls, 0.99))) µs (twin "
+                              + "\(Summary.format(percentile(twinCalls, 0.99))) µs); this run's navigator-call-p50 \(Summary.format(percentile(calls, 0.5))) µs"))
     figures.append(Figure(name: "navigator-call-p999-unswitched", value: unpreempted.isEmpty ? nil : percentile(unpreempted, 0.999), unit: "µs",
                           baseline: bareUnswitched.isEmpty ? nil : "no-journal", baselineValue: bareUnswitched.isEmpty ? nil : percentile(bareUnswitched, 0.999),
                           target: .valueAtMost(50), count: unpreempted.count,
