@@ -2,11 +2,17 @@ import Foundation
 import RouteLog
 import RouteLogCore
 import RouteLogLMDB
+import RouteLogTestSupport
 import RouteLogTesting
 import Testing
 
 @MainActor
 @Suite struct RestoreTests {
+    /// Where `fixtureFile` writes; removed with the suite's instance.
+    let fixtures: TempDir
+
+    init() throws { fixtures = try TempDir() }
+
     /// Records `script` with version 1, then restores the session with version 2.
     func recordThenRestore(snapshotInterval: UInt64 = 1024, appVersion: String = "1.0",
                            migrate: ((RecordedRoute) throws -> RouteV2?)?,
@@ -324,9 +330,7 @@ import Testing
         await old.flush()
         let fixture = Fixture(name: name, session: Fixture.SessionHeader(label: name, appVersion: "1.0"),
                               events: try log.events(old.session).map(\.recorded)).recorded()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("routelog-restore-fixtures-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("\(name).json").path
+        let path = fixtures.path("\(name).json")
         try fixture.write(toFile: path)
         return path
     }

@@ -6,17 +6,23 @@ import RouteLogLMDB
 enum Heartbeat {
     /// Starts the heartbeat thread of a child; it runs until the process ends.
     /// With `parent`, the child ends (SIGKILL) within a beat of that process being gone (its
-    /// parent is then another process).
+    /// parent is then another process), removing the file first: a parent killed by SIGKILL
+    /// cannot remove it.
     static func start(_ path: String, parent: Int32?) {
         let fd = open(path, O_WRONLY)
         guard fd >= 0 else { return }
-        if let parent, getppid() != parent { kill(getpid(), SIGKILL) }
+        @Sendable func endIfOrphaned() {
+            guard let parent, getppid() != parent else { return }
+            unlink(path)
+            kill(getpid(), SIGKILL)
+        }
+        endIfOrphaned()
         let thread = Thread {
             var beats: UInt64 = 0
             var last = LMDBProgress.sample()
             while true {
                 usleep(UInt32(StoreContainment.beatInterval * 1_000_000))
-                if let parent, getppid() != parent { kill(getpid(), SIGKILL) }
+                endIfOrphaned()
                 let now = LMDBProgress.sample()
                 // Progress: LMDB calls returned since the last look, or none in progress.
                 if now.completed != last.completed || !now.inside {
