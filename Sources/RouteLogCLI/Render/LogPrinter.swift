@@ -7,19 +7,20 @@ final class LogPrinter {
     let session: ResolvedSession
     let json: Bool
     let out: Output
-    private var replayer: Replayer
+    /// The fold from `from`: the state after each event, its run and whether it is journaled.
+    private var lines: LogLines
     private var origin: Int64?
     /// The first seq to print; events before it are only folded.
     let from: UInt64
     /// The last seq folded so far.
-    var folded: UInt64 { replayer.seq }
+    var folded: UInt64 { lines.seq }
     /// The widths of the event and call-site columns: the widest of the rows printed by
     /// ``print(from:through:)``, at least 38 and 22; later rows (``--follow``) are cut with `…`.
     private(set) var eventWidth = 38
     private(set) var siteWidth = 22
     static let maxEventWidth = 64, maxSiteWidth = 40
-    /// The session's runs and the seqs a reader shows from a crashed app's journal (see
-    /// `LogCommand+Runs.swift`).
+    /// The session's runs and the seqs a reader shows from a crashed app's journal (the run
+    /// boundaries are drawn by `RunBoundary.swift`).
     let marks: RunMarks
     /// The origin column: as wide as the longest origin (`deepLink`).
     static let originWidth = Origin.allCases.map(\.rawValue.count).max() ?? 6
@@ -29,10 +30,8 @@ final class LogPrinter {
         self.json = json
         self.out = out
         self.from = from
-        marks = session.marks()
-        let start = from > 0 ? from - 1 : 0
-        let known = min(start, session.info.eventCount)
-        replayer = Replayer(state: try call { try session.log.state(of: session.id, at: known) }, seq: known)
+        lines = try LogLines(session, from: from)
+        marks = lines.marks
         if session.info.eventCount >= 1, let e = try session.event(at: 1) { origin = e.meta.timestamp }
     }
 
@@ -64,7 +63,7 @@ final class LogPrinter {
     func print(_ e: StoredEvent) {
         if origin == nil { origin = e.meta.timestamp }
         // Fold the event to know the state after it (the log's outcome is what is shown).
-        replayer.apply(e.event)
+        lines.fold(e)
         guard e.seq >= from else { return }
         if json {
             out.line(jsonLine(e))
@@ -75,7 +74,7 @@ final class LogPrinter {
     }
 
     func jsonLine(_ e: StoredEvent) -> String {
-        SessionJSON.logLine(e, state: replayer.state, run: marks.runs.run(of: e.seq)?.number, recovered: marks.isJournaled(e.seq)).canonicalText
+        lines.line(e).canonicalText
     }
 
     static func site(_ e: StoredEvent) -> String { e.meta.callSite.map { "\($0.file):\($0.line)" } ?? "-" }
@@ -131,7 +130,7 @@ final class LogPrinter {
             pad("-", siteWidth)
         }
         if colors { b += Self.escape; b += Output.Style.cyan.rawValue.utf8; b.append(UInt8(ascii: "m")) }
-        Render.writeSummary(replayer.state, into: &b)
+        Render.writeSummary(lines.state, into: &b)
         if colors { b += Self.reset }
         if let note = e.meta.note {
             b += Self.gap

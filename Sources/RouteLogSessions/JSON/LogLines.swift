@@ -4,7 +4,8 @@ import RouteLogCore
 /// seq on to give each event the state after it (its `summary`), its run and whether it is shown
 /// from a crashed app's journal.
 package struct LogLines {
-    private var replayer: Replayer
+    // Inlinable: `log` folds and reads the state once per line, a million times in a session.
+    @usableFromInline var replayer: Replayer
     package let marks: RunMarks
 
     /// Ready for the events from `from` (≥ 1) on: the state before it comes from the nearest snapshot.
@@ -15,12 +16,12 @@ package struct LogLines {
     }
 
     /// The state after the last event folded.
-    package var state: NavigationState { replayer.state }
+    @inlinable package var state: NavigationState { replayer.state }
     /// The last seq folded.
-    package var seq: UInt64 { replayer.seq }
+    @inlinable package var seq: UInt64 { replayer.seq }
 
     /// Folds the next event (without rendering it).
-    package mutating func fold(_ e: StoredEvent) { replayer.apply(e.event) }
+    @inlinable package mutating func fold(_ e: StoredEvent) { replayer.apply(e.event) }
 
     /// The line of the event folded last.
     package func line(_ e: StoredEvent) -> JSONValue {
