@@ -119,8 +119,9 @@ struct API: Sendable {
     /// `routelog log --json` prints them, at most `limit` (default and maximum 5000) per response;
     /// `count` is the number returned, `total` the session's number of events.
     func events(_ request: Request, _ context: BasicRequestContext) throws -> Response {
-        let info = try resolve(context)
-        let log = try store.log()
+        // One session, read from the log it was resolved in (the store may be replaced meanwhile).
+        let s = try session(context, in: try workspace())
+        let info = s.info
         let from = try Self.seqParameter(request, "from") ?? 1
         if from == 0 { throw APIError.badRequest("bad from: 0 (seqs start at 1)") }
         if from > info.eventCount + 1 {
@@ -133,9 +134,9 @@ struct API: Sendable {
         if from <= info.eventCount {
             // As `log --json`: the state after each event, its run, and the events shown from a
             // crashed app's journal.
-            var folder = try LogLines(ResolvedSession(store: log, info: info, seq: nil), from: from)
+            var folder = try LogLines(s, from: from)
             let through = min(info.eventCount, from + limit - 1)
-            try log.read(info.id, from: from, through: through) { e in
+            try s.log.read(info.id, from: from, through: through) { e in
                 lines.append(folder.next(e))
                 last = e.seq
                 return true
