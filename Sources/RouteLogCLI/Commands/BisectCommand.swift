@@ -53,7 +53,7 @@ struct BisectCommand: ParsableCommand {
         let n = s.seqOrHead
         // REF@N searches the prefix 0...N, from the log's snapshots.
         // A command judges in a process of its own each time: the person waiting sees the count.
-        let progress = Progress("bisecting with \(judge.summary)", unit: "seqs judged", enabled: command != nil && !json)
+        let progress = Progress("bisecting with \(judge.summary)", unit: "seqs judged", stride: 1, enabled: command != nil && !json)
         let result = try Bisect.run(in: s.log, session: s.id, through: n, mode: mode) { c throws(RouteLogError) in
             defer { progress.add() }
             return try judge.judge(c)

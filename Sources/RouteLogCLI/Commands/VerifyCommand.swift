@@ -35,7 +35,7 @@ struct VerifyCommand: ParsableCommand {
         let targets = try ws.resolve(sessions, all: all)
         let out = Output.stdout()
         var failed = 0
-        let progress = Progress("verifying", total: targets.count, unit: "sessions", enabled: !json && targets.count > 1)
+        let progress = Progress("verifying", total: targets.count, unit: "sessions", stride: 1, enabled: !json && targets.count > 1)
         for s in targets {
             let report = try Verifier.verify(s, reducer: reducer)
             progress.finish()

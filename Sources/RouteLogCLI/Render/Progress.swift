@@ -30,7 +30,7 @@ final class Progress {
     private var stageStart = ContinuousClock.now
     private var drawn: ContinuousClock.Instant?
     private var shown = false
-    /// Units since the clock was last read (it is read every ``clockStride`` units at most).
+    /// Units since the clock was last read (it is read every ``stride`` units at most).
     private var sinceLook = 0
     /// How many units ``add(_:)`` counts before it reads the clock: many cheap units (events) are
     /// counted without a clock read each, few slow ones (sessions, judgements) are shown at once.
@@ -39,13 +39,15 @@ final class Progress {
     /// - Parameters:
     ///   - label: what is being done, `importing big.json`.
     ///   - total: how many `unit`s there are in all, if known (then the line says how long is left).
+    ///   - stride: how many units ``add(_:)`` counts before it reads the clock: 256 for events
+    ///     (microseconds each), 1 for slow units (a session verified, a command run).
     ///   - enabled: `false` for output meant for programs (`--json`).
-    init(_ label: String, total: Int? = nil, unit: String = "events", enabled: Bool = true) {
+    init(_ label: String, total: Int? = nil, unit: String = "events", stride: Int = 256, enabled: Bool = true) {
         self.enabled = enabled && Self.terminal
         self.label = label
         self.total = total
         self.unit = unit
-        stride = unit == "events" ? 256 : 1
+        self.stride = stride
     }
 
     /// Whether the line can be drawn (a command flushes its own output before each redraw then).
