@@ -60,7 +60,7 @@ import Testing
         // The test replays the fixture, states the screens, and restores with the app's routes.
         let test = try dir.read("crashes/\(name).swift")
         #expect(test.contains("expectReplay(fixture: \"\(dir.path("crashes/\(name).json"))\")"), "\(test)")
-        #expect(test.contains(RunReproduction.literal(expected.description)), "\(test)")
+        #expect(test.contains(SwiftSource.literal(expected.description)), "\(test)")
         #expect(test.contains("expectRestore(fixture:") && test.contains("as: Screen.self") && test.contains("@testable import CrashApp"))
         // The shortest path from the session's start reaches the same screens with no more events.
         let shortest = try Fixture(contentsOf: dir.path("crashes/\(name)-shortest.json"))

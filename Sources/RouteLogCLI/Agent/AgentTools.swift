@@ -281,8 +281,7 @@ public final class AgentTools: @unchecked Sendable {
 
     /// A Swift Testing test that replays the minimized fixture.
     static func test(name: String, predicate: String) -> String {
-        let ident = name.split(whereSeparator: { $0 == "-" || $0 == "_" }).enumerated()
-            .map { i, w in i == 0 ? w.lowercased() : w.prefix(1).uppercased() + w.dropFirst().lowercased() }.joined()
+        let ident = SwiftSource.identifier(name, prefix: "replay")
         let comment = predicate.replacingOccurrences(of: "\n", with: " ")
         return """
         import RouteLogTesting
@@ -290,7 +289,7 @@ public final class AgentTools: @unchecked Sendable {
 
         /// Regression: the smallest session for which `\(comment)` holds.
         /// Save the fixture as Fixtures/\(name).json in the package.
-        @Test func \(ident.first?.isLetter == true ? ident : "replay" + ident)Replays() {
+        @Test func \(ident)Replays() {
             expectReplay(fixture: "Fixtures/\(name).json")
         }
 

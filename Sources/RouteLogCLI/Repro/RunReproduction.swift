@@ -69,7 +69,7 @@ struct RunReproduction {
     /// `routeType`, one more that restores it with today's routes (`expectRestore`), and with
     /// `module` the import of the app's module that declares them.
     func test(fixturePath: String, routeType: String?, module: String?) -> String {
-        let ident = Self.identifier(name)
+        let ident = SwiftSource.identifier(name, prefix: "reproduce")
         var what = "Run \(run.number) of session \(session.id.rawValue)"
         if let v = run.appVersion { what += ", app \(v)" + (run.build.map { " (build \($0))" } ?? "") }
         what += ", seqs \(run.firstSeq)…\(lastSeq); the run ended \(run.end.name)."
@@ -82,8 +82,8 @@ struct RunReproduction {
 
         /// The screens the app was on when the run ended: the fixture replays to them.
         @Test func \(ident)() {
-            let result = expectReplay(fixture: \(Self.literal(fixturePath)))
-            #expect(result.map { ScreenLayout($0.replay.state).description } == \(Self.literal(screens.description)))
+            let result = expectReplay(fixture: \(SwiftSource.literal(fixturePath)))
+            #expect(result.map { ScreenLayout($0.replay.state).description } == \(SwiftSource.literal(screens.description)))
         }
 
         """
@@ -92,7 +92,7 @@ struct RunReproduction {
 
             /// Today's routes and migrations restore the state the run ended on.
             @Test func \(ident)Restores() {
-                expectRestore(fixture: \(Self.literal(fixturePath)), as: \(routeType).self)
+                expectRestore(fixture: \(SwiftSource.literal(fixturePath)), as: \(routeType).self)
             }
 
             """
@@ -108,26 +108,5 @@ struct RunReproduction {
         ]
         if let shortest { o["shortestEvents"] = .int(Int64(shortest.elements.count)) }
         return o
-    }
-
-    /// `crashed-run-3-01a2f3b4` as a Swift function name: `crashedRun301a2f3b4`, starting with a letter.
-    static func identifier(_ name: String) -> String {
-        let words = name.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
-        let joined = words.enumerated().map { i, w in i == 0 ? w.lowercased() : w.prefix(1).uppercased() + w.dropFirst() }.joined()
-        return joined.first?.isLetter == true ? joined : "reproduce" + joined
-    }
-
-    /// `text` as a Swift string literal.
-    static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
