@@ -13,10 +13,9 @@ extension Workspace {
         return try call { try SessionJSON.sessions(all, runs: { try log.runs(of: $0.id) }) }
     }
 
-    /// One session as an element of ``sessionsJSON()``: a stored session with its prefix among
-    /// the store's sessions and its runs; a file's session as it would be alone in a store.
+    /// One session of the store as an element of ``sessionsJSON()``: with its prefix among the
+    /// store's sessions and its runs.
     package func sessionJSON(_ s: ResolvedSession) throws(RouteLogError) -> JSONValue {
-        guard s.store != nil else { return SessionJSON.session(s.info, prefix: SessionJSON.shortestUniquePrefixes([s.id.rawValue])[s.id.rawValue]) }
         let prefixes = SessionJSON.shortestUniquePrefixes(try sessions().map(\.id.rawValue))
         return SessionJSON.session(s.info, prefix: prefixes[s.id.rawValue], runs: s.marks().runs)
     }
