@@ -1,31 +1,35 @@
 import RouteLogCore
 
 /// The typed routes of recently recorded or read route references, so that reads need not decode
-/// JSON again. Holds at most ``capacity`` routes; the oldest entry goes first, one at a time, so
-/// no call ever empties a large table.
+/// JSON again. Direct-mapped: ``capacity`` slots, a reference's slot chosen by the hash of its
+/// payload (its id when it has none), a new route taking the slot's place. Every call records a
+/// route, so an insert is one hash and one store: no table to grow, no second hash to evict the
+/// oldest entry. A reference whose slot another took is simply decoded again; which routes stay
+/// cached never changes what a read returns.
 struct RouteCache<Route> {
     static var capacity: Int { 1_024 }
-    private var routes: [RouteRef: Route] = [:]
-    private var order: [RouteRef] = []
-    private var next = 0
+    private var slots: [(ref: RouteRef, route: Route)?]
+    /// The slots in use.
+    private(set) var count = 0
 
     init() {
-        routes.reserveCapacity(Self.capacity)
-        order.reserveCapacity(Self.capacity)
+        slots = Array(repeating: nil, count: Self.capacity)
     }
 
-    var count: Int { routes.count }
-
-    subscript(ref: RouteRef) -> Route? { routes[ref] }
+    subscript(ref: RouteRef) -> Route? {
+        guard let entry = slots[Self.slot(of: ref)], entry.ref == ref else { return nil }
+        return entry.route
+    }
 
     mutating func insert(_ route: Route, for ref: RouteRef) {
-        if routes.updateValue(route, forKey: ref) != nil { return }
-        if order.count < Self.capacity {
-            order.append(ref)
-        } else {
-            routes.removeValue(forKey: order[next])
-            order[next] = ref
-            next = (next + 1) % Self.capacity
-        }
+        let i = Self.slot(of: ref)
+        if slots[i] == nil { count += 1 }
+        slots[i] = (ref, route)
+    }
+
+    private static func slot(of ref: RouteRef) -> Int {
+        var h = Hasher()
+        if let payload = ref.payload { h.combine(payload.text) } else { h.combine(ref.id) }
+        return h.finalize() & (capacity - 1)
     }
 }
