@@ -74,6 +74,28 @@ import Testing
         var withSuper = WithSuper()
     }
 
+    /// Keys written in order, out of order, and twice (the last value wins, as in `JSONEncoder`).
+    struct KeyOrders: Codable, Hashable, Sendable {
+        enum CodingKeys: String, CodingKey { case a, b, c, é }
+        init() {}
+        init(from decoder: any Decoder) throws {}
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            var sorted = c.nestedContainer(keyedBy: CodingKeys.self, forKey: .a)
+            try sorted.encode(1, forKey: .a)
+            try sorted.encode(2, forKey: .b)
+            try sorted.encode(3, forKey: .é)
+            var twice = c.nestedContainer(keyedBy: CodingKeys.self, forKey: .b)
+            try twice.encode(1, forKey: .a)
+            try twice.encode(2, forKey: .b)
+            try twice.encode(3, forKey: .b)
+            var unsorted = c.nestedContainer(keyedBy: CodingKeys.self, forKey: .c)
+            try unsorted.encode(1, forKey: .é)
+            try unsorted.encode(2, forKey: .c)
+            try unsorted.encode(3, forKey: .a)
+        }
+    }
+
     static func viaJSONEncoder<R: Routable>(_ route: R) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -92,6 +114,9 @@ import Testing
         try Self.expectSameBytes(Probe(value: Kind.labelled(x: 3, y: "y")))
         try Self.expectSameBytes(Probe(value: Optional<Int>.none))
         try Self.expectSameBytes(Probe(value: WithSuper()))
+        try Self.expectSameBytes(Probe(value: KeyOrders()))
+        #expect(try RouteRef(Probe(value: KeyOrders())).payload?.text
+            == #"{"value":{"a":{"a":1,"b":2,"é":3},"b":{"a":1,"b":3},"c":{"a":3,"c":2,"é":1}}}"#)
         // The app's own route type, every case.
         for route: PodRoute in [.episode(id: 7), .show(name: "Swift \"Talk\""), .player(episode: -1), .upsell(feature: ""),
                                 .alert(message: "Offline\n"), .settings, .ratio(0.5), .ratio(-3), .ratio(1e21)] {

@@ -37,13 +37,12 @@ enum CanonicalEncoder {
 
     /// The value of a nested `Encodable`; `codingPath` is built only for an error or a container.
     static func nested<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> Value {
-        switch value {
-        case let s as String: return .string(s)
-        case let i as Int: return .int(Int64(i))
-        case let b as Bool: return .bool(b)
-        case let d as Double: return try number(d, codingPath())
-        default: break
-        }
+        // Compared as types rather than cast: a cast of an unspecialized generic value is a
+        // runtime call, and most nested values are none of these.
+        if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
+        if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+        if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self), codingPath()) }
         let path = codingPath()
         if let special = try specialValue(value, codingPath: path) { return special }
         let node = Node()
@@ -53,6 +52,7 @@ enum CanonicalEncoder {
 
     /// The types `JSONEncoder` writes in its own way rather than through their conformance.
     private static func specialValue<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> Value? {
+        guard T.self == Data.self || T.self == URL.self || T.self == Decimal.self else { return nil }
         switch value {
         case let data as Data: return .string(data.base64EncodedString())
         case let url as URL: return .string(url.absoluteString)
@@ -165,11 +165,23 @@ enum CanonicalEncoder {
             case .object:
                 // Keys by their UTF-8 bytes, as canonical text orders them; equal keys by the
                 // order they were encoded, and only the last one is written.
-                let order = pairs.count < 2 ? Array(pairs.indices) : pairs.indices.sorted { a, b in
+                out.append(UInt8(ascii: "{"))
+                // Keys encoded already in order, each once (what a synthesized conformance of a
+                // type with sorted property names writes), need no sort.
+                if pairs.indices.dropFirst().allSatisfy({ pairs[$0 - 1].key.utf8.lexicographicallyPrecedes(pairs[$0].key.utf8) }) {
+                    for (n, pair) in pairs.enumerated() {
+                        if n > 0 { out.append(UInt8(ascii: ",")) }
+                        Value.writeString(pair.key, to: &out)
+                        out.append(UInt8(ascii: ":"))
+                        pair.value.write(to: &out)
+                    }
+                    out.append(UInt8(ascii: "}"))
+                    return
+                }
+                let order = pairs.indices.sorted { a, b in
                     let (ka, kb) = (pairs[a].key, pairs[b].key)
                     return ka == kb ? a < b : ka.utf8.lexicographicallyPrecedes(kb.utf8)
                 }
-                out.append(UInt8(ascii: "{"))
                 var first = true
                 for (n, i) in order.enumerated() {
                     if n + 1 < order.count && pairs[order[n + 1]].key == pairs[i].key { continue }
