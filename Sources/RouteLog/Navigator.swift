@@ -31,10 +31,14 @@ public final class Navigator<Route: Routable> {
     /// The past state shown while travelling.
     var past: (seq: UInt64, state: NavigationState)?
 
+    /// The head's seq and the last call's result, observed as one property: every recorded
+    /// call changes both, so a call notifies their observers once (a refused call changes only
+    /// the result, and observers of ``headSeq`` hear of it too).
+    var head: NavigatorHead
     /// The seq of the last event of the session (the live head).
-    public private(set) var headSeq: UInt64
+    public var headSeq: UInt64 { head.seq }
     /// The result of the last call.
-    public private(set) var lastResult: CallResult?
+    public var lastResult: CallResult? { head.result }
     /// Set when writing to the log failed; `nil` again once recording resumed.
     /// Navigation keeps working in memory meanwhile.
     public internal(set) var recordingError: RecordingError?
@@ -59,8 +63,7 @@ public final class Navigator<Route: Routable> {
     /// The key paths a call notifies observers of, made once: a key path into a generic class is
     /// instantiated at run time, which costs more than the rest of a call.
     @ObservationIgnored private let livePath: KeyPath<Navigator, NavigationState>
-    @ObservationIgnored private let headSeqPath: KeyPath<Navigator, UInt64>
-    @ObservationIgnored private let lastResultPath: KeyPath<Navigator, CallResult?>
+    @ObservationIgnored private let headPath: KeyPath<Navigator, NavigatorHead>
     /// An empty state held aside, swapped in while a call applies its event to the live state
     /// in place (so the live state's buffers are not copied).
     @ObservationIgnored private var spare = NavigationState()
@@ -129,10 +132,9 @@ public final class Navigator<Route: Routable> {
         self.logger = logger
         self.clock = clock
         self.livePath = \.live
-        self.headSeqPath = \.headSeq
-        self.lastResultPath = \.lastResult
+        self.headPath = \.head
         self.live = state
-        self.headSeq = headSeq
+        self.head = NavigatorHead(seq: headSeq, result: nil)
         self.history = History(base: Snapshot(seq: headSeq, state: state), capacity: historyWindow)
         self.recorder = Recorder(log: log, session: session, writtenSeq: headSeq, logger: logger, retryDelay: retryDelay, journal: journal)
         self.runNumber = journal?.runNumber
@@ -291,10 +293,10 @@ public final class Navigator<Route: Routable> {
     /// state in place (a rejected event leaves a state unchanged, so nothing is copied first);
     /// observers of the state hear of it only when the event applied.
     func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
-        let seq = _headSeq + 1
+        let seq = _head.seq + 1
         // The top screen before the call, read only for breadcrumb observers and signposts.
         let traced = tracesCalls
-        let from = !traced ? nil : tracedTop.seq == _headSeq ? tracedTop.routeID : _live.topScreenRouteID
+        let from = !traced ? nil : tracedTop.seq == _head.seq ? tracedTop.routeID : _live.topScreenRouteID
         var next = spare
         swap(&next, &_live)
         let outcome = next.apply(event, seq: seq)
@@ -303,7 +305,6 @@ public final class Navigator<Route: Routable> {
         } else {
             swap(&next, &_live)
         }
-        withMutation(keyPath: headSeqPath) { _headSeq = seq }
         history.append(event, outcome: outcome, after: _live, seq: seq)
         let meta = EventMetadata(timestamp: clock(), origin: origin, callSite: callSite, note: note)
         let recorded = RecordedEvent(event, meta: meta)
@@ -318,7 +319,7 @@ public final class Navigator<Route: Routable> {
             logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome)\(site)")
         }
         let result = CallResult.recorded(seq: seq, outcome: outcome)
-        withMutation(keyPath: lastResultPath) { _lastResult = result }
+        withMutation(keyPath: headPath) { _head = NavigatorHead(seq: seq, result: result) }
         if traced {
             let to = outcome.isApplied ? _live.topScreenRouteID : from
             tracedTop = (seq, to)
@@ -330,7 +331,7 @@ public final class Navigator<Route: Routable> {
     private func refuse(_ refusal: Refusal, file: String, line: Int) -> CallResult {
         logger.debug("navigation call refused: \(refusal) at \(file):\(line)")
         let result = CallResult.refused(refusal)
-        withMutation(keyPath: lastResultPath) { _lastResult = result }
+        withMutation(keyPath: headPath) { _head.result = result }
         return result
     }
 
