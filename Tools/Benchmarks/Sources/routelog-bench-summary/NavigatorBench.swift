@@ -281,6 +281,8 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
         try require(restored.state == big.state && restored.headSeq == head, "restoringLatest does not reach the session's state")
     }
 
+    let burst = try uninterruptedBurst(bigN, in: dir)
+
     let scaledNote = bigN == 1_000_000 ? "" : "; \(bigN) calls at this scale"
     let grown = anonEarly.flatMap { a in anonLate.map { Double($0 - a) / 1_048_576 } }
     figures += [
@@ -290,6 +292,12 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
         Figure(name: "navigator-call-max-1M", value: slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
                note: "the slowest single call of the session, the first excluded; bursts of 10,000 calls; slowest without a context switch "
                    + "\(Summary.format(slowestUnswitched)) µs; \(bigBlocked) calls blocked, \(bigPreempted) preempted (after the first \(early))" + scaledNote),
+        Figure(name: "navigator-burst-memory-1M", value: burst.peakGrowth, unit: "MiB", target: .valueAtMost(8), count: bigN,
+               note: "one uninterrupted burst of \(bigN) calls (the recorder never waited for): peak RssAnon, sampled every 10,000 calls, minus "
+                   + "before the burst; the largest backlog \(burst.backlog) events; \(Summary.format(burst.seconds)) s" + scaledNote),
+        Figure(name: "navigator-burst-max-1M", value: burst.slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
+               note: "the slowest call of the same burst; slowest without a context switch \(Summary.format(burst.slowestUnswitched)) µs; "
+                   + "\(burst.blocked) calls blocked, \(burst.preempted) preempted" + scaledNote),
         Figure(name: "navigator-restore-1M", value: Measure.median(restores), unit: "ms", count: 5,
                note: "Navigator.restoringLatest on the \(head)-event session, median of 5" + scaledNote),
         Figure(name: "navigator-travel-1M", value: Measure.median(travels), unit: "ms", target: .valueAtMost(10), count: 100,
@@ -324,4 +332,49 @@ final class WithoutJournal: EventLog, @unchecked Sendable {
     }
     func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
     func deleteSession(_ session: SessionID) throws { try inner.deleteSession(session) }
+}
+
+/// What one uninterrupted burst of calls costs: an app whose calls outrun the recorder for a while
+/// (the paced bursts of navigator-memory-1M let it catch up every 10,000 calls).
+struct BurstFigures {
+    var peakGrowth: Double?
+    var backlog: Int
+    var slowest: Double
+    var slowestUnswitched: Double
+    var blocked: Int
+    var preempted: Int
+    var seconds: Double
+}
+
+@MainActor
+func uninterruptedBurst(_ count: Int, in dir: TemporaryDirectory) throws -> BurstFigures {
+    progress("navigator-burst-1M: \(count) calls in one burst")
+    let store = try LMDBEventLog.open(at: try dir.subdirectory("burst"))
+    let nav = try Navigator<BenchRoute>(log: store)
+    // A warm-up the recorder catches up with, so the burst starts from a steady navigator.
+    _ = timedCalls(10_000) { NavigatorMix.call(nav, $0) }
+    try waitForRecorder(nav)
+    let before = Measure.rssAnonBytes()
+    var peak = before ?? 0, backlog = 0
+    var r = BurstFigures(peakGrowth: nil, backlog: 0, slowest: 0, slowestUnswitched: 0, blocked: 0, preempted: 0, seconds: 0)
+    let t0 = monotonicNanoseconds()
+    var done = 10_000
+    while done < 10_000 + count {
+        let chunk = min(10_000, 10_000 + count - done)
+        for c in timedCallsWithSwitches(chunk, from: done, { NavigatorMix.call(nav, $0) }) {
+            r.slowest = max(r.slowest, c.micros)
+            if c.voluntary > 0 { r.blocked += 1 }
+            if c.involuntary > 0 { r.preempted += 1 }
+            if c.voluntary == 0 && c.involuntary == 0 { r.slowestUnswitched = max(r.slowestUnswitched, c.micros) }
+        }
+        done += chunk
+        peak = max(peak, Measure.rssAnonBytes() ?? 0)
+        backlog = max(backlog, nav.memoryFootprint.unwrittenEvents)
+    }
+    r.seconds = Double(monotonicNanoseconds() - t0) / 1e9
+    try waitForRecorder(nav)
+    try require(try store.session(nav.session).eventCount == nav.headSeq, "the store holds fewer events than the burst made")
+    r.peakGrowth = before.map { Double(peak - $0) / 1_048_576 }
+    r.backlog = backlog
+    return r
 }
