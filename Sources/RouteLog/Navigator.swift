@@ -363,12 +363,16 @@ public final class Navigator<Route: Routable> {
         public var historyCheckpoints: Int
         public var cachedRoutes: Int
         public var unwrittenEvents: Int
+        /// The unwritten events held in memory (at most ``Recorder/heldInMemory`` beyond a
+        /// batch when the journal can give the others back).
+        public var heldEvents: Int
     }
 
     /// The navigator's current ``MemoryFootprint``.
     @_spi(Benchmarks)
     public var memoryFootprint: MemoryFootprint {
         MemoryFootprint(historyEvents: history.eventCount, historyCheckpoints: history.checkpointCount,
-                        cachedRoutes: routeCache.count, unwrittenEvents: recorder.status.pendingCount)
+                        cachedRoutes: routeCache.count, unwrittenEvents: recorder.status.pendingCount,
+                        heldEvents: recorder.heldCount)
     }
 }

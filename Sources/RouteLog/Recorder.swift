@@ -49,7 +49,7 @@ public struct RecordingStatus: Hashable, Sendable {
 /// pending, the failure is reported once, and the recorder retries later; on success it catches
 /// up with the backlog in batches of up to ``maxBatch`` events.
 final class Recorder: @unchecked Sendable {
-    typealias Item = (event: RecordedEvent, digest: Digest)
+    typealias Item = (event: RecordedEvent, digest: Digest, seq: UInt64)
 
     /// One handed-over event on the lock-free stack (newest first).
     final class Handoff: AtomicReference, @unchecked Sendable {
@@ -61,6 +61,11 @@ final class Recorder: @unchecked Sendable {
     /// Events per append at most: a long backlog (after an outage, or an app outrunning the disk)
     /// is written in several transactions, so the writer's transient memory stays bounded.
     static let maxBatch = 1_024
+
+    /// Events held in memory at most while the log is behind, when the journal can give events
+    /// back (``EventJournal/canReadBack``): later calls go to the journal only, and the queue
+    /// reads them back from it in order. Without such a journal every pending event is held.
+    static let heldInMemory = 4_096
 
     let log: any EventLog
     let session: SessionID
@@ -77,6 +82,11 @@ final class Recorder: @unchecked Sendable {
     private let handoffs = ManagedAtomic<Handoff?>(nil)
     /// Events handed over since the recorder started.
     private let handedOver = ManagedAtomic<Int>(0)
+    /// Events of this recorder the log holds (`writtenByUs`, readable without the lock).
+    private let committedCount = ManagedAtomic<Int>(0)
+    /// The seq before the first event this recorder was handed: event `n` handed over (from 1)
+    /// is seq `baseSeq + n`.
+    private let baseSeq: UInt64
     /// Whether a drain is scheduled on the queue.
     private let drainScheduled = ManagedAtomic<Bool>(false)
     /// Whether recording is stopped by a failure (retries are scheduled by the queue).
@@ -102,6 +112,7 @@ final class Recorder: @unchecked Sendable {
         self.log = log
         self.session = session
         self.written = writtenSeq
+        self.baseSeq = writtenSeq
         self.logger = logger
         self.retryDelay = retryDelay
         self.queue = DispatchQueue(label: "RouteLog.Recorder.\(session)")
@@ -128,6 +139,14 @@ final class Recorder: @unchecked Sendable {
         return lock.withLock { RecordingStatus(writtenSeq: written, pendingCount: max(0, handed - writtenByUs), error: failure) }
     }
 
+    /// The unwritten events held in memory, on the stack or taken off it.
+    var heldCount: Int {
+        lock.withLock {
+            takeHandoffs()
+            return inflight.count - inflightStart
+        }
+    }
+
     /// Starts a run of `session` and opens its journal when the log keeps journals; a journal that
     /// cannot be opened is reported and the navigator records without it.
     static func beginRun(log: any EventLog, session: SessionID, head: UInt64, _ run: RunStart, logger: Logger) -> (any EventJournal)? {
@@ -145,13 +164,21 @@ final class Recorder: @unchecked Sendable {
     /// and queued for the log. Lock-free: a journal write, an allocation and a few atomic
     /// operations.
     func record(_ event: RecordedEvent, seq: UInt64, digest: Digest) {
-        journal?.write(event, seq: seq, digest: digest)
-        enqueue(event, digest: digest)
+        if let journal {
+            journal.write(event, seq: seq, digest: digest)
+            // Far behind: the journal holds the event, and the queue will read it back from there.
+            if handedOver.load(ordering: .relaxed) - committedCount.load(ordering: .relaxed) >= Self.heldInMemory && journal.canReadBack {
+                handedOver.wrappingIncrement(ordering: .releasing)
+                wake()
+                return
+            }
+        }
+        enqueue((event, digest, seq))
     }
 
     /// Pushes one event onto the handoff stack and wakes the queue.
-    private func enqueue(_ event: RecordedEvent, digest: Digest) {
-        let node = Handoff((event, digest))
+    private func enqueue(_ item: Item) {
+        let node = Handoff(item)
         var top = handoffs.load(ordering: .relaxed)
         while true {
             node.next = top
@@ -161,6 +188,11 @@ final class Recorder: @unchecked Sendable {
             top = original
         }
         handedOver.wrappingIncrement(ordering: .releasing)
+        wake()
+    }
+
+    /// Schedules a drain unless one is scheduled or recording is stopped.
+    private func wake() {
         if !stopped.load(ordering: .relaxed) && !drainScheduled.exchange(true, ordering: .acquiringAndReleasing) {
             queue.async { self.drain() }
         }
@@ -182,10 +214,17 @@ final class Recorder: @unchecked Sendable {
     /// The last seq the log holds, and the events handed over after it through seq `through`
     /// (oldest first).
     func unwritten(through: UInt64) -> (writtenSeq: UInt64, events: [RecordedEvent]) {
-        lock.withLock {
-            takeHandoffs()
-            guard through > written else { return (written, []) }
-            return (written, inflight[inflightStart...].prefix(Int(through - written)).map(\.event))
+        while true {
+            let (from, held): (UInt64, [Item]) = lock.withLock {
+                takeHandoffs()
+                return (written, through > written ? Array(inflight[inflightStart...].prefix(Int(through - written))) : [])
+            }
+            guard through > from else { return (from, []) }
+            if held.count == Int(through - from) && held.first?.seq == from + 1 { return (from, held.map(\.event)) }
+            // Some of them are only in the journal; if the log committed them meanwhile (and the
+            // journal let go of them), ask again from the new written seq.
+            if let events = journal?.events(from: from + 1, through: through) { return (from, events.map(\.event)) }
+            if lock.withLock({ written }) == from { return (from, held.map(\.event)) }
         }
     }
 
@@ -223,12 +262,20 @@ final class Recorder: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         while true {
             drainScheduled.store(false, ordering: .releasing)
-            let (batch, expected, stopped): ([Item], UInt64, Bool) = lock.withLock {
+            // Every event counted here is on the stack (taken below) or, past the memory bound,
+            // only in the journal.
+            let last = baseSeq + UInt64(handedOver.load(ordering: .acquiring))
+            let (held, expected, stopped): ([Item], UInt64, Bool) = lock.withLock {
                 takeHandoffs()
                 let end = min(inflight.count, inflightStart + Self.maxBatch)
                 return (Array(inflight[inflightStart..<end]), written, failure?.diverged == true || (failure != nil && !force))
             }
-            if batch.isEmpty || stopped { return }
+            if stopped { return }
+            guard let batch = nextBatch(held: held, after: expected, through: last) else {
+                failed("the journal cannot give back seqs \(expected + 1)...\(last), which the log does not hold yet", diverged: false)
+                return
+            }
+            if batch.isEmpty { return }
             do {
                 let stored = try log.append(batch.map(\.event), to: session, expectedSeq: expected)
                 checkDigests(stored, against: batch)
@@ -243,6 +290,21 @@ final class Recorder: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// The next batch after seq `expected`: the events held in memory when they continue the log,
+    /// else (the memory bound was reached) up to ``maxBatch`` events read back from the journal,
+    /// which holds every event; `nil` when the journal cannot give them back.
+    private func nextBatch(held: [Item], after expected: UInt64, through last: UInt64) -> [Item]? {
+        if let first = held.first, first.seq == expected + 1 {
+            var n = 1
+            while n < held.count && held[n].seq == held[n - 1].seq + 1 { n += 1 }
+            return Array(held.prefix(n))
+        }
+        let end = min(last, expected + UInt64(Self.maxBatch))
+        guard end > expected else { return [] }
+        guard let events = journal?.events(from: expected + 1, through: end) else { return nil }
+        return events.enumerated().map { ($0.element.event, $0.element.digest, expected + 1 + UInt64($0.offset)) }
     }
 
     private func resync(expected: UInt64, actual: UInt64, batch: [Item]) -> Bool {
@@ -261,7 +323,12 @@ final class Recorder: @unchecked Sendable {
     /// Drops the written head of `inflight` (the oldest `count` events).
     private func succeeded(count: Int) {
         let (recovered, callback): (RecordingError?, (@Sendable () -> Void)?) = lock.withLock {
-            inflightStart += count
+            writtenByUs += count
+            written += UInt64(count)
+            committedCount.store(writtenByUs, ordering: .relaxed)
+            // The written events held in memory (a batch read back from the journal may have
+            // written some of them too).
+            while inflightStart < inflight.count && inflight[inflightStart].seq <= written { inflightStart += 1 }
             if inflightStart == inflight.count {
                 inflight = []
                 inflightStart = 0
@@ -269,8 +336,6 @@ final class Recorder: @unchecked Sendable {
                 inflight.removeFirst(inflightStart)
                 inflightStart = 0
             }
-            writtenByUs += count
-            written += UInt64(count)
             let was = failure
             failure = nil
             stopped.store(false, ordering: .relaxed)

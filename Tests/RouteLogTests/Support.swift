@@ -92,8 +92,9 @@ final class FlakyLog: ForwardingEventLog, @unchecked Sendable {
     }
 }
 
-/// An in-memory log whose appends wait at a gate, like a slow fsync, until the test opens it.
-final class GatedLog: ForwardingEventLog, @unchecked Sendable {
+/// A log whose appends wait at a gate, like a slow fsync, until the test opens it (an in-memory
+/// log unless another is given).
+class GatedLog: ForwardingEventLog, @unchecked Sendable {
     private let gate = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var _started = false
@@ -104,7 +105,7 @@ final class GatedLog: ForwardingEventLog, @unchecked Sendable {
     /// Whether an append gave up waiting: it was blocking whoever called it.
     var timedOut: Bool { lock.withLock { _timedOut } }
 
-    init() { super.init(InMemoryEventLog(clock: fixedClock)) }
+    override init(_ inner: any EventLog = InMemoryEventLog(clock: fixedClock)) { super.init(inner) }
 
     func open() {
         lock.withLock { _open = true }

@@ -25,6 +25,24 @@ public protocol EventJournal: AnyObject, Sendable {
     /// The writer resumes after ``suspend()``: the journal takes its files and locks again (or
     /// starts new ones, when another process recovered it meanwhile) and marks itself active.
     func resume() throws
+    /// Whether ``events(from:through:)`` gives back the events written since the last commit
+    /// (checked by the writer's thread after each ``write(_:seq:digest:)``).
+    var canReadBack: Bool { get }
+    /// The uncommitted events `seq`...`last`, with the digests written with them, oldest first;
+    /// `nil` when one of them is not held. Called from the recorder's thread, while the writer's
+    /// thread goes on writing after `last`.
+    func events(from seq: UInt64, through last: UInt64) -> [(event: RecordedEvent, digest: Digest)]?
+}
+
+extension EventJournal {
+    /// Whether the journal can give back the events it holds that the log has not committed
+    /// (``events(from:through:)``): a writer whose log falls behind then keeps only a bounded
+    /// backlog in memory and reads the rest back from the journal. `false` unless a journal says so.
+    public var canReadBack: Bool { false }
+
+    /// The events `seq`...`last` with the digests after them, oldest first, as written and not
+    /// yet committed; `nil` when the journal cannot give back one of them.
+    public func events(from seq: UInt64, through last: UInt64) -> [(event: RecordedEvent, digest: Digest)]? { nil }
 }
 
 /// An ``EventLog`` that keeps journals for its writers and records runs.

@@ -165,7 +165,7 @@ enum JournalReader {
     }
 
     /// The entry at `offset` when its checksum holds and its payload decodes.
-    private static func entry(_ raw: UnsafeRawBufferPointer, at offset: Int, length: UInt32) -> JournalEntry? {
+    static func entry(_ raw: UnsafeRawBufferPointer, at offset: Int, length: UInt32) -> JournalEntry? {
         let size = Journal.entrySize(payload: Int(length))
         guard length > 0, offset + size <= raw.count else { return nil }
         let seq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))

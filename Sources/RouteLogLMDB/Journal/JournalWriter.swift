@@ -36,7 +36,7 @@ final class Journal: EventJournal, @unchecked Sendable {
     private let onClose: @Sendable (_ allCommitted: Bool, _ wasActive: Bool) -> Void
 
     // Touched only by `write` (the navigator's thread), except under `lock` at a rotation.
-    private var current: Segment?
+    private(set) var current: Segment?
     private var segmentNumber: UInt32 = 0
     private var scratch: [UInt8] = []
     /// Set when a segment could not be created: the journal stops (the recorder still writes).
@@ -44,11 +44,14 @@ final class Journal: EventJournal, @unchecked Sendable {
     /// While suspended: the segment that was current, to map again at `resume()`.
     private var suspended: (path: String, capacity: Int, firstSeq: UInt64, lastSeq: UInt64, offset: Int)?
 
-    private let lock = NSLock()
+    let lock = NSLock()
     /// Full segments, oldest first, until the log has committed their events. Guarded by `lock`.
-    private var retired: [Segment] = []
+    private(set) var retired: [Segment] = []
     /// The last seq the log holds, as the recorder reported. Guarded by `lock`.
     private var committedSeq: UInt64 = 0
+    /// Where the last read-back stopped: the segment (its first seq), the offset of the next
+    /// entry and its seq. Guarded by `lock`.
+    var readCursor: (segmentFirstSeq: UInt64, offset: Int, seq: UInt64)?
 
     /// Creates the journal's first segment for events after `head`.
     init(directory: String, session: SessionID, run: UInt32, head: UInt64,

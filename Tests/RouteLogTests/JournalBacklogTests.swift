@@ -1,0 +1,88 @@
+import Foundation
+@_spi(Benchmarks) @testable import RouteLog
+import RouteLogCore
+@testable import RouteLogLMDB
+import RouteLogTestSupport
+import Testing
+
+/// A store whose appends wait at a gate, with the store's crash-safe journals.
+final class GatedJournalingLog: GatedLog, JournalingEventLog, @unchecked Sendable {
+    let store: LMDBEventLog
+    init(_ store: LMDBEventLog) {
+        self.store = store
+        super.init(store)
+    }
+    func beginRun(of session: SessionID, head: UInt64, _ run: RunStart) throws -> any EventJournal { try store.beginRun(of: session, head: head, run) }
+    func runs(of session: SessionID) throws -> [RunInfo] { try store.runs(of: session) }
+    func suspendWriting(_ session: SessionID) { store.suspendWriting(session) }
+    func resumeWriting(_ session: SessionID, run: Int) throws { try store.resumeWriting(session, run: run) }
+    func isBeingWritten(_ session: SessionID) -> Bool { store.isBeingWritten(session) }
+}
+
+/// A burst of calls that outruns the log: the recorder holds a bounded backlog in memory and
+/// reads the rest back from the journal, which holds every event.
+@MainActor
+@Suite struct JournalBacklogTests {
+    static func digest(_ seq: UInt64) -> Digest { Digest(hi: seq &* 0x9E37_79B9_7F4A_7C15, lo: ~seq) }
+
+    @Test func theJournalGivesBackItsUncommittedEventsAcrossSegments() throws {
+        let dir = try TempDir()
+        let events = writerEvents(seed: 0x5EED, count: 50_000)
+        let journal = try Journal(directory: dir.path("journal"), session: SessionID("0190b7a0-0000-7000-8000-000000000001"), run: 1, head: 0)
+        defer { journal.close(allCommitted: false) }
+        for (i, e) in events.enumerated() { journal.write(e, seq: UInt64(i + 1), digest: Self.digest(UInt64(i + 1))) }
+        #expect(journal.canReadBack)
+        #expect(journal.retired.count >= 2, "50,000 events span several 1 MiB segments")
+        // Forward from the start, across segment ends, back again (the read cursor goes back), the last one.
+        for (a, b) in [(1, 1_024), (1_025, 12_000), (20_000, 49_000), (5, 10), (50_000, 50_000), (9_000, 9_500)] as [(UInt64, UInt64)] {
+            let got = try #require(journal.events(from: a, through: b), "\(a)...\(b)")
+            #expect(got.map(\.event) == Array(events[Int(a - 1)..<Int(b)]), "\(a)...\(b)")
+            #expect(got.map(\.digest) == (a...b).map(Self.digest), "\(a)...\(b)")
+        }
+        #expect(journal.events(from: 49_990, through: 50_001)?.count == nil, "a seq not written yet is not given back")
+        // Committed segments are let go of, and what they held cannot be given back.
+        journal.committed(through: 45_000)
+        #expect(journal.events(from: 1, through: 10)?.count == nil)
+        #expect(journal.events(from: 45_001, through: 50_000)?.count == 5_000)
+    }
+
+    @Test func aBurstThatOutrunsTheStoreHoldsABoundedBacklogAndLosesNothing() async throws {
+        let dir = try TempDir()
+        let log = GatedJournalingLog(try LMDBEventLog.open(at: dir.path))
+        let nav = try Navigator<PodRoute>(log: log, clock: fixedClock, historyWindow: 256)
+        let reference = Navigator<PodRoute>.inMemory(clock: fixedClock)
+        let calls = 14_000
+        var mostHeld = 0
+        for i in 0..<calls {
+            BoundedHistoryTests.drive(nav, i)
+            BoundedHistoryTests.drive(reference, i)
+            if i % 500 == 0 { mostHeld = max(mostHeld, nav.memoryFootprint.heldEvents) }
+        }
+        mostHeld = max(mostHeld, nav.memoryFootprint.heldEvents)
+        // Nothing is written while the gate is shut (one batch waits in the append).
+        #expect(nav.recordingStatus.writtenSeq == 0)
+        #expect(nav.recordingStatus.pendingCount == Int(nav.headSeq))
+        #expect(mostHeld <= Recorder.heldInMemory, "the recorder held \(mostHeld) events in memory")
+        #expect(Int(nav.headSeq) > Recorder.heldInMemory * 2)
+
+        // Travel to seqs held only by the journal, older than the window and not in the log.
+        await reference.flush()
+        for seq in [UInt64(3), 5_000, nav.headSeq - 300] {
+            try nav.travel(to: seq)
+            #expect(nav.state == (try reference.log.state(of: reference.session, at: seq)), "seq \(seq)")
+        }
+        nav.returnToPresent()
+
+        log.open()
+        await nav.flush()
+        #expect(!log.timedOut)
+        #expect(nav.recordingError == nil && nav.recordingStatus.pendingCount == 0)
+        #expect(nav.memoryFootprint.heldEvents == 0)
+        let stored = try log.events(nav.session)
+        let expected = try reference.log.events(reference.session)
+        #expect(stored.count == Int(nav.headSeq) && expected.count == stored.count)
+        #expect(stored.map(\.recorded.event) == expected.map(\.recorded.event))
+        #expect(stored.map(\.digest) == expected.map(\.digest))
+        #expect(stored.last?.digest == nav.state.digest)
+    }
+}
