@@ -31,7 +31,7 @@ import Testing
     /// The screens of the stored session at `seq`.
     func screens(_ session: String, at seq: UInt64) throws -> ScreenLayout {
         let log = try LMDBEventLog.open(at: store, options: .init(readOnly: true))
-        return ScreenLayout(try log.state(of: try #require(SessionID(session)), at: seq))
+        return ScreenLayout(try log.state(of: SessionID(session), at: seq))
     }
 
     @Test(.timeLimit(.minutes(3))) func theLastCrashedRunBecomesAFixtureAndATest() async throws {

@@ -294,7 +294,7 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
                    + "\(Summary.format(slowestUnswitched)) µs; \(bigBlocked) calls blocked, \(bigPreempted) preempted (after the first \(early))" + scaledNote),
         Figure(name: "navigator-burst-memory-1M", value: burst.peakGrowth, unit: "MiB", target: .valueAtMost(8), count: bigN,
                note: "one uninterrupted burst of \(bigN) calls (the recorder never waited for): peak RssAnon, sampled every 10,000 calls, minus "
-                   + "before the burst; the largest backlog \(burst.backlog) events; \(Summary.format(burst.seconds)) s" + scaledNote),
+                   + "before the burst; the largest backlog \(burst.backlog) events, \(burst.held) of them in memory; \(Summary.format(burst.seconds)) s" + scaledNote),
         Figure(name: "navigator-burst-max-1M", value: burst.slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
                note: "the slowest call of the same burst; slowest without a context switch \(Summary.format(burst.slowestUnswitched)) µs; "
                    + "\(burst.blocked) calls blocked, \(burst.preempted) preempted" + scaledNote),
@@ -339,6 +339,8 @@ final class WithoutJournal: EventLog, @unchecked Sendable {
 struct BurstFigures {
     var peakGrowth: Double?
     var backlog: Int
+    /// The most unwritten events held in memory (the rest were in the journal only).
+    var held = 0
     var slowest: Double
     var slowestUnswitched: Double
     var blocked: Int
@@ -369,7 +371,9 @@ func uninterruptedBurst(_ count: Int, in dir: TemporaryDirectory) throws -> Burs
         }
         done += chunk
         peak = max(peak, Measure.rssAnonBytes() ?? 0)
-        backlog = max(backlog, nav.memoryFootprint.unwrittenEvents)
+        let footprint = nav.memoryFootprint
+        backlog = max(backlog, footprint.unwrittenEvents)
+        r.held = max(r.held, footprint.heldEvents)
     }
     r.seconds = Double(monotonicNanoseconds() - t0) / 1e9
     try waitForRecorder(nav)
