@@ -1,0 +1,174 @@
+// The pieces of the direct event reader (JSONParser+Events.swift): values read straight from the
+// bytes when they are plain (a string without escapes, an integer without fraction or exponent),
+// and `nil` otherwise. None of them throws: what they do not take, the general parser reads again.
+
+extension JSONParser {
+    /// How deep a route's payload may nest for the direct reader; deeper ones go to the general
+    /// parser, which applies ``JSONValue/maxDepth``.
+    static let maxDirectDepth = 32
+
+    /// Whether the byte at `i` is `b`.
+    @inline(__always)
+    func at(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
+
+    /// Whether the bytes in `range` are those of `word`.
+    func matches(_ range: Range<Int>, _ word: StaticString) -> Bool {
+        range.count == word.utf8CodeUnitCount
+            && UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+    }
+
+    /// The bytes in `range` (valid UTF-8 without escapes) as a string.
+    func string(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Reads a value into `slot` unless it is already filled (a repeated key, which the general
+    /// parser rejects). Whether `slot` now holds a value.
+    mutating func fill<T>(_ slot: inout T?, _ read: (inout Self) -> T?) -> Bool {
+        guard slot == nil else { return false }
+        slot = read(&self)
+        return slot != nil
+    }
+
+    /// Reads an object whose keys are plain strings: `field` is handed each key (the range of its
+    /// bytes) with `i` on the value, reads the value, and returns false to give up.
+    mutating func readObject(_ field: (inout Self, Range<Int>) -> Bool) -> Bool {
+        guard at(UInt8(ascii: "{")) else { return false }
+        i += 1
+        skipWhitespace()
+        if at(UInt8(ascii: "}")) { i += 1; return true }
+        while true {
+            skipWhitespace()
+            guard let key = readPlainString() else { return false }
+            skipWhitespace()
+            guard at(UInt8(ascii: ":")) else { return false }
+            i += 1
+            skipWhitespace()
+            guard field(&self, key) else { return false }
+            skipWhitespace()
+            if at(UInt8(ascii: ",")) { i += 1; continue }
+            guard at(UInt8(ascii: "}")) else { return false }
+            i += 1
+            return true
+        }
+    }
+
+    /// A string without escapes at `i` (checked as ``parseString()`` checks it): the range of its
+    /// bytes between the quotes.
+    mutating func readPlainString() -> Range<Int>? {
+        guard at(UInt8(ascii: "\"")) else { return nil }
+        let start = i + 1
+        var k = start
+        while k < bytes.count {
+            let b = bytes[k]
+            if b == UInt8(ascii: "\"") {
+                guard k - start <= JSONValue.maxStringBytes else { return nil }
+                i = k + 1
+                return start..<k
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 { return nil }
+            if b < 0x80 {
+                k += 1
+            } else {
+                let n = UTF8Validation.scalarLength(bytes, at: k)
+                guard n > 0 else { return nil }
+                k += n
+            }
+        }
+        return nil
+    }
+
+    mutating func readString() -> String? { readPlainString().map(string) }
+
+    /// A string naming one of `T`'s cases.
+    mutating func readEnum<T: RawRepresentable>(_: T.Type) -> T? where T.RawValue == String {
+        readString().flatMap(T.init(rawValue:))
+    }
+
+    mutating func readBool() -> Bool? {
+        if matchesLiteral("true") { return true }
+        if matchesLiteral("false") { return false }
+        return nil
+    }
+
+    /// Moves past `word` when the bytes at `i` are it.
+    private mutating func matchesLiteral(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= bytes.count, matches(i..<(i + n), word) else { return false }
+        i += n
+        return true
+    }
+
+    /// An integer written without fraction or exponent that fits in `Int64`: the value the general
+    /// parser gives it.
+    mutating func readInteger() -> Int64? {
+        var k = i
+        let negative = k < bytes.count && bytes[k] == UInt8(ascii: "-")
+        if negative { k += 1 }
+        let digitsStart = k
+        var v: Int64 = 0
+        while k < bytes.count, bytes[k] >= UInt8(ascii: "0"), bytes[k] <= UInt8(ascii: "9") {
+            let d = Int64(bytes[k] - UInt8(ascii: "0"))
+            // Accumulated negative, so Int64.min is read too.
+            let (times10, o1) = v.multipliedReportingOverflow(by: 10)
+            let (next, o2) = times10.subtractingReportingOverflow(d)
+            guard !o1, !o2 else { return nil }
+            v = next
+            k += 1
+        }
+        let n = k - digitsStart
+        guard n > 0, n == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return nil }
+        if k < bytes.count, bytes[k] == UInt8(ascii: ".") || bytes[k] == UInt8(ascii: "e") || bytes[k] == UInt8(ascii: "E") { return nil }
+        if !negative {
+            guard v != .min else { return nil }
+            v = -v
+        }
+        i = k
+        return v
+    }
+
+    /// A value whose bytes are already its canonical text (``JSONValue/canonicalText``): no
+    /// whitespace, object keys in strictly increasing byte order, strings without escapes, plain
+    /// integers (not `-0`). The range of its bytes.
+    mutating func readCanonicalValue(depth: Int = 0) -> Range<Int>? {
+        let start = i
+        guard i < bytes.count, depth < Self.maxDirectDepth else { return nil }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            if at(UInt8(ascii: "}")) { i += 1; return start..<i }
+            var previous: Range<Int>?
+            while true {
+                guard let key = readPlainString() else { return nil }
+                if let previous, !bytes[previous].lexicographicallyPrecedes(bytes[key]) { return nil }
+                previous = key
+                guard at(UInt8(ascii: ":")) else { return nil }
+                i += 1
+                guard readCanonicalValue(depth: depth + 1) != nil else { return nil }
+                if at(UInt8(ascii: ",")) { i += 1; continue }
+                guard at(UInt8(ascii: "}")) else { return nil }
+                i += 1
+                return start..<i
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            if at(UInt8(ascii: "]")) { i += 1; return start..<i }
+            while true {
+                guard readCanonicalValue(depth: depth + 1) != nil else { return nil }
+                if at(UInt8(ascii: ",")) { i += 1; continue }
+                guard at(UInt8(ascii: "]")) else { return nil }
+                i += 1
+                return start..<i
+            }
+        case UInt8(ascii: "\""):
+            return readPlainString() != nil ? start..<i : nil
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            return readBool() != nil ? start..<i : nil
+        case UInt8(ascii: "n"):
+            return matchesLiteral("null") ? start..<i : nil
+        default:
+            guard let v = readInteger(), v != 0 || bytes[start] != UInt8(ascii: "-") else { return nil }
+            return start..<i
+        }
+    }
+}
