@@ -205,3 +205,21 @@ struct DirectEventReaderTests {
         }
     }
 }
+
+extension DirectEventReaderTests {
+    /// Expected outcomes: every description is read as ``Outcome/init(json:)`` reads it; other
+    /// text is left to the general path.
+    @Test func outcomesReadAlike() {
+        let all: [Outcome] = [.applied(.changed), .applied(.updatedInPlace)] + RejectionReason.allCases.map(Outcome.rejected)
+        let texts = all.map(\.json.canonicalText) + [#""applied:changed""#, #""rejected:""#, #""appl\u0069ed""#, "3", "null", #""applied"#]
+        for text in texts {
+            let direct: Outcome? = Array(text.utf8).withUnsafeBufferPointer { buffer in
+                var p = JSONParser(bytes: buffer)
+                return p.readOutcome()
+            }
+            let general = Result { try Outcome(json: JSONValue(parsing: text)) }
+            if let direct { #expect(direct == (try? general.get()), "\(text)") }
+            #expect((direct != nil) == all.map(\.json.canonicalText).contains(text), "\(text)")
+        }
+    }
+}

@@ -1,12 +1,12 @@
-// A direct reader of an event object's bytes into a `RecordedEvent`, for the shapes a log's export
-// writes: it builds no `JSONValue` tree and no dictionary, and takes a route's payload as it
-// stands when it is already canonical text.
+// A direct reader of an event object's bytes into a `RecordedEvent` (and of an expected outcome's
+// into an `Outcome`), for the shapes a log's export writes: it builds no `JSONValue` tree and no
+// dictionary, and takes a route's payload as it stands when it is already canonical text.
 //
 // It never reports an error. On anything it does not recognise (an escape in a string, a null, an
 // unknown or repeated key, a number that is not a plain integer, a payload not in canonical form, a
 // `reset` event, a syntax error, …) it gives up, and the caller reads the same bytes again with the
-// general parser and `RecordedEvent(json:)`, which give every error exactly as before. So it only
-// ever returns what the general path returns for the same bytes.
+// general parser and `RecordedEvent(json:)` (or `Outcome(json:)`), which give every error exactly
+// as before. So it only ever returns what the general path returns for the same bytes.
 
 extension JSONParser {
     /// Reads the event object at `i` and leaves `i` just past it. `nil` (with `i` anywhere) when
@@ -16,18 +16,27 @@ extension JSONParser {
         var meta: EventMetadata?
         let read = readObject { (p, key) in
             if p.matches(key, "meta") { return p.fill(&meta) { $0.readMetadata() } }
-            guard let kind = Event.Kind(rawValue: p.string(key)) else { return false }
+            guard let kind = p.lookup(key, in: Event.Kind.self) else { return false }
             return p.fill(&event) { $0.readBody(kind) }
         }
         guard read, let event else { return nil }
         return RecordedEvent(event, meta: meta ?? EventMetadata())
     }
 
+    /// An expected outcome written as its description (`"applied"`, `"rejected:stale"`), as
+    /// ``Outcome/init(json:)`` reads it; `nil` (with `i` anywhere) for anything else.
+    mutating func readOutcome() -> Outcome? {
+        readPlainString().flatMap { Self.outcomes.value(UnsafeBufferPointer(rebasing: bytes[$0])) }
+    }
+
+    /// Every outcome by its description.
+    private static let outcomes = KeyTable(([.applied(.changed), .applied(.updatedInPlace)] + RejectionReason.allCases.map(Outcome.rejected)).map { ($0.description, $0) })
+
     /// `{"time"?, "origin"?, "site"?, "note"?}`, as ``EventMetadata/init(json:)`` reads it.
     private mutating func readMetadata() -> EventMetadata? {
         var time: Int64?, origin: Origin?, site: CallSite?, note: String?
         let read = readObject { (p, key) in
-            switch MetadataKey(rawValue: p.string(key)) {
+            switch p.lookup(key, in: MetadataKey.self) {
             case .time: p.fill(&time) { $0.at(UInt8(ascii: "\"")) ? $0.readTime() : $0.readInteger() }
             case .origin: p.fill(&origin) { $0.readEnum(Origin.self) }
             case .site: p.fill(&site) { $0.readString().flatMap(EventMetadata.callSite) }
@@ -50,11 +59,15 @@ extension JSONParser {
         return ISO8601.parse(utf8: UnsafeBufferPointer(rebasing: bytes[text]))
     }
 
-    private enum MetadataKey: String { case time, origin, site, note }
+    private enum MetadataKey: String, KeyedByRawValue {
+        case time, origin, site, note
+        static let keys = makeKeys()
+    }
 
     /// The keys of the event bodies, each with the kinds whose body may hold it.
-    private enum BodyKey: String {
+    private enum BodyKey: String, KeyedByRawValue {
         case route, frame, count, style, dismissible, placement, token, all, ids, selected, id
+        static let keys = makeKeys()
 
         func belongs(to kind: Event.Kind) -> Bool {
             switch self {
@@ -77,7 +90,7 @@ extension JSONParser {
         var route: RouteRef?, frame: FrameRef?, count: Int64?, style: PresentationStyle?, dismissible: Bool?
         var placement: Placement?, token: UInt64?, all: Bool?, ids: [String]?, selected: String?, id: String?
         let read = readObject { (p, key) in
-            guard let k = BodyKey(rawValue: p.string(key)), k.belongs(to: kind) else { return false }
+            guard let k = p.lookup(key, in: BodyKey.self), k.belongs(to: kind) else { return false }
             return switch k {
             case .route: p.fill(&route) { $0.readRoute() }
             case .frame: p.fill(&frame) { $0.readFrameRef() }

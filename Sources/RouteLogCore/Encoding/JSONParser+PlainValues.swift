@@ -13,8 +13,15 @@ extension JSONParser {
 
     /// Whether the bytes in `range` are those of `word`.
     func matches(_ range: Range<Int>, _ word: StaticString) -> Bool {
-        range.count == word.utf8CodeUnitCount
-            && UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+        Self.equal(UnsafeBufferPointer(rebasing: bytes[range]), UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+    }
+
+    /// Byte-wise equality, as a plain loop: the generic `elementsEqual` goes through iterators.
+    @inline(__always)
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for k in 0..<a.count where a[k] != b[k] { return false }
+        return true
     }
 
     /// The bytes in `range` (valid UTF-8 without escapes) as a string.
@@ -80,9 +87,14 @@ extension JSONParser {
 
     mutating func readString() -> String? { readPlainString().map(string) }
 
+    /// The case of `T` whose raw value is the bytes in `range`.
+    func lookup<T: KeyedByRawValue>(_ range: Range<Int>, in _: T.Type) -> T? {
+        T.keys.value(UnsafeBufferPointer(rebasing: bytes[range]))
+    }
+
     /// A string naming one of `T`'s cases.
-    mutating func readEnum<T: RawRepresentable>(_: T.Type) -> T? where T.RawValue == String {
-        readString().flatMap(T.init(rawValue:))
+    mutating func readEnum<T: KeyedByRawValue>(_: T.Type) -> T? {
+        readPlainString().flatMap { lookup($0, in: T.self) }
     }
 
     mutating func readBool() -> Bool? {
@@ -172,3 +184,32 @@ extension JSONParser {
         }
     }
 }
+
+/// Short names (object keys, enum raw values) found by their UTF-8 bytes, without making a string
+/// of the bytes first: the direct reader meets a few of them in every event.
+struct KeyTable<Value: Sendable>: Sendable {
+    private let entries: [([UInt8], Value)]
+
+    init(_ pairs: [(String, Value)]) { entries = pairs.map { (Array($0.0.utf8), $0.1) } }
+
+    func value(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        for (name, value) in entries where name.count == bytes.count && name.withUnsafeBufferPointer({ JSONParser.equal($0, bytes) }) {
+            return value
+        }
+        return nil
+    }
+}
+
+/// An enumeration the direct reader reads by its cases' raw values.
+protocol KeyedByRawValue: RawRepresentable, CaseIterable, Sendable where RawValue == String {
+    static var keys: KeyTable<Self> { get }
+}
+
+extension KeyedByRawValue {
+    /// Every case by its raw value.
+    static func makeKeys() -> KeyTable<Self> { KeyTable(allCases.map { ($0.rawValue, $0) }) }
+}
+
+extension Event.Kind: KeyedByRawValue { static let keys = makeKeys() }
+extension Origin: KeyedByRawValue { static let keys = makeKeys() }
+extension PresentationStyle: KeyedByRawValue { static let keys = makeKeys() }

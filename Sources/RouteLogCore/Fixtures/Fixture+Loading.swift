@@ -85,8 +85,8 @@ extension Fixture {
                       keep: Bool = true, event: (RecordedEvent) -> Void = { _ in }) throws(FixtureError) -> (fixture: Fixture, eventCount: Int) {
         var events = StreamedItems<RecordedEvent>(keep: keep)
         var outcomes = StreamedItems<Outcome>(keep: keep)
-        // Most events are read straight from their bytes; what that reader does not take is read
-        // again as a tree, which gives every error.
+        // Most events and outcomes are read straight from their bytes; what that reader does not
+        // take is read again as a tree, which gives every error.
         func readEvent(_ i: Int, _ p: inout JSONParser) throws(JSONError) {
             guard events.error == nil, i < Fixture.maxEvents else { _ = try p.parseValue(); return }
             let start = p.i
@@ -104,8 +104,14 @@ extension Fixture {
             } catch { events.error = error.within("events[\(i)]") }
         }
         func readOutcome(_ i: Int, _ p: inout JSONParser) throws(JSONError) {
+            guard outcomes.error == nil, i < Fixture.maxEvents else { _ = try p.parseValue(); return }
+            let start = p.i
+            if let o = p.readOutcome() {
+                outcomes.add(o)
+                return
+            }
+            p.i = start
             let item = try p.parseValue()
-            guard outcomes.error == nil, i < Fixture.maxEvents else { return }
             do throws(FormatError) { outcomes.add(try Outcome(json: item)) } catch { outcomes.error = error.within("outcomes[\(i)]").within("expect") }
         }
         var parser = JSONParser(bytes: bytes)
