@@ -187,15 +187,7 @@ struct DirectEventReaderTests {
         let alphabet = Array("{}[],:\"0a1-. \\enrtul".utf8)
         var rng = SplitMix64(seed: 31)
         for round in 0..<4_000 {
-            var m = Array(lines[round % lines.count].utf8)
-            for _ in 0..<(1 + Int(rng.next() % 2)) {
-                let at = Int(rng.next() % UInt64(m.count))
-                switch rng.next() % 3 {
-                case 0: m.remove(at: at)
-                case 1: m.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
-                default: m[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
-                }
-            }
+            let m = FixtureStreamingTests.mutated(Array(lines[round % lines.count].utf8), edits: 2, alphabet: alphabet, rng: &rng)
             let text = String(decoding: m, as: UTF8.self)
             Self.agree(text)
             if round % 8 == 0 {

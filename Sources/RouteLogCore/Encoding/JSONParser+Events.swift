@@ -173,19 +173,12 @@ extension JSONParser {
     /// An array of strings.
     private mutating func readStrings() -> [String]? {
         guard at(UInt8(ascii: "[")) else { return nil }
-        i += 1
-        skipWhitespace()
         var items: [String] = []
-        if at(UInt8(ascii: "]")) { i += 1; return items }
-        while true {
-            skipWhitespace()
-            guard let s = readString() else { return nil }
+        let read = readItems(close: UInt8(ascii: "]"), spaced: true) { p in
+            guard let s = p.readString() else { return false }
             items.append(s)
-            skipWhitespace()
-            if at(UInt8(ascii: ",")) { i += 1; continue }
-            guard at(UInt8(ascii: "]")) else { return nil }
-            i += 1
-            return items
+            return true
         }
+        return read ? items : nil
     }
 }

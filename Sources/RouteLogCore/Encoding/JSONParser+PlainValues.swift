@@ -37,26 +37,35 @@ extension JSONParser {
         return slot != nil
     }
 
+    /// Reads the items of an array or object, from its opening bracket: `item` reads one (and
+    /// returns false to give up), commas separate them, `close` ends them. With `spaced`,
+    /// whitespace is allowed around them (canonical text has none).
+    mutating func readItems(close: UInt8, spaced: Bool, _ item: (inout Self) -> Bool) -> Bool {
+        i += 1
+        if spaced { skipWhitespace() }
+        if at(close) { i += 1; return true }
+        while true {
+            if spaced { skipWhitespace() }
+            guard item(&self) else { return false }
+            if spaced { skipWhitespace() }
+            if at(UInt8(ascii: ",")) { i += 1; continue }
+            guard at(close) else { return false }
+            i += 1
+            return true
+        }
+    }
+
     /// Reads an object whose keys are plain strings: `field` is handed each key (the range of its
     /// bytes) with `i` on the value, reads the value, and returns false to give up.
     mutating func readObject(_ field: (inout Self, Range<Int>) -> Bool) -> Bool {
         guard at(UInt8(ascii: "{")) else { return false }
-        i += 1
-        skipWhitespace()
-        if at(UInt8(ascii: "}")) { i += 1; return true }
-        while true {
-            skipWhitespace()
-            guard let key = readPlainString() else { return false }
-            skipWhitespace()
-            guard at(UInt8(ascii: ":")) else { return false }
-            i += 1
-            skipWhitespace()
-            guard field(&self, key) else { return false }
-            skipWhitespace()
-            if at(UInt8(ascii: ",")) { i += 1; continue }
-            guard at(UInt8(ascii: "}")) else { return false }
-            i += 1
-            return true
+        return readItems(close: UInt8(ascii: "}"), spaced: true) { p in
+            guard let key = p.readPlainString() else { return false }
+            p.skipWhitespace()
+            guard p.at(UInt8(ascii: ":")) else { return false }
+            p.i += 1
+            p.skipWhitespace()
+            return field(&p, key)
         }
     }
 
@@ -147,31 +156,19 @@ extension JSONParser {
         guard i < bytes.count, depth < Self.maxDirectDepth else { return nil }
         switch bytes[i] {
         case UInt8(ascii: "{"):
-            i += 1
-            if at(UInt8(ascii: "}")) { i += 1; return start..<i }
             var previous: Range<Int>?
-            while true {
-                guard let key = readPlainString() else { return nil }
-                if let previous, !bytes[previous].lexicographicallyPrecedes(bytes[key]) { return nil }
+            let read = readItems(close: UInt8(ascii: "}"), spaced: false) { p in
+                guard let key = p.readPlainString() else { return false }
+                if let previous, !p.bytes[previous].lexicographicallyPrecedes(p.bytes[key]) { return false }
                 previous = key
-                guard at(UInt8(ascii: ":")) else { return nil }
-                i += 1
-                guard readCanonicalValue(depth: depth + 1) != nil else { return nil }
-                if at(UInt8(ascii: ",")) { i += 1; continue }
-                guard at(UInt8(ascii: "}")) else { return nil }
-                i += 1
-                return start..<i
+                guard p.at(UInt8(ascii: ":")) else { return false }
+                p.i += 1
+                return p.readCanonicalValue(depth: depth + 1) != nil
             }
+            return read ? start..<i : nil
         case UInt8(ascii: "["):
-            i += 1
-            if at(UInt8(ascii: "]")) { i += 1; return start..<i }
-            while true {
-                guard readCanonicalValue(depth: depth + 1) != nil else { return nil }
-                if at(UInt8(ascii: ",")) { i += 1; continue }
-                guard at(UInt8(ascii: "]")) else { return nil }
-                i += 1
-                return start..<i
-            }
+            let read = readItems(close: UInt8(ascii: "]"), spaced: false) { p in p.readCanonicalValue(depth: depth + 1) != nil }
+            return read ? start..<i : nil
         case UInt8(ascii: "\""):
             return readPlainString() != nil ? start..<i : nil
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
