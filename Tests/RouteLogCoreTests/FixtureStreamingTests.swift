@@ -54,18 +54,23 @@ struct FixtureStreamingTests {
         let alphabet = Array("{}[],:\"0a-1 \n".utf8)
         var rng = SplitMix64(seed: 23)
         for round in 0..<3_000 {
-            var m = bytes
-            for _ in 0..<(1 + Int(rng.next() % 3)) {
-                let at = Int(rng.next() % UInt64(m.count))
-                switch rng.next() % 3 {
-                case 0: m.remove(at: at)
-                case 1: m.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
-                default: m[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
-                }
-            }
-            let text = String(decoding: m, as: UTF8.self)
+            let text = String(decoding: Self.mutated(bytes, edits: 3, alphabet: alphabet, rng: &rng), as: UTF8.self)
             #expect(streamed(text) == whole(text), "round \(round): \(text)")
         }
+    }
+
+    /// `bytes` with one to `edits` random removals, insertions and replacements (of bytes from `alphabet`).
+    static func mutated(_ bytes: [UInt8], edits: UInt64, alphabet: [UInt8], rng: inout SplitMix64) -> [UInt8] {
+        var m = bytes
+        for _ in 0..<(1 + Int(rng.next() % edits)) {
+            let at = Int(rng.next() % UInt64(m.count))
+            switch rng.next() % 3 {
+            case 0: m.remove(at: at)
+            case 1: m.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
+            default: m[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+            }
+        }
+        return m
     }
 
     /// Files: read as bytes, checked as UTF-8 in slices.

@@ -22,7 +22,11 @@ public enum ISO8601 {
 
     /// Parses `YYYY-MM-DDTHH:MM:SS(.fff)?Z`.
     public static func parse(_ s: String) -> Int64? {
-        let u = Array(s.utf8)
+        Array(s.utf8).withUnsafeBufferPointer { parse(utf8: $0) }
+    }
+
+    /// Parses the UTF-8 bytes of `YYYY-MM-DDTHH:MM:SS(.fff)?Z` (indexed from 0).
+    static func parse(utf8 u: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard u.count >= 20, u.last == UInt8(ascii: "Z"), u[4] == 45, u[7] == 45, u[10] == 84, u[13] == 58, u[16] == 58 else { return nil }
         func num(_ r: Range<Int>) -> Int? {
             var v = 0

@@ -69,13 +69,14 @@ struct JSONParser {
 
     /// Parses a document as ``parseDocument()`` does, with the same errors at the same places,
     /// except that the arrays found at `paths` (each a list of object keys from the top level, e.g.
-    /// `["events"]` or `["expect", "outcomes"]`) have their items handed to `item` one by one
+    /// `["events"]` or `["expect", "outcomes"]`) have their items read by `item` one by one
     /// (with the path's index and the item's index) instead of being kept: the returned tree holds
     /// an empty array there, and `streamed[k]` is the number of items of `paths[k]` (`nil` when the
     /// document has no array there). A large file is then read without building its whole tree.
-    /// `item` also gets the offset just past the item: the parser never reads the bytes before it
+    /// `item` gets the parser on the item's first byte and must leave it just past the item (or
+    /// throw the error ``parseValue()`` throws there); the parser never reads the bytes before it
     /// again (but to place an error).
-    mutating func parseDocument(streaming paths: [[String]], item: (_ path: Int, _ index: Int, JSONValue, _ offset: Int) -> Void) throws(JSONError) -> (value: JSONValue, streamed: [Int?]) {
+    mutating func parseDocument(streaming paths: [[String]], item: (_ path: Int, _ index: Int, inout JSONParser) throws(JSONError) -> Void) throws(JSONError) -> (value: JSONValue, streamed: [Int?]) {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         skipWhitespace()
         var streamed = [Int?](repeating: nil, count: paths.count)
@@ -92,7 +93,7 @@ struct JSONParser {
 
     /// An object (at `{`) whose arrays at `paths` (the rest of each path, with its index) are streamed.
     private mutating func parseObject(streaming paths: [(Int, ArraySlice<String>)], _ streamed: inout [Int?],
-                                      _ item: (Int, Int, JSONValue, Int) -> Void) throws(JSONError) -> JSONValue {
+                                      _ item: (Int, Int, inout JSONParser) throws(JSONError) -> Void) throws(JSONError) -> JSONValue {
         var o: [String: JSONValue] = [:]
         try parseItems(close: UInt8(ascii: "}"), in: "object") { (p) throws(JSONError) in
             let (keyStart, name) = try p.parseKey()
@@ -101,8 +102,7 @@ struct JSONParser {
             if let leaf = here.first(where: { $0.1.count == 1 }), p.bytes[p.i] == UInt8(ascii: "[") {
                 var n = 0
                 try p.parseItems(close: UInt8(ascii: "]"), in: "array") { (p) throws(JSONError) in
-                    let value = try p.parseValue()
-                    item(leaf.0, n, value, p.i)
+                    try item(leaf.0, n, &p)
                     n += 1
                 }
                 streamed[leaf.0] = n

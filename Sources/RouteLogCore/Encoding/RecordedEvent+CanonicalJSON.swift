@@ -29,13 +29,19 @@ extension EventMetadata: CanonicalJSONConvertible {
         }
         if r.has("origin") { meta.origin = try r.enumValue("origin", as: Origin.self) }
         if let site = try r.optionalString("site") {
-            guard let colon = site.lastIndex(of: ":"), let line = Int(site[site.index(after: colon)...]), colon != site.startIndex else {
+            guard let callSite = Self.callSite(site) else {
                 throw FormatError(path: "site", message: "expected \"File.swift:LINE\", found \"\(site)\"")
             }
-            meta.callSite = CallSite(file: String(site[..<colon]), line: line)
+            meta.callSite = callSite
         }
         meta.note = try r.optionalString("note")
         self = meta
+    }
+
+    /// The call site in `"File.swift:LINE"`, or `nil` when `site` is not of that form.
+    static func callSite(_ site: String) -> CallSite? {
+        guard let colon = site.lastIndex(of: ":"), let line = Int(site[site.index(after: colon)...]), colon != site.startIndex else { return nil }
+        return CallSite(file: String(site[..<colon]), line: line)
     }
 }
 

@@ -85,22 +85,41 @@ extension Fixture {
                       keep: Bool = true, event: (RecordedEvent) -> Void = { _ in }) throws(FixtureError) -> (fixture: Fixture, eventCount: Int) {
         var events = StreamedItems<RecordedEvent>(keep: keep)
         var outcomes = StreamedItems<Outcome>(keep: keep)
+        // Most events and outcomes are read straight from their bytes; what that reader does not
+        // take is read again as a tree, which gives every error.
+        func readEvent(_ i: Int, _ p: inout JSONParser) throws(JSONError) {
+            guard events.error == nil, i < Fixture.maxEvents else { _ = try p.parseValue(); return }
+            let start = p.i
+            if let e = p.readRecordedEvent() {
+                events.add(e)
+                event(e)
+                return
+            }
+            p.i = start
+            let item = try p.parseValue()
+            do throws(FormatError) {
+                let e = try RecordedEvent(json: item)
+                events.add(e)
+                event(e)
+            } catch { events.error = error.within("events[\(i)]") }
+        }
+        func readOutcome(_ i: Int, _ p: inout JSONParser) throws(JSONError) {
+            guard outcomes.error == nil, i < Fixture.maxEvents else { _ = try p.parseValue(); return }
+            let start = p.i
+            if let o = p.readOutcome() {
+                outcomes.add(o)
+                return
+            }
+            p.i = start
+            let item = try p.parseValue()
+            do throws(FormatError) { outcomes.add(try Outcome(json: item)) } catch { outcomes.error = error.within("outcomes[\(i)]").within("expect") }
+        }
         var parser = JSONParser(bytes: bytes)
         let parsed: (value: JSONValue, streamed: [Int?])
         do throws(JSONError) {
-            parsed = try parser.parseDocument(streaming: [["events"], ["expect", "outcomes"]]) { path, i, item, offset in
-                passed?(offset)
-                if path == 0 {
-                    guard events.error == nil, i < Fixture.maxEvents else { return }
-                    do throws(FormatError) {
-                        let e = try RecordedEvent(json: item)
-                        events.add(e)
-                        event(e)
-                    } catch { events.error = error.within("events[\(i)]") }
-                } else {
-                    guard outcomes.error == nil, i < Fixture.maxEvents else { return }
-                    do throws(FormatError) { outcomes.add(try Outcome(json: item)) } catch { outcomes.error = error.within("outcomes[\(i)]").within("expect") }
-                }
+            parsed = try parser.parseDocument(streaming: [["events"], ["expect", "outcomes"]]) { (path, i, p) throws(JSONError) in
+                if path == 0 { try readEvent(i, &p) } else { try readOutcome(i, &p) }
+                passed?(p.i)
             }
         } catch {
             throw FixtureError(file: file, problem: .syntax(error))
