@@ -18,7 +18,9 @@ import RouteLogCore
 /// digest of the state after the event (16 bytes), the payload (the event with its metadata in
 /// the core's binary codec, `L` bytes) and a checksum (u64) over the length, seq, digest and
 /// payload; then zeros to the next boundary. A fresh segment is all zeros after its header, so a
-/// length of 0 ends the entries.
+/// length of 0 ends the entries. A segment made ahead of its use (see JournalSpare.swift) is all
+/// zeros, header included, until the writer starts it: a reader takes it for a segment the writer
+/// died before starting, and it adds nothing.
 extension Journal {
     /// What the run was doing when its journal was last written: kept in the newest segment's
     /// header, one byte stored through the mapping (so it reaches the file however the process

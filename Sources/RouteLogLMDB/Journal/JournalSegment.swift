@@ -16,19 +16,32 @@ extension Journal {
         let fd: Int32
         let base: UnsafeMutableRawPointer
         let capacity: Int
-        let firstSeq: UInt64
+        /// The segment's number, in its file name and header.
+        let number: UInt32
+        /// The seq of the first entry (set by ``start(at:run:)`` for a segment made ahead).
+        private(set) var firstSeq: UInt64
         /// The seq of the last entry written (firstSeq − 1 when none).
         var lastSeq: UInt64
         var offset: Int
 
-        init(path: String, fd: Int32, base: UnsafeMutableRawPointer, capacity: Int, firstSeq: UInt64) {
+        init(path: String, fd: Int32, base: UnsafeMutableRawPointer, capacity: Int, number: UInt32, firstSeq: UInt64) {
             self.path = path
             self.fd = fd
             self.base = base
             self.capacity = capacity
+            self.number = number
             self.firstSeq = firstSeq
             self.lastSeq = firstSeq - 1
             self.offset = Journal.headerSize
+        }
+
+        /// Writes the header of a segment whose first entry will be `seq`: until then its file is
+        /// zeros, which a recovery reads as a segment the writer died before starting.
+        func start(at seq: UInt64, run: UInt32) {
+            Journal.writeHeader(base, firstSeq: seq, run: run, segment: number)
+            firstSeq = seq
+            lastSeq = seq - 1
+            offset = Journal.headerSize
         }
 
         /// Stores the run's state in this segment's header, through the mapping.

@@ -37,7 +37,8 @@ final class Journal: EventJournal, @unchecked Sendable {
 
     // Touched only by `write` (the navigator's thread), except under `lock` at a rotation.
     private(set) var current: Segment?
-    private var segmentNumber: UInt32 = 0
+    /// The number of the next segment file. Guarded by `lock`.
+    var segmentNumber: UInt32 = 0
     private var scratch: [UInt8] = []
     /// Set when a segment could not be created: the journal stops (the recorder still writes).
     private(set) var failure: String?
@@ -47,6 +48,9 @@ final class Journal: EventJournal, @unchecked Sendable {
     let lock = NSLock()
     /// Full segments, oldest first, until the log has committed their events. Guarded by `lock`.
     private(set) var retired: [Segment] = []
+    /// The next segment, made ahead by the recorder's thread (``prepareSpare()``) so that a
+    /// rotation on the call path does not create, reserve and map a file. Guarded by `lock`.
+    var spare: Segment?
     /// The last seq the log holds, as the recorder reported. Guarded by `lock`.
     private var committedSeq: UInt64 = 0
     /// Where the last read-back stopped: the segment (its first seq), the offset of the next
@@ -80,12 +84,29 @@ final class Journal: EventJournal, @unchecked Sendable {
         current = nil
         lock.unlock()
         for s in all { s.release(remove: false) }
+        dropSpare()
     }
 
 
+    /// A new segment for entries from `firstSeq`, with room for an entry of `minimum` bytes.
     private func makeSegment(firstSeq: UInt64, minimum: Int) throws -> Segment {
+        let segment = try makeFile(number: nextNumber(), minimum: minimum)
+        segment.start(at: firstSeq, run: run)
+        return segment
+    }
+
+    /// The next segment number (numbers are taken in the order the segments are used).
+    func nextNumber() -> UInt32 {
+        lock.lock()
+        defer { lock.unlock() }
+        segmentNumber += 1
+        return segmentNumber - 1
+    }
+
+    /// Creates, reserves and maps segment file `number`, its header not written yet.
+    func makeFile(number: UInt32, minimum: Int) throws -> Segment {
         let capacity = max(Self.segmentBytes, (Self.headerSize + minimum + 4095) & ~4095)
-        let path = (directory as NSString).appendingPathComponent(Self.fileName(session: session, token: token, segment: segmentNumber))
+        let path = (directory as NSString).appendingPathComponent(Self.fileName(session: session, token: token, segment: number))
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.error(path, "cannot create") }
         func fail(_ what: String) -> any Error {
@@ -109,9 +130,7 @@ final class Journal: EventJournal, @unchecked Sendable {
         guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, flags, fd, 0), base != UnsafeMutableRawPointer(bitPattern: -1) else {
             throw fail("cannot map")
         }
-        Self.writeHeader(base, firstSeq: firstSeq, run: run, segment: segmentNumber)
-        segmentNumber += 1
-        return Segment(path: path, fd: fd, base: base, capacity: capacity, firstSeq: firstSeq)
+        return Segment(path: path, fd: fd, base: base, capacity: capacity, number: number, firstSeq: 1)
     }
 
     private static func error(_ path: String, _ what: String) -> LMDBEventLogError {
@@ -129,7 +148,7 @@ final class Journal: EventJournal, @unchecked Sendable {
         guard var segment = current else { return }
         if segment.offset + size > segment.capacity || segment.lastSeq + 1 != seq {
             do {
-                let next = try makeSegment(firstSeq: seq, minimum: size)
+                let next = try takeSpare(for: seq, minimum: size) ?? makeSegment(firstSeq: seq, minimum: size)
                 lock.lock()
                 retired.append(segment)
                 current = next
@@ -166,6 +185,7 @@ final class Journal: EventJournal, @unchecked Sendable {
         }
         lock.unlock()
         for s in done { s.release(remove: true) }
+        prepareSpare()
     }
 
     func close(allCommitted: Bool) {
@@ -177,6 +197,7 @@ final class Journal: EventJournal, @unchecked Sendable {
         suspended = nil
         lock.unlock()
         Self.live.remove(self)
+        dropSpare()
         // The run ends clean in the log before its journal goes, so that nothing ever finds the
         // run open with no journal.
         onClose(allCommitted, parked == nil)
@@ -208,6 +229,8 @@ final class Journal: EventJournal, @unchecked Sendable {
         // for a recovery. The newest stays, marked suspended.
         for s in retired { s.release(remove: s.lastSeq <= committedSeq) }
         retired = []
+        spare?.release(remove: true)
+        spare = nil
         segment.setState(.suspended)
         suspended = (segment.path, segment.capacity, segment.firstSeq, segment.lastSeq, segment.offset)
         segment.release(remove: false)
@@ -246,7 +269,8 @@ final class Journal: EventJournal, @unchecked Sendable {
             closeDescriptor(fd)
             return nil
         }
-        let segment = Segment(path: parked.path, fd: fd, base: base, capacity: parked.capacity, firstSeq: parked.firstSeq)
+        let segment = Segment(path: parked.path, fd: fd, base: base, capacity: parked.capacity,
+                              number: UInt32(littleEndian: base.load(fromByteOffset: 28, as: UInt32.self)), firstSeq: parked.firstSeq)
         segment.lastSeq = parked.lastSeq
         segment.offset = parked.offset
         return segment
