@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RouteLogCore
 import RouteLogLMDB
 
@@ -9,9 +10,9 @@ struct ImportCommand: ParsableCommand {
         abstract: "Import fixture or export files as new sessions in the store.",
         discussion: """
         Each FILE becomes a new session (the store is created if it does not exist). A \
-        hand-written event list without an expect block imports fine. Every file is read and \
-        checked before anything is written; a session's events are written in transactions of \
-        32,768 and the session itself in the last one, so an import that is killed or runs out of \
+        hand-written event list without an expect block imports fine. Each file is read once and \
+        checked as its events are written, in transactions of 32,768; the sessions enter the store \
+        together after the last file, so an import that meets a bad file, is killed or runs out of \
         space leaves no session (what it wrote is removed, at once or at the store's next \
         read-write open). Without --label a session keeps the label its file records: an export's \
         session label, else the fixture's "name".
@@ -28,19 +29,20 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Every file is checked first (without keeping its events), then read again as it is
-        // written: an import holds one batch of events in memory, not the file.
-        let progress = Progress("checking", enabled: !json)
-        let checked = try files.map { f throws(RouteLogError) in
-            progress.stage("checking \(f)", total: nil)
-            return (f, try Fixture.scan(f) { _ in progress.add() })
-        }
-        let log = try StoreAccess.open(path: store.path, writable: true)
-        let out = Output.stdout()
-        for (file, doc) in checked {
-            progress.stage("importing \(file)", total: doc.eventCount)
-            let info = try call { try log.importFixture(contentsOf: file, checked: doc, label: label) { progress.update($0) } }
+        let progress = Progress("importing", enabled: !json)
+        let isNew = !FileManager.default.fileExists(atPath: store.path)
+        let imported: [SessionInfo]
+        do {
+            imported = try importFiles(progress)
+        } catch {
             progress.finish()
+            // A failed import leaves no store behind where there was none.
+            if isNew { removeEmptyStore() }
+            throw error
+        }
+        progress.finish()
+        let out = Output.stdout()
+        for (file, info) in zip(files, imported) {
             if json {
                 out.line(JSONValue.object([
                     "file": .string(file), "session": .string(info.id.rawValue), "events": .int(Int64(info.eventCount)),
@@ -49,7 +51,51 @@ struct ImportCommand: ParsableCommand {
             } else {
                 out.line("imported \(file) as \(info.id.rawValue) (\(info.eventCount) events)")
             }
-            if progress.isShown { out.flush() }
         }
+    }
+
+    /// Imports every file, each read once and checked as it is written; the sessions enter the
+    /// store together after the last file, or not at all. The errors are those of a check of
+    /// every file before anything is written: the first bad file's, else the store's.
+    private func importFiles(_ progress: Progress) throws(RouteLogError) -> [SessionInfo] {
+        let log: LMDBEventLog
+        do {
+            log = try StoreAccess.open(path: store.path, writable: true)
+        } catch {
+            try check(files[...], progress)
+            throw error
+        }
+        let group = try call { try log.beginImport() }
+        for (i, file) in files.enumerated() {
+            progress.stage("importing \(file)", total: nil)
+            do {
+                try group.add(contentsOf: file, label: label, scan: { path, event throws(RouteLogError) in try Fixture.scan(path, event: event) }) {
+                    progress.update($0)
+                }
+            } catch let error as RouteLogError {
+                group.rollback()
+                throw error
+            } catch {
+                group.rollback()
+                try check(files[(i + 1)...], progress)
+                throw RouteLogError.from(error)
+            }
+        }
+        return try call { try group.commit() }
+    }
+
+    /// Reads `files` without writing them, and throws the first one's error.
+    private func check(_ files: ArraySlice<String>, _ progress: Progress) throws(RouteLogError) {
+        for file in files {
+            progress.stage("checking \(file)", total: nil)
+            _ = try Fixture.scan(file) { _ in progress.add() }
+        }
+    }
+
+    /// Removes the store a failed import created, when it holds no session (nothing else wrote to
+    /// it meanwhile).
+    private func removeEmptyStore() {
+        guard let sessions = try? StoreAccess.open(path: store.path, writable: false).sessions(), sessions.isEmpty else { return }
+        try? FileManager.default.removeItem(atPath: store.path)
     }
 }

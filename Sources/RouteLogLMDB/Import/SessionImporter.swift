@@ -16,11 +16,6 @@ struct SessionImporter {
     /// so that the transaction can be run again when the map grows, a few MB more).
     static let importTransactionEvents = 32_768
 
-    /// The head of a session being imported, handed from the writer thread back to the importer.
-    private final class ImportHead {
-        var head: SessionHead?
-    }
-
     /// Creates an imported session with `events`, all in one transaction, and applies retention.
     func createImportedSession(_ new: NewSession, createdAt: Int64, events: [RecordedEvent]) throws -> SessionInfo {
         let meta = context.databases.meta
@@ -39,71 +34,24 @@ struct SessionImporter {
     func importSession(_ new: NewSession, createdAt: Int64, transactionEvents: Int = importTransactionEvents,
                        events: (_ write: ([RecordedEvent]) throws -> Void) throws -> Void) throws -> SessionInfo {
         precondition(transactionEvents >= 1)
-        let writer = try context.requireWriter()
-        let meta = context.databases.meta
-        let (info, key) = try records.claimNewSession(new, createdAt: createdAt)
-        let id = info.id
-        let handoff = ImportHead()
-        do {
-            try writer.perform(weight: 1) { [self] txn, _ in
-                let row = try records.numberedRow(txn, info)
-                try txn.put(key, forKey: PartialImport.key(row.eventPrefix), in: meta, options: .noOverwrite)
-                let head = SessionHead(emptySession: row)
-                return { handoff.head = head }
-            }
-        } catch {
-            context.finishWriting(id)
-            throw error
-        }
-        var head = handoff.head!
-        let prefix = head.row.eventPrefix
-        /// Writes `batch` after `head` in one transaction; `last` also writes the row and marks.
-        func commit(_ batch: [RecordedEvent], last: Bool) throws {
-            let start = head
-            // Encoded here, not while the transaction holds the store's writer lock.
-            let bodies = batch.map { StoredPayload.eventBody($0.event) }
-            try writer.perform(weight: max(1, batch.count)) { [self] txn, scratch in
-                var next = start
-                // Removed only by a log that took the session's lock, which this log held (unless
-                // it was let go): then nothing more is written. Past this check, which writes
-                // nothing, only LMDB errors throw (and abort the transaction).
-                guard try txn.value(forKey: PartialImport.key(prefix), in: meta) != nil else {
-                    throw LMDBEventLogError.corruptValue(database: "meta", key: "part",
-                                                         reason: "the import of \(id) was removed while it ran")
-                }
-                if !batch.isEmpty {
-                    _ = try records.appendRecords(txn, &next, batch, bodies: bodies, id: id, key: key, writeRow: false, collect: false)
-                }
-                if last {
-                    try txn.delete(forKey: PartialImport.key(prefix), in: meta)
-                    try txn.put(next.row.encode(), forKey: key, in: context.databases.sessions, options: .noOverwrite)
-                    try ImportMark.write(txn, prefix, in: meta)
-                    scratch[id] = next
-                }
-                let committed = next
-                return { [records] in
-                    handoff.head = committed
-                    if last { records.rememberHead(committed, for: id) }
-                }
-            }
-            head = handoff.head!
-        }
+        let session = try ImportingSession(self, new, createdAt: createdAt)
         do {
             var pending: [RecordedEvent] = []
             try events { batch in
                 pending += batch
                 guard pending.count >= transactionEvents else { return }
-                try commit(pending, last: false)
+                try session.append(pending)
+                try session.flush()
                 pending.removeAll(keepingCapacity: true)
             }
-            try commit(pending, last: true)
+            try session.append(pending, finishing: true)
+            try session.flush()
         } catch {
-            try? removePartialImport(prefix: prefix, id: id)
-            context.finishWriting(id)
+            session.remove()
             throw error
         }
         try lifecycle.applyRetention()
-        return try records.session(id)
+        return try session.info()
     }
 
     /// Removes the records of the import of `id`, numbered `prefix`, and its mark, in one
@@ -115,6 +63,16 @@ struct SessionImporter {
                   marked == StoreKey.sessionBytes(id) else { return {} }
             try records.removeRecords(txn, prefix: prefix)
             try txn.delete(forKey: PartialImport.key(prefix), in: meta)
+            // The session's number goes back when no session was numbered after it, so that a
+            // store an import left is as it was before.
+            if let counter = try txn.value(forKey: StoreKey.entries, in: meta), counter.count == 8 {
+                let last = counter.reduce(0) { $0 << 8 | UInt64($1) }
+                if last > 0 && StoreKey.number(UInt32(truncatingIfNeeded: last)) == prefix {
+                    var previous = BinaryWriter()
+                    previous.writeBigEndian(last - 1)
+                    try txn.put(previous.bytes, forKey: StoreKey.entries, in: meta)
+                }
+            }
             return {}
         }
     }

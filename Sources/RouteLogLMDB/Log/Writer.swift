@@ -74,11 +74,24 @@ final class Writer: @unchecked Sendable {
 
     /// Runs `body` in a write transaction on the writer thread and waits for the commit.
     func perform(weight: Int, _ body: @escaping Body) throws {
+        try wait(for: submit(weight: weight, body))
+    }
+
+    /// Hands `body` to the writer thread and returns at once, so that the caller can prepare its
+    /// next job while this one is written; ``wait(for:)`` then waits for its commit.
+    func submit(weight: Int, _ body: @escaping Body) -> Job {
         let job = Job(body, weight: weight)
         condition.lock()
         precondition(!stopping, "append on a closed log")
         queue.append(job)
         condition.broadcast()
+        condition.unlock()
+        return job
+    }
+
+    /// Waits until `job` (from ``submit(weight:_:)``) is committed, or rethrows why it failed.
+    func wait(for job: Job) throws {
+        condition.lock()
         while !job.isDone { condition.wait() }
         condition.unlock()
         if let error = job.error { throw error }

@@ -28,6 +28,15 @@ extension LMDBEventLog {
         try importer.importFixture(fixture, label: label)
     }
 
+    /// Begins an import of fixture or export files whose sessions enter the store together, each
+    /// file read once (see ``FixtureImport``).
+    ///
+    /// - Throws: ``LMDBEventLogError/readOnly(path:)`` for a read-only log.
+    public func beginImport() throws -> FixtureImport {
+        _ = try context.requireWriter()
+        return FixtureImport(self)
+    }
+
     /// Imports a fixture or export file as a new session in bounded memory: the file is read
     /// again and its events are written as they are read, in transactions of 32,768 events, the
     /// session's row in the last one. A failure or a kill midway leaves no session, as

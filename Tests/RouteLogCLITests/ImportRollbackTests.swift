@@ -1,0 +1,90 @@
+import Foundation
+import RouteLogCore
+@testable import RouteLogLMDB
+import Testing
+
+/// `routelog import A B C`: each file read once, and the sessions of all of them entering the
+/// store together, or none: a bad file, a store that cannot be opened, or a kill leaves the
+/// store as it was.
+@Suite("routelog import, all files or none")
+struct ImportRollbackTests {
+    let dir: TempDir
+
+    init() throws {
+        dir = try .withUpsell()
+        try dir.write("typo.json", #"{"format": "routelog-fixture/1", "name": "typo", "events": [{"push": {"route": ""}}, {"pop": {"count": "two"}}]}"#)
+        try dir.write("big.json", ImportMemoryTests.file(SessionImporter.importTransactionEvents + 500))
+    }
+
+    func run(_ args: [String], env: [String: String] = [:]) async throws -> CLIResult { try await CLI.run(args, cwd: dir.url, env: env) }
+
+    /// Files 1 and 2 are written, file 3 is bad: the error is the one a check of file 3 gives,
+    /// and the store lists what it listed before, numbers included.
+    @Test func aBadThirdFileLeavesTheStoreAsItWas() async throws {
+        #expect(try await run(["import", "--store", "st", "upsell.json"]).status == 0)
+        let before = try await run(["sessions", "--store", "st", "--json"])
+        let upsell = try Self.records(dir.path("st"))
+        CLI.expectError(try await run(["import", "--store", "st", "big.json", "upsell.json", "typo.json"]), status: 3,
+                        "malformed fixture: typo.json: events[1].pop.count: expected an integer")
+        #expect(try await run(["sessions", "--store", "st", "--json"]).stdout == before.stdout)
+        #expect(try Self.records(dir.path("st")) == upsell, "the upsell session's records and nothing else")
+        // The next import is numbered as if the failed one had never run.
+        #expect(try await run(["import", "--store", "st", "upsell.json"]).status == 0)
+        let rows = try #require(try await run(["sessions", "--store", "st", "--json"]).stdout.json().arrayValue)
+        #expect(rows.map { $0["order"]?.intValue } == [1, 2], "\(rows)")
+        // Into a store that did not exist: none is left.
+        CLI.expectError(try await run(["import", "--store", "new", "big.json", "typo.json"]), status: 3, "typo.json")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("new")))
+    }
+
+    /// A bad file is reported before a store that cannot be opened, and a missing file before a
+    /// bad one that follows it: the first bad input in the order a check of every file gave.
+    @Test func theFirstBadInputIsReported() async throws {
+        try dir.write("other/notes.txt", "hello")
+        CLI.expectError(try await run(["import", "--store", "other", "upsell.json", "typo.json"]), status: 3,
+                        "malformed fixture: typo.json: events[1].pop.count")
+        CLI.expectError(try await run(["import", "--store", "other", "upsell.json"]), status: 3, "not a store: other")
+        CLI.expectError(try await run(["import", "--store", "st", "upsell.json", "missing.json", "typo.json"]), status: 2, "no such file: missing.json")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("st")))
+    }
+
+    /// Killed while it writes its second file (the first one's transactions committed): no reader
+    /// sees either session, and the next read-write open removes their records.
+    @Test(.timeLimit(.minutes(3))) func aKilledImportLeavesNothingAfterTheNextOpen() async throws {
+        try dir.write("bigger.json", ImportMemoryTests.file(400_000))
+        #expect(try await run(["import", "--store", "st", "upsell.json"]).status == 0)
+        let before = try await run(["sessions", "--store", "st", "--json"])
+        let store = dir.path("st")
+        let upsell = try Self.records(store)
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = ["import", "--store", store, dir.path("big.json"), dir.path("bigger.json")]
+        // No watching parent: the kill reaches the import itself.
+        p.environment = ProcessInfo.processInfo.environment.merging(["ROUTELOG_STORE_CHILD": "1"]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let firstFile = SessionImporter.importTransactionEvents + 500
+        let deadline = Date().addingTimeInterval(120)
+        while p.isRunning, Date() < deadline, (try? Self.records(store)) ?? 0 < upsell + firstFile + SessionImporter.importTransactionEvents {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        try #require(p.terminationReason == .uncaughtSignal, "the import ended before it was killed")
+        #expect(try Self.records(store) > upsell + firstFile, "the first file's records are in the store")
+        #expect(try await run(["sessions", "--store", "st", "--json"]).stdout == before.stdout)
+        // A read-write open (this import) removes what the killed import wrote.
+        #expect(try await run(["import", "--store", "st", "upsell.json"]).status == 0)
+        #expect(try Self.records(store) == upsell * 2)
+        #expect(try await run(["verify", "--all", "--store", "st"]).status == 0)
+    }
+
+    /// The event records in the store at `path`, a session's or not (read with the store's
+    /// environment alone, closed again before the next command).
+    static func records(_ path: String) throws -> Int {
+        let env = try LMDBEnvironment.open(at: path, options: .init(readOnly: true))
+        let events = try env.database(named: "events")
+        return try env.withReadTransaction { try $0.statistics(of: events).entries }
+    }
+}
