@@ -89,16 +89,17 @@ final class Journal: EventJournal, @unchecked Sendable {
 
 
     /// A new segment for entries from `firstSeq`, with room for an entry of `minimum` bytes.
-    private func makeSegment(firstSeq: UInt64, minimum: Int) throws -> Segment {
-        let segment = try makeFile(number: nextNumber(), minimum: minimum)
+    /// `lockHeld`: the caller holds `lock` (the number is then taken without it).
+    private func makeSegment(firstSeq: UInt64, minimum: Int, lockHeld: Bool = false) throws -> Segment {
+        let segment = try makeFile(number: nextNumber(lockHeld: lockHeld), minimum: minimum)
         segment.start(at: firstSeq, run: run)
         return segment
     }
 
     /// The next segment number (numbers are taken in the order the segments are used).
-    func nextNumber() -> UInt32 {
-        lock.lock()
-        defer { lock.unlock() }
+    func nextNumber(lockHeld: Bool = false) -> UInt32 {
+        if !lockHeld { lock.lock() }
+        defer { if !lockHeld { lock.unlock() } }
         segmentNumber += 1
         return segmentNumber - 1
     }
@@ -248,7 +249,7 @@ final class Journal: EventJournal, @unchecked Sendable {
             return
         }
         // Recovered by another process meanwhile (or damaged): the run goes on in a new segment.
-        current = try makeSegment(firstSeq: parked.lastSeq + 1, minimum: 0)
+        current = try makeSegment(firstSeq: parked.lastSeq + 1, minimum: 0, lockHeld: true)
     }
 
     /// Maps a suspended segment again if it is still this journal's and can be locked.
