@@ -52,21 +52,34 @@ enum Render {
 
     /// ``summary(_:)`` as UTF-8 bytes appended to `b` (`log` writes one per line).
     static func writeSummary(_ state: NavigationState, into b: inout [UInt8]) {
-        if let tab = state.selectedTab { b.append(UInt8(ascii: "[")); b += tab.utf8; b += "] ".utf8 }
+        if let tab = state.selectedTab { b.append(UInt8(ascii: "[")); b.appendUTF8(tab); b.appendUTF8("] ") }
+        // The selected root's chain, followed from frame to presented content (what
+        // `presentationChain` lists, without building the list).
         let root = state.root
-        if root.path.isEmpty { b += "root".utf8 }
-        for (i, r) in root.path.enumerated() {
-            if i > 0 { b += pathSeparator }
-            b += r.id.utf8
-        }
-        for p in state.presentationChain {
+        if root.path.isEmpty { b.appendUTF8("root") }
+        writePath(root.path, first: true, into: &b)
+        var next = root.presented
+        while let p = next {
             b += chainSeparator
-            b += p.style.rawValue.utf8
+            b.appendUTF8(p.style.rawValue)
             b.append(UInt8(ascii: " "))
-            b += p.route.id.utf8
+            b.appendUTF8(p.route.id)
             b.append(UInt8(ascii: "#"))
-            b += String(p.token).utf8
-            if let c = p.content { for r in c.path { b += pathSeparator; b += r.id.utf8 } }
+            b.appendDecimal(p.token)
+            if let c = p.content {
+                writePath(c.path, first: false, into: &b)
+                next = c.presented
+            } else {
+                next = nil
+            }
+        }
+    }
+
+    /// The ids of `path`, each after ` ▸ ` (but the first when `first`).
+    private static func writePath(_ path: [RouteRef], first: Bool, into b: inout [UInt8]) {
+        for i in path.indices {
+            if i > 0 || !first { b += pathSeparator }
+            b.appendUTF8(path[i].id)
         }
     }
 
@@ -128,14 +141,33 @@ enum Render {
 
     /// `+1.250s`, `+2m03.400s`, `+1h02m03.400s`; the offset from the session's first event.
     static func relativeTime(_ ms: Int64, from origin: Int64) -> String {
+        var bytes: [UInt8] = []
+        writeRelativeTime(ms, from: origin, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``relativeTime(_:from:)`` as UTF-8 bytes appended to `b` (`log` writes one per line).
+    static func writeRelativeTime(_ ms: Int64, from origin: Int64, into b: inout [UInt8]) {
         let d = ms - origin
-        let sign = d < 0 ? "-" : "+"
+        b.append(d < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
         let a = d.magnitude
         let millis = a % 1000, secs = a / 1000
-        func p(_ v: UInt64, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        if secs < 60 { return "\(sign)\(secs).\(p(millis, 3))s" }
-        if secs < 3600 { return "\(sign)\(secs / 60)m\(p(secs % 60, 2)).\(p(millis, 3))s" }
-        return "\(sign)\(secs / 3600)h\(p(secs / 60 % 60, 2))m\(p(secs % 60, 2)).\(p(millis, 3))s"
+        if secs < 60 {
+            b.appendDecimal(secs)
+        } else if secs < 3600 {
+            b.appendDecimal(secs / 60)
+            b.append(UInt8(ascii: "m"))
+            b.appendDecimal(secs % 60, width: 2)
+        } else {
+            b.appendDecimal(secs / 3600)
+            b.append(UInt8(ascii: "h"))
+            b.appendDecimal(secs / 60 % 60, width: 2)
+            b.append(UInt8(ascii: "m"))
+            b.appendDecimal(secs % 60, width: 2)
+        }
+        b.append(UInt8(ascii: "."))
+        b.appendDecimal(millis, width: 3)
+        b.append(UInt8(ascii: "s"))
     }
 
     /// A UTC time, `2026-11-22T21:43:54.123Z`, or `-` when unknown.
