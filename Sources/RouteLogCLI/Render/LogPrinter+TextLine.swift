@@ -18,17 +18,17 @@ extension LogPrinter {
         let colors = out.colors
         let meta = e.recorded.meta
         /// Writes one field with `body`, painted in `style`, padded to `width` visible characters
-        /// and followed by the gap between columns.
-        func column(_ width: Int, _ style: Output.Style? = nil, _ body: (inout [UInt8]) -> Void) {
+        /// and followed by the gap between columns. `ascii`: what `body` writes is ASCII without
+        /// escapes, so its width is its length.
+        func column(_ width: Int, _ style: Output.Style? = nil, ascii: Bool = false, _ body: (inout [UInt8]) -> Void) {
             let paint = colors && style != nil
             let escape = b.count
             if paint { Self.open(style!, into: &b) }
             let start = b.count
             body(&b)
-            let visible = Self.width(b, from: start)
+            let visible = ascii ? b.count - start : Self.width(b, from: start)
             if paint { if b.count == start { b.removeSubrange(escape...) } else { b += Self.reset } }
-            Self.spaces(width - visible, into: &b)
-            b += Self.gap
+            Self.spaces(width - visible, gap: true, into: &b)
         }
         /// Writes what `body` writes, cut to `width` as ``Render/truncate(_:_:)`` cuts it, padded to `width`.
         func truncatedColumn(_ width: Int, _ body: (inout [UInt8]) -> Void) {
@@ -44,22 +44,22 @@ extension LogPrinter {
         }
         // The seq right-aligned in 4, painted with its padding.
         if colors { Self.open(.bold, into: &b) }
-        Self.spaces(4 - Self.digitCount(e.seq), into: &b)
+        Self.spaces(4 - Self.digitCount(e.seq), gap: false, into: &b)
         b.appendDecimal(e.seq)
         if colors { b += Self.reset }
         b += Self.gap
-        if marks.journaled != nil { column(9, .yellow) { if marks.isJournaled(e.seq) { $0.appendUTF8("recovered") } } }
-        column(9) { b in
+        if marks.journaled != nil { column(9, .yellow, ascii: true) { if marks.isJournaled(e.seq) { $0.appendUTF8("recovered") } } }
+        column(9, ascii: true) { b in
             if meta.timestamp == 0 || origin == nil || origin == 0 {
                 b.append(UInt8(ascii: "-"))
             } else {
                 Render.writeRelativeTime(meta.timestamp, from: origin!, into: &b)
             }
         }
-        column(Self.originWidth) { $0.appendUTF8(meta.origin.rawValue) }
+        column(Self.originWidth, ascii: true) { $0.appendUTF8(meta.origin.rawValue) }
         truncatedColumn(eventWidth) { EventText.write(e.recorded.event, into: &$0) }
         let outcome = outcomeText(e.outcome)
-        column(23, e.outcome.isApplied ? .green : .boldRed) { $0 += outcome }
+        column(23, e.outcome.isApplied ? .green : .boldRed, ascii: true) { $0 += outcome }
         truncatedColumn(siteWidth) { Self.writeSite(meta.callSite, into: &$0) }
         if colors { Self.open(.cyan, into: &b) }
         Render.writeSummary(lines.state, into: &b)
@@ -106,9 +106,9 @@ extension LogPrinter {
     private static let gap: [UInt8] = [0x20, 0x20]
     private static let blanks = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
-    /// Appends `n` spaces (none when `n` ≤ 0).
-    private static func spaces(_ n: Int, into b: inout [UInt8]) {
-        var n = n
+    /// Appends `n` spaces (none when `n` ≤ 0), and with `gap` the two spaces between columns.
+    private static func spaces(_ n: Int, gap: Bool, into b: inout [UInt8]) {
+        var n = max(n, 0) + (gap ? 2 : 0)
         while n > 0 {
             let run = min(n, blanks.count)
             b += blanks[..<run]
