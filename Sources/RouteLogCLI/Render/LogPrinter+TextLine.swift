@@ -58,11 +58,11 @@ extension LogPrinter {
         }
         column(Self.originWidth, ascii: true) { $0.appendUTF8(meta.origin.rawValue) }
         truncatedColumn(eventWidth) { EventText.write(e.recorded.event, into: &$0) }
-        let outcome = outcomeText(e.outcome)
-        column(23, e.outcome.isApplied ? .green : .boldRed, ascii: true) { $0 += outcome }
+        column(23, e.outcome.isApplied ? .green : .boldRed, ascii: true) { Render.writeOutcome(e.outcome, into: &$0) }
         truncatedColumn(siteWidth) { Self.writeSite(meta.callSite, into: &$0) }
         if colors { Self.open(.cyan, into: &b) }
-        Render.writeSummary(lines.state, into: &b)
+        summary.update(lines.state, after: e)
+        b += summary.bytes
         if colors { b += Self.reset }
         if let note = meta.note {
             b += Self.gap

@@ -10,8 +10,8 @@ final class LogPrinter {
     /// The fold from `from`: the state after each event, its run and whether it is journaled.
     private(set) var lines: LogLines
     private(set) var origin: Int64?
-    /// The outcome column's texts met so far (see ``outcomeText(_:)``).
-    private var outcomeTexts: [(outcome: Outcome, text: [UInt8])] = []
+    /// The summary column, kept from one line to the next.
+    var summary = SummaryLine()
     /// The first seq to print; events before it are only folded.
     let from: UInt64
     /// The last seq folded so far.
@@ -78,14 +78,5 @@ final class LogPrinter {
 
     func jsonLine(_ e: StoredEvent) -> String {
         lines.line(e).canonicalText
-    }
-
-    /// The outcome column's text, as ``Outcome/description`` spells it: kept per outcome, of
-    /// which there are a score at most, found by comparing the enums (cheaper than hashing them).
-    func outcomeText(_ o: Outcome) -> [UInt8] {
-        if let known = outcomeTexts.first(where: { $0.outcome == o }) { return known.text }
-        let text = Array(o.description.utf8)
-        outcomeTexts.append((o, text))
-        return text
     }
 }

@@ -34,6 +34,15 @@ enum Render {
         }
     }
 
+    /// ``Outcome/description`` as UTF-8 bytes appended to `b` (`log` writes one per line).
+    static func writeOutcome(_ o: Outcome, into b: inout [UInt8]) {
+        switch o {
+        case .applied(.changed): b.appendUTF8("applied")
+        case .applied(let d): b.appendUTF8("applied:"); b.appendUTF8(d.rawValue)
+        case .rejected(let r): b.appendUTF8("rejected:"); b.appendUTF8(r.rawValue)
+        }
+    }
+
     /// `s` cut to `width` visible characters, ending in `…` when cut.
     static func truncate(_ s: String, _ width: Int) -> String {
         guard visibleWidth(s) > width, width >= 1 else { return s }
@@ -41,50 +50,6 @@ enum Render {
     }
 
     // MARK: - States
-
-    /// The compact one-line summary: `inbox ▸ thread-42 ┃ sheet composer#12 ▸ attachments`.
-    /// With tabs the selected tab leads: `[home] inbox ▸ thread-42`.
-    static func summary(_ state: NavigationState) -> String {
-        var bytes: [UInt8] = []
-        writeSummary(state, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// ``summary(_:)`` as UTF-8 bytes appended to `b` (`log` writes one per line).
-    static func writeSummary(_ state: NavigationState, into b: inout [UInt8]) {
-        if let tab = state.selectedTab { b.append(UInt8(ascii: "[")); b.appendUTF8(tab); b.appendUTF8("] ") }
-        // The selected root's chain, followed from frame to presented content (what
-        // `presentationChain` lists, without building the list).
-        let root = state.root
-        if root.path.isEmpty { b.appendUTF8("root") }
-        writePath(root.path, first: true, into: &b)
-        var next = root.presented
-        while let p = next {
-            b += chainSeparator
-            b.appendUTF8(p.style.rawValue)
-            b.append(UInt8(ascii: " "))
-            b.appendUTF8(p.route.id)
-            b.append(UInt8(ascii: "#"))
-            b.appendDecimal(p.token)
-            if let c = p.content {
-                writePath(c.path, first: false, into: &b)
-                next = c.presented
-            } else {
-                next = nil
-            }
-        }
-    }
-
-    /// The ids of `path`, each after ` ▸ ` (but the first when `first`).
-    private static func writePath(_ path: [RouteRef], first: Bool, into b: inout [UInt8]) {
-        for i in path.indices {
-            if i > 0 || !first { b += pathSeparator }
-            b.appendUTF8(path[i].id)
-        }
-    }
-
-    private static let pathSeparator = Array(" ▸ ".utf8)
-    private static let chainSeparator = Array(" ┃ ".utf8)
 
     /// The state as an indented tree, one line per frame, route and presentation.
     static func tree(_ state: NavigationState) -> [String] { treeLines(state).map(\.text) }
