@@ -18,9 +18,10 @@ final class LogPrinter {
     var folded: UInt64 { lines.seq }
     /// The widths of the event and call-site columns: the widest of the rows printed by
     /// ``print(from:through:)``, at least 38 and 22; later rows (``--follow``) are cut with `…`.
-    private(set) var eventWidth = 38
-    private(set) var siteWidth = 22
-    static let maxEventWidth = 64, maxSiteWidth = 40
+    private(set) var widths = LogColumnWidths()
+    var eventWidth: Int { widths.event }
+    var siteWidth: Int { widths.site }
+    static let maxEventWidth = LogColumnWidths.maxEvent, maxSiteWidth = LogColumnWidths.maxSite
     /// The session's runs and the seqs a reader shows from a crashed app's journal (the run
     /// boundaries are drawn by `RunBoundary.swift`).
     let marks: RunMarks
@@ -38,23 +39,24 @@ final class LogPrinter {
     }
 
     func print(from: UInt64, through: UInt64) throws {
-        let pages = MappedPages(session.store)
         if !json {
             // Size the columns to the widest row of the range (a first pass over the events,
             // without folding), so that long event texts do not push the outcome column right. It
             // stops when both columns are as wide as they may be: no later row can widen them.
-            var scratch: [UInt8] = []
+            // A stored session's long range is sized on two threads, half each (a crashed app's
+            // journal, read after the stored events, is read on one).
             try call {
-                try session.log.read(session.id, from: from, through: through) { e in
-                    eventWidth = min(Self.maxEventWidth, max(eventWidth, Self.eventWidth(e, scratch: &scratch)))
-                    siteWidth = min(Self.maxSiteWidth, max(siteWidth, Self.siteWidth(e, scratch: &scratch)))
-                    pages.tick()
-                    return eventWidth < Self.maxEventWidth || siteWidth < Self.maxSiteWidth
+                if session.store != nil && marks.journaled == nil {
+                    try widths.fitInParallel(session, from: from, through: through)
+                } else {
+                    try widths.fit(session, from: from, through: through)
                 }
             }
         }
+        let pages = MappedPages(session.store)
+        // Printing a line costs more than reading its event: the next events are read meanwhile.
         try call {
-            try session.log.read(session.id, from: from, through: through) { e in
+            try ReadAhead.read(session.log, session.id, from: from, through: through) { e in
                 print(e)
                 pages.tick()
                 return true
