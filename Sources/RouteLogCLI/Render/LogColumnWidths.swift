@@ -14,8 +14,8 @@ struct LogColumnWidths: Sendable {
 
     /// Widens the columns to fit `e`'s row (`scratch` is reused between rows).
     mutating func fit(_ e: StoredEvent, scratch: inout [UInt8]) {
-        event = min(Self.maxEvent, max(event, LogPrinter.eventWidth(e, scratch: &scratch)))
-        site = min(Self.maxSite, max(site, LogPrinter.siteWidth(e, scratch: &scratch)))
+        event = min(Self.maxEvent, max(event, LogLineFormat.eventWidth(e, scratch: &scratch)))
+        site = min(Self.maxSite, max(site, LogLineFormat.siteWidth(e, scratch: &scratch)))
     }
 
     /// Widens the columns to the rows `from ... through` of `session`, in order, stopping once they

@@ -54,13 +54,42 @@ final class LogPrinter {
             }
         }
         let pages = MappedPages(session.store)
-        // Printing a line costs more than reading its event: the next events are read meanwhile.
+        // Printing a line costs more than reading its event: the next events are read meanwhile,
+        // on a thread that also writes their columns up to the summary (all but the summary and
+        // the fold it needs are known once the columns are sized).
+        guard !json, origin != nil else {
+            return try call {
+                try ReadAhead.read(session.log, session.id, from: from, through: through) { e in
+                    print(e)
+                    pages.tick()
+                    return true
+                }
+            }
+        }
+        let format = self.format
         try call {
-            try ReadAhead.read(session.log, session.id, from: from, through: through) { e in
-                print(e)
-                pages.tick()
+            try ReadAhead.read(session.log, session.id, from: from, through: through,
+                               prepare: { PreparedColumns($0, format) }) { events, prepared in
+                for i in events.indices {
+                    print(events[i], prepared, i, format)
+                    pages.tick()
+                }
                 return true
             }
+        }
+    }
+
+    /// ``print(_:)`` for a text line whose columns were written beforehand (`prepared`, the
+    /// chunk's, `e` its `i`-th event), in `format`.
+    private func print(_ e: StoredEvent, _ prepared: PreparedColumns, _ i: Int, _ format: LogLineFormat) {
+        lines.fold(e)
+        guard e.seq >= from else { return }
+        if let boundary = marks.boundary(before: e.seq) { out.line(out.paint(boundary, .dim)) }
+        out.line { b in
+            b += prepared.columns(i)
+            summary.update(lines.state, after: e)
+            format.writeSummary(summary.bytes, into: &b)
+            b += prepared.note(i)
         }
     }
 
@@ -80,5 +109,21 @@ final class LogPrinter {
 
     func jsonLine(_ e: StoredEvent) -> String {
         lines.line(e).canonicalText
+    }
+
+    /// How the text lines are laid out, once the columns are sized.
+    var format: LogLineFormat { LogLineFormat(colors: out.colors, widths: widths, origin: origin, journaled: marks.journaled) }
+
+    /// The text line of `e`, the event folded last.
+    func textLine(_ e: StoredEvent) -> String {
+        var bytes: [UInt8] = []
+        writeTextLine(e, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes the text line of `e`, the event folded last (see ``LogLineFormat``).
+    func writeTextLine(_ e: StoredEvent, into b: inout [UInt8]) {
+        summary.update(lines.state, after: e)
+        format.writeLine(e, summary: summary.bytes, into: &b)
     }
 }

@@ -14,7 +14,18 @@ enum ReadAhead {
     /// stops; what was read ahead is dropped, an error met there included.
     static func read(_ log: any EventLog, _ id: SessionID, from: UInt64, through: UInt64,
                      _ body: (StoredEvent) throws -> Bool) throws {
-        let queue = Queue()
+        try read(log, id, from: from, through: through, prepare: { _ in () }) { events, _ in
+            for i in events.indices where try !body(events[i]) { return false }
+            return true
+        }
+    }
+
+    /// ``read(_:_:from:through:_:)`` a chunk of events at a time, each with what `prepare` made of
+    /// it on the reading thread (work on the events that does not wait for the caller's).
+    static func read<Prepared: Sendable>(_ log: any EventLog, _ id: SessionID, from: UInt64, through: UInt64,
+                                         prepare: @escaping @Sendable ([StoredEvent]) -> Prepared,
+                                         _ body: ([StoredEvent], Prepared) throws -> Bool) throws {
+        let queue = Queue<Prepared>()
         let reader = Thread {
             var chunk: [StoredEvent] = []
             chunk.reserveCapacity(chunkSize)
@@ -23,9 +34,9 @@ enum ReadAhead {
                     chunk.append(e)
                     guard chunk.count == chunkSize else { return true }
                     defer { chunk.removeAll(keepingCapacity: true) }
-                    return queue.put(chunk)
+                    return queue.put((chunk, prepare(chunk)))
                 }
-                if !chunk.isEmpty { _ = queue.put(chunk) }
+                if !chunk.isEmpty { _ = queue.put((chunk, prepare(chunk))) }
                 queue.finish(nil)
             } catch {
                 queue.finish(error)
@@ -35,21 +46,22 @@ enum ReadAhead {
         reader.stackSize = 8 << 20
         reader.start()
         defer { queue.cancel() }
-        while let chunk = try queue.take() {
-            for i in chunk.indices where try !body(chunk[i]) { return }
+        while let (events, prepared) = try queue.take() {
+            if try !body(events, prepared) { return }
         }
     }
 
     /// The chunks between the reading thread and the caller: at most ``chunksAhead`` wait.
-    private final class Queue: @unchecked Sendable {
+    private final class Queue<Prepared: Sendable>: @unchecked Sendable {
+        typealias Chunk = (events: [StoredEvent], prepared: Prepared)
         // Every property is read and written with `condition` locked.
         private let condition = NSCondition()
-        private var chunks: [[StoredEvent]] = []
+        private var chunks: [Chunk] = []
         private var end: Result<Void, any Error>?
         private var cancelled = false
 
         /// Hands `chunk` over, waiting while the queue is full; `false` once the caller stopped.
-        func put(_ chunk: [StoredEvent]) -> Bool {
+        func put(_ chunk: Chunk) -> Bool {
             condition.lock()
             defer { condition.unlock() }
             while chunks.count >= ReadAhead.chunksAhead && !cancelled { condition.wait() }
@@ -68,7 +80,7 @@ enum ReadAhead {
         }
 
         /// The next chunk, waiting for it; `nil` after the last, or the read's error.
-        func take() throws -> [StoredEvent]? {
+        func take() throws -> Chunk? {
             condition.lock()
             defer { condition.unlock() }
             while chunks.isEmpty && end == nil { condition.wait() }

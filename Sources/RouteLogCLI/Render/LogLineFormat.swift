@@ -4,18 +4,38 @@ import RouteLogTimeline
 // The text line of `routelog log`, written as UTF-8 straight into the output buffer: `log` writes
 // a million of these, so no String is built per line or per field (but for a field cut with `…`).
 
-extension LogPrinter {
-    /// The text line of `e`, as ``writeTextLine(_:into:)`` writes it.
-    func textLine(_ e: StoredEvent) -> String {
-        var bytes: [UInt8] = []
-        writeTextLine(e, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+/// How `log` lays out its text lines: the columns before the summary, the summary, the note.
+/// A value (and `Sendable`), so that the columns of the next events can be written on the thread
+/// that reads them while the printing thread folds (see ``LogPrinter/print(from:through:)``).
+struct LogLineFormat: Sendable {
+    /// Whether ANSI colors are written (``Output/colors``).
+    let colors: Bool
+    let widths: LogColumnWidths
+    /// The time of the session's first event: times are shown relative to it.
+    let origin: Int64?
+    /// The seqs shown from a crashed app's journal (``RunMarks/journaled``); with any, a column
+    /// marks them.
+    let journaled: ClosedRange<UInt64>?
+
+    /// The whole text line of `e`: ``writeColumns(_:into:)``, the summary of the state after it
+    /// (`summary`), ``writeNote(_:into:)``.
+    func writeLine(_ e: StoredEvent, summary: [UInt8], into b: inout [UInt8]) {
+        writeColumns(e, into: &b)
+        writeSummary(summary, into: &b)
+        writeNote(e, into: &b)
     }
 
-    /// Writes the text line of `e` as UTF-8: the columns two spaces apart, padded to their widths,
-    /// painted as ``Output/paint(_:_:)`` paints (an empty field is not painted).
-    func writeTextLine(_ e: StoredEvent, into b: inout [UInt8]) {
-        let colors = out.colors
+    /// The summary column, painted.
+    func writeSummary(_ summary: [UInt8], into b: inout [UInt8]) {
+        if colors { Self.open(.cyan, into: &b) }
+        b += summary
+        if colors { b += Self.reset }
+    }
+
+    /// Writes the columns of `e` before the summary as UTF-8, each padded to its width and
+    /// followed by the two spaces between columns, painted as ``Output/paint(_:_:)`` paints (an
+    /// empty field is not painted).
+    func writeColumns(_ e: StoredEvent, into b: inout [UInt8]) {
         let meta = e.recorded.meta
         /// Writes one field with `body`, painted in `style`, padded to `width` visible characters
         /// and followed by the gap between columns. `ascii`: what `body` writes is ASCII without
@@ -48,7 +68,7 @@ extension LogPrinter {
         b.appendDecimal(e.seq)
         if colors { b += Self.reset }
         b += Self.gap
-        if marks.journaled != nil { column(9, .yellow, ascii: true) { if marks.isJournaled(e.seq) { $0.appendUTF8("recovered") } } }
+        if let journaled { column(9, .yellow, ascii: true) { if journaled.contains(e.seq) { $0.appendUTF8("recovered") } } }
         column(9, ascii: true) { b in
             if meta.timestamp == 0 || origin == nil || origin == 0 {
                 b.append(UInt8(ascii: "-"))
@@ -56,21 +76,20 @@ extension LogPrinter {
                 Render.writeRelativeTime(meta.timestamp, from: origin!, into: &b)
             }
         }
-        column(Self.originWidth, ascii: true) { $0.appendUTF8(meta.origin.rawValue) }
-        truncatedColumn(eventWidth) { EventText.write(e.recorded.event, into: &$0) }
+        column(LogPrinter.originWidth, ascii: true) { $0.appendUTF8(meta.origin.rawValue) }
+        truncatedColumn(widths.event) { EventText.write(e.recorded.event, into: &$0) }
         column(23, e.outcome.isApplied ? .green : .boldRed, ascii: true) { Render.writeOutcome(e.outcome, into: &$0) }
-        truncatedColumn(siteWidth) { Self.writeSite(meta.callSite, into: &$0) }
-        if colors { Self.open(.cyan, into: &b) }
-        summary.update(lines.state, after: e)
-        b += summary.bytes
+        truncatedColumn(widths.site) { Self.writeSite(meta.callSite, into: &$0) }
+    }
+
+    /// Writes what follows the summary: the note of `e`, if it has one.
+    func writeNote(_ e: StoredEvent, into b: inout [UInt8]) {
+        guard let note = e.recorded.meta.note else { return }
+        b += Self.gap
+        if colors { Self.open(.dim, into: &b) }
+        b.appendUTF8("# ")
+        b.appendUTF8(note)
         if colors { b += Self.reset }
-        if let note = meta.note {
-            b += Self.gap
-            if colors { Self.open(.dim, into: &b) }
-            b.appendUTF8("# ")
-            b.appendUTF8(note)
-            if colors { b += Self.reset }
-        }
     }
 
     /// The call-site column: `file:line`, or `-` without a call site.
@@ -137,4 +156,29 @@ extension LogPrinter {
             return n
         }
     }
+}
+
+/// The columns before the summary and the notes of a chunk of events, written by a
+/// ``LogLineFormat`` on the thread that reads them.
+struct PreparedColumns: Sendable {
+    private var bytes: [UInt8] = []
+    /// Where event `i`'s columns and note end in `bytes` (its columns start where the note of
+    /// event `i − 1` ends).
+    private var ends: [(columns: Int, note: Int)] = []
+
+    init(_ events: [StoredEvent], _ format: LogLineFormat) {
+        bytes.reserveCapacity(events.count * 160)
+        ends.reserveCapacity(events.count)
+        for e in events {
+            format.writeColumns(e, into: &bytes)
+            let columns = bytes.count
+            format.writeNote(e, into: &bytes)
+            ends.append((columns, bytes.count))
+        }
+    }
+
+    /// The columns of event `i`.
+    func columns(_ i: Int) -> ArraySlice<UInt8> { bytes[(i > 0 ? ends[i - 1].note : 0)..<ends[i].columns] }
+    /// The note of event `i` (empty without one).
+    func note(_ i: Int) -> ArraySlice<UInt8> { bytes[ends[i].columns..<ends[i].note] }
 }
