@@ -8,10 +8,10 @@ final class LogPrinter {
     let json: Bool
     let out: Output
     /// The fold from `from`: the state after each event, its run and whether it is journaled.
-    private(set) var lines: LogLines
-    private(set) var origin: Int64?
+    private var lines: LogLines
+    private var origin: Int64?
     /// The summary column, kept from one line to the next.
-    var summary = SummaryLine()
+    private var summary = SummaryLine()
     /// The first seq to print; events before it are only folded.
     let from: UInt64
     /// The last seq folded so far.
