@@ -15,8 +15,9 @@ struct LogColumnWidthsTests {
         let info = try log.createSession(NewSession(label: "wide"))
         let count = 12_000
         var events = generatedEvents(count, seed: 7)
-        // Rows that make the columns the widest, late in the second half: one pass stops there.
-        events[9_000] = RecordedEvent(.push(RouteRef(id: String(repeating: "w", count: 70))), meta: events[9_000].meta)
+        // Rows that make the columns the widest, one in each half: one pass stops at the second,
+        // which the second half alone does not know.
+        events[3_000] = RecordedEvent(.push(RouteRef(id: String(repeating: "w", count: 70))), meta: events[3_000].meta)
         events[9_500].meta.callSite = CallSite(file: String(repeating: "F", count: 50) + ".swift", line: 1)
         try log.append(events, to: info.id, expectedSeq: 0)
         let session = ResolvedSession(store: log, info: try log.session(info.id), seq: nil)
@@ -36,7 +37,7 @@ struct LogColumnWidthsTests {
                 return "\(error)"
             }
         }
-        let ranges: [(UInt64, UInt64)] = [(1, UInt64(count)), (37, UInt64(count)), (1, 8_999), (2_000, 9_499), (600, 9_700)]
+        let ranges: [(UInt64, UInt64)] = [(1, UInt64(count)), (37, UInt64(count)), (1, 8_999), (2_000, 9_499), (600, 9_700), (3_001, UInt64(count))]
         func expectOnePass(_ what: String) {
             for (from, through) in ranges {
                 let one = sized(false, from: from, through: through)
@@ -44,9 +45,10 @@ struct LogColumnWidthsTests {
             }
         }
         expectOnePass("undamaged")
-        // Damage one record at a time: in the first half, in the second (before, between and
-        // after the widest rows, and in the chunk that holds the widest event), at the ends.
-        for seq: UInt64 in [1, 100, 4_700, 6_000, 6_200, 8_800, 9_001, 9_200, 9_499, 9_600, 11_999, 12_000] {
+        // Damage one record at a time: in the first half (before and after its widest row, and
+        // in the chunk that holds it), in the second (before, in the chunk of and after its
+        // widest row), at the ends.
+        for seq: UInt64 in [1, 100, 2_990, 3_001, 4_700, 6_000, 6_200, 8_800, 9_400, 9_499, 9_600, 11_999, 12_000] {
             let key = StoreKey.event(prefix, seq)
             let original = try #require(try log.environment.withReadTransaction { try $0.value(forKey: key, in: eventsDB) })
             var damaged = original
