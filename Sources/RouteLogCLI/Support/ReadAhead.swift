@@ -4,6 +4,9 @@ import RouteLogCore
 /// Reads a session's events on a thread of its own, a few chunks ahead of the caller, so that
 /// reading, checking and decoding the store overlaps with what the caller does with each event
 /// (`log` folds and formats a million of them).
+///
+/// The caller does not read the store itself meanwhile: one thread at a time calls into LMDB, as
+/// the store's watchdog counts the calls in progress (`LMDBProgress`) with plain loads and stores.
 enum ReadAhead {
     /// Events handed over at a time, and chunks read ahead at most.
     static let chunkSize = 512, chunksAhead = 4
