@@ -46,12 +46,13 @@ final class LogPrinter {
             try call { try widths.fit(session, from: from, through: through) }
         }
         let pages = MappedPages(session.store)
-        // Printing a line costs more than reading its event: the next events are read meanwhile,
-        // on a thread that also writes their columns up to the summary (all but the summary and
-        // the fold it needs are known once the columns are sized).
+        // A text line costs more than reading its event: the next events are read meanwhile, on
+        // a thread that also writes their columns up to the summary (all but the summary and the
+        // fold it needs are known once the columns are sized). A JSON line is read on this
+        // thread: reading ahead saved no time there, handing each event's strings over cost some.
         guard !json, origin != nil else {
             return try call {
-                try ReadAhead.read(session.log, session.id, from: from, through: through) { e in
+                try session.log.read(session.id, from: from, through: through) { e in
                     print(e)
                     pages.tick()
                     return true
