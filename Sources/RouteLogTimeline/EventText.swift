@@ -5,42 +5,67 @@ import RouteLogCore
 public enum EventText {
     /// The compact description of `event`.
     public static func describe(_ event: Event) -> String {
-        func frame(_ f: FrameRef) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        write(event, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``describe(_:)`` as UTF-8 bytes appended to `b` (`log` writes one per line).
+    package static func write(_ event: Event, into b: inout [UInt8]) {
+        func frame(_ f: FrameRef?) {
+            guard let f else { return }
+            b.appendUTF8(" in ")
             switch f {
-            case .root: "root"
-            case .presentation(let t): "#\(t)"
+            case .root: b.appendUTF8("root")
+            case .presentation(let t): b.append(UInt8(ascii: "#")); b.appendDecimal(t)
             }
         }
         switch event {
         case .push(let r, let f):
-            return "push \(r.id)" + (f.map { " in \(frame($0))" } ?? "")
+            b.appendUTF8("push ")
+            b.appendUTF8(r.id)
+            frame(f)
         case .pop(let count, let f):
-            return "pop" + (count == 1 ? "" : " \(count)") + (f.map { " in \(frame($0))" } ?? "")
+            b.appendUTF8("pop")
+            if count != 1 { b.append(UInt8(ascii: " ")); b.appendDecimal(count) }
+            frame(f)
         case .popToRoot(let f):
-            return "popToRoot" + (f.map { " in \(frame($0))" } ?? "")
+            b.appendUTF8("popToRoot")
+            frame(f)
         case .show(let r, let style, let dismissible, let placement):
-            var s = "show \(style.rawValue) \(r.id)"
-            if !dismissible { s += " undismissible" }
+            b.appendUTF8("show ")
+            b.appendUTF8(style.rawValue)
+            b.append(UInt8(ascii: " "))
+            b.appendUTF8(r.id)
+            if !dismissible { b.appendUTF8(" undismissible") }
             switch placement {
             case .replacingTop: break
-            case .onTop: s += " onTop"
-            case .in(let f): s += " in \(frame(f))"
+            case .onTop: b.appendUTF8(" onTop")
+            case .in(let f): frame(f)
             }
-            return s
         case .dismiss(let target):
+            b.appendUTF8("dismiss")
             switch target {
-            case .top: return "dismiss"
-            case .token(let t): return "dismiss #\(t)"
-            case .all: return "dismiss all"
+            case .top: break
+            case .token(let t): b.appendUTF8(" #"); b.appendDecimal(t)
+            case .all: b.appendUTF8(" all")
             }
         case .interactiveDismiss(let token):
-            return "interactiveDismiss" + (token.map { " #\($0)" } ?? "")
+            b.appendUTF8("interactiveDismiss")
+            if let token { b.appendUTF8(" #"); b.appendDecimal(token) }
         case .setTabs(let ids, let selected):
-            return "setTabs \(ids.joined(separator: ","))" + (selected.map { " [\($0)]" } ?? "")
+            b.appendUTF8("setTabs ")
+            for (i, id) in ids.enumerated() {
+                if i > 0 { b.append(UInt8(ascii: ",")) }
+                b.appendUTF8(id)
+            }
+            if let selected { b.appendUTF8(" ["); b.appendUTF8(selected); b.append(UInt8(ascii: "]")) }
         case .selectTab(let id):
-            return "selectTab \(id)"
+            b.appendUTF8("selectTab ")
+            b.appendUTF8(id)
         case .reset:
-            return "reset"
+            b.appendUTF8("reset")
         }
     }
 }

@@ -34,6 +34,15 @@ enum Render {
         }
     }
 
+    /// ``Outcome/description`` as UTF-8 bytes appended to `b` (`log` writes one per line).
+    static func writeOutcome(_ o: Outcome, into b: inout [UInt8]) {
+        switch o {
+        case .applied(.changed): b.appendUTF8("applied")
+        case .applied(let d): b.appendUTF8("applied:"); b.appendUTF8(d.rawValue)
+        case .rejected(let r): b.appendUTF8("rejected:"); b.appendUTF8(r.rawValue)
+        }
+    }
+
     /// `s` cut to `width` visible characters, ending in `…` when cut.
     static func truncate(_ s: String, _ width: Int) -> String {
         guard visibleWidth(s) > width, width >= 1 else { return s }
@@ -41,37 +50,6 @@ enum Render {
     }
 
     // MARK: - States
-
-    /// The compact one-line summary: `inbox ▸ thread-42 ┃ sheet composer#12 ▸ attachments`.
-    /// With tabs the selected tab leads: `[home] inbox ▸ thread-42`.
-    static func summary(_ state: NavigationState) -> String {
-        var bytes: [UInt8] = []
-        writeSummary(state, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// ``summary(_:)`` as UTF-8 bytes appended to `b` (`log` writes one per line).
-    static func writeSummary(_ state: NavigationState, into b: inout [UInt8]) {
-        if let tab = state.selectedTab { b.append(UInt8(ascii: "[")); b += tab.utf8; b += "] ".utf8 }
-        let root = state.root
-        if root.path.isEmpty { b += "root".utf8 }
-        for (i, r) in root.path.enumerated() {
-            if i > 0 { b += pathSeparator }
-            b += r.id.utf8
-        }
-        for p in state.presentationChain {
-            b += chainSeparator
-            b += p.style.rawValue.utf8
-            b.append(UInt8(ascii: " "))
-            b += p.route.id.utf8
-            b.append(UInt8(ascii: "#"))
-            b += String(p.token).utf8
-            if let c = p.content { for r in c.path { b += pathSeparator; b += r.id.utf8 } }
-        }
-    }
-
-    private static let pathSeparator = Array(" ▸ ".utf8)
-    private static let chainSeparator = Array(" ┃ ".utf8)
 
     /// The state as an indented tree, one line per frame, route and presentation.
     static func tree(_ state: NavigationState) -> [String] { treeLines(state).map(\.text) }
@@ -128,14 +106,33 @@ enum Render {
 
     /// `+1.250s`, `+2m03.400s`, `+1h02m03.400s`; the offset from the session's first event.
     static func relativeTime(_ ms: Int64, from origin: Int64) -> String {
+        var bytes: [UInt8] = []
+        writeRelativeTime(ms, from: origin, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``relativeTime(_:from:)`` as UTF-8 bytes appended to `b` (`log` writes one per line).
+    static func writeRelativeTime(_ ms: Int64, from origin: Int64, into b: inout [UInt8]) {
         let d = ms - origin
-        let sign = d < 0 ? "-" : "+"
+        b.append(d < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
         let a = d.magnitude
         let millis = a % 1000, secs = a / 1000
-        func p(_ v: UInt64, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        if secs < 60 { return "\(sign)\(secs).\(p(millis, 3))s" }
-        if secs < 3600 { return "\(sign)\(secs / 60)m\(p(secs % 60, 2)).\(p(millis, 3))s" }
-        return "\(sign)\(secs / 3600)h\(p(secs / 60 % 60, 2))m\(p(secs % 60, 2)).\(p(millis, 3))s"
+        if secs < 60 {
+            b.appendDecimal(secs)
+        } else if secs < 3600 {
+            b.appendDecimal(secs / 60)
+            b.append(UInt8(ascii: "m"))
+            b.appendDecimal(secs % 60, width: 2)
+        } else {
+            b.appendDecimal(secs / 3600)
+            b.append(UInt8(ascii: "h"))
+            b.appendDecimal(secs / 60 % 60, width: 2)
+            b.append(UInt8(ascii: "m"))
+            b.appendDecimal(secs % 60, width: 2)
+        }
+        b.append(UInt8(ascii: "."))
+        b.appendDecimal(millis, width: 3)
+        b.append(UInt8(ascii: "s"))
     }
 
     /// A UTC time, `2026-11-22T21:43:54.123Z`, or `-` when unknown.

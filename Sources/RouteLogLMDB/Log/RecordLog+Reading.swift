@@ -45,7 +45,8 @@ extension RecordLog {
                 return out
             }
             if chunk.isEmpty { return }
-            for event in chunk where try !body(event) { return }
+            // By index: the events are lent to `body` from the chunk, not copied out of it.
+            for i in chunk.indices where try !body(chunk[i]) { return }
             next = chunk[chunk.count - 1].seq + 1
         }
     }

@@ -1,0 +1,56 @@
+import Foundation
+@testable import RouteLogCLI
+import RouteLogCore
+@testable import RouteLogLMDB
+import Testing
+
+/// `log` prints events read ahead on a second thread (``ReadAhead``): the caller must see what a
+/// plain read gives, the same events and then the same error, wherever a record is damaged, and
+/// nothing after it stops.
+struct ReadAheadTests {
+    @Test func readingAheadGivesWhatAPlainReadGives() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let log = try LMDBEventLog.open(at: dir.path, options: .init(initialMapSize: 8 << 20))
+        let info = try log.createSession(NewSession(label: "ahead"))
+        let count: UInt64 = 6_000
+        try log.append(generatedEvents(Int(count), seed: 9), to: info.id, expectedSeq: 0)
+        let eventsDB = try log.environment.database(named: "events")
+        let prefix = StoreKey.eventPrefix(info)
+
+        /// The seqs the caller saw (stopping after `stop`, if given), then the error.
+        func seen(_ ahead: Bool, from: UInt64, through: UInt64, stop: UInt64? = nil) -> [String] {
+            var out: [String] = []
+            let body = { (e: StoredEvent) -> Bool in
+                out.append("\(e.seq) \(e.digest.hex)")
+                return e.seq != stop
+            }
+            do {
+                if ahead {
+                    try ReadAhead.read(log, info.id, from: from, through: through, body)
+                } else {
+                    try log.read(info.id, from: from, through: through, body)
+                }
+            } catch {
+                out.append("\(error)")
+            }
+            return out
+        }
+        func expectPlain(_ what: String) {
+            for (from, through, stop) in [(1, count, nil), (37, count, nil), (700, 5_000, UInt64(3_000)), (1, 10, nil)] as [(UInt64, UInt64, UInt64?)] {
+                #expect(seen(true, from: from, through: through, stop: stop) == seen(false, from: from, through: through, stop: stop),
+                        "\(what), \(from)...\(through)")
+            }
+        }
+        expectPlain("undamaged")
+        for seq: UInt64 in [1, 600, 2_999, 3_001, 5_999, 6_000] {
+            let key = StoreKey.event(prefix, seq)
+            let original = try #require(try log.environment.withReadTransaction { try $0.value(forKey: key, in: eventsDB) })
+            var damaged = original
+            damaged[RecordCodec.headerSize] ^= 0x40
+            try log.environment.withWriteTransaction { try $0.put(damaged, forKey: key, in: eventsDB) }
+            expectPlain("seq \(seq) damaged")
+            try log.environment.withWriteTransaction { try $0.put(original, forKey: key, in: eventsDB) }
+        }
+    }
+}
