@@ -43,7 +43,15 @@ final class LogPrinter {
             // Size the columns to the widest row of the range (a first pass over the events,
             // without folding), so that long event texts do not push the outcome column right. It
             // stops when both columns are as wide as they may be: no later row can widen them.
-            try call { try widths.fit(session, from: from, through: through) }
+            // A stored session's long range is sized on two threads, half each (a crashed app's
+            // journal, read after the stored events, is read on one).
+            try call {
+                if session.store != nil && marks.journaled == nil {
+                    try widths.fitInParallel(session, from: from, through: through)
+                } else {
+                    try widths.fit(session, from: from, through: through)
+                }
+            }
         }
         let pages = MappedPages(session.store)
         // A text line costs more than reading its event: the next events are read meanwhile, on

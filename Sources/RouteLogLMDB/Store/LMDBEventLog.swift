@@ -198,6 +198,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         try overlay.read(id, from: from, through: through, in: records, body)
     }
 
+    /// How many stored events ``read(_:from:through:_:)`` reads in one read transaction: the
+    /// events `from + k·readChunk ..< from + (k+1)·readChunk` are read together, and a corrupt or
+    /// missing record fails its whole chunk (none of its events reach `body`).
+    package static var readChunk: UInt64 { RecordLog.readChunk }
+
     /// The latest stored snapshot at or before `seq` (see ``EventLog/snapshot(_:atOrBefore:)``).
     public func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
         try records.snapshot(id, atOrBefore: seq)
