@@ -363,8 +363,8 @@ public final class Navigator<Route: Routable> {
         public var historyCheckpoints: Int
         public var cachedRoutes: Int
         public var unwrittenEvents: Int
-        /// The unwritten events held in memory (at most ``Recorder/heldInMemory`` beyond a
-        /// batch when the journal can give the others back).
+        /// The unwritten events held in memory (none when the journal can give them back: the
+        /// recorder then reads them from there).
         public var heldEvents: Int
     }
 

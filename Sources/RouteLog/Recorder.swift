@@ -41,10 +41,14 @@ public struct RecordingStatus: Hashable, Sendable {
 /// the main actor.
 ///
 /// The navigator hands each event over once, with ``record(_:seq:digest:)``. The event goes into
-/// the journal (when the log keeps one), which makes it survive the process, and is then pushed,
-/// without taking a lock, onto a lock-free stack; a serial queue is woken if it is not already
-/// scheduled. The queue takes the whole stack in one atomic exchange and appends the backlog in
-/// one batch with the right `expectedSeq`. The lock guards only the queue's own bookkeeping; it is
+/// the journal (when the log keeps one), which makes it survive the process. A journal that can
+/// give its events back (``EventJournal/canReadBack``) is then the queue itself: the call counts
+/// the event and wakes a serial queue, which reads the events back from the journal and appends
+/// them, so nothing of the event is kept in memory or touched by another thread, and a log that
+/// falls far behind costs the journal's file pages, not the process's memory. Otherwise (no
+/// journal, or one that failed) the event is pushed, without taking a lock, onto a lock-free
+/// stack, which the queue takes in one atomic exchange. Either way the queue appends the backlog
+/// in order, in batches with the right `expectedSeq`. The lock guards only the queue's own bookkeeping; it is
 /// never held across I/O, and the call path never takes it. When the log throws, the events stay
 /// pending, the failure is reported once, and the recorder retries later; on success it catches
 /// up with the backlog in batches of up to ``maxBatch`` events.
@@ -62,11 +66,6 @@ final class Recorder: @unchecked Sendable {
     /// is written in several transactions, so the writer's transient memory stays bounded.
     static let maxBatch = 1_024
 
-    /// Events held in memory at most while the log is behind, when the journal can give events
-    /// back (``EventJournal/canReadBack``): later calls go to the journal only, and the queue
-    /// reads them back from it in order. Without such a journal every pending event is held.
-    static let heldInMemory = 4_096
-
     let log: any EventLog
     let session: SessionID
     let queue: DispatchQueue
@@ -82,11 +81,8 @@ final class Recorder: @unchecked Sendable {
     private let handoffs = ManagedAtomic<Handoff?>(nil)
     /// Events handed over since the recorder started.
     private let handedOver = ManagedAtomic<Int>(0)
-    /// Events of this recorder the log holds (`writtenByUs`, readable without the lock).
-    private let committedCount = ManagedAtomic<Int>(0)
-    /// The seq before the first event this recorder was handed: event `n` handed over (from 1)
-    /// is seq `baseSeq + n`.
-    private let baseSeq: UInt64
+    /// The last seq that went to the journal only (0: none).
+    private let journaledThrough = ManagedAtomic<UInt64>(0)
     /// Whether a drain is scheduled on the queue.
     private let drainScheduled = ManagedAtomic<Bool>(false)
     /// Whether recording is stopped by a failure (retries are scheduled by the queue).
@@ -112,7 +108,6 @@ final class Recorder: @unchecked Sendable {
         self.log = log
         self.session = session
         self.written = writtenSeq
-        self.baseSeq = writtenSeq
         self.logger = logger
         self.retryDelay = retryDelay
         self.queue = DispatchQueue(label: "RouteLog.Recorder.\(session)")
@@ -166,8 +161,9 @@ final class Recorder: @unchecked Sendable {
     func record(_ event: RecordedEvent, seq: UInt64, digest: Digest) {
         if let journal {
             journal.write(event, seq: seq, digest: digest)
-            // Far behind: the journal holds the event, and the queue will read it back from there.
-            if handedOver.load(ordering: .relaxed) - committedCount.load(ordering: .relaxed) >= Self.heldInMemory && journal.canReadBack {
+            // The journal holds the event: the queue reads it back from there.
+            if journal.canReadBack {
+                journaledThrough.store(seq, ordering: .releasing)
                 handedOver.wrappingIncrement(ordering: .releasing)
                 wake()
                 return
@@ -262,17 +258,17 @@ final class Recorder: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         while true {
             drainScheduled.store(false, ordering: .releasing)
-            // Every event counted here is on the stack (taken below) or, past the memory bound,
-            // only in the journal.
-            let last = baseSeq + UInt64(handedOver.load(ordering: .acquiring))
             let (held, expected, stopped): ([Item], UInt64, Bool) = lock.withLock {
                 takeHandoffs()
                 let end = min(inflight.count, inflightStart + Self.maxBatch)
                 return (Array(inflight[inflightStart..<end]), written, failure?.diverged == true || (failure != nil && !force))
             }
             if stopped { return }
-            guard let batch = nextBatch(held: held, after: expected, through: last) else {
-                failed("the journal cannot give back seqs \(expected + 1)...\(last), which the log does not hold yet", diverged: false)
+            // Read after taking the stack: a call that went to the journal only before an event
+            // on the stack stored its seq before pushing that event.
+            let journaled = journaledThrough.load(ordering: .acquiring)
+            guard let batch = nextBatch(held: held, after: expected, journaledThrough: journaled) else {
+                failed("the journal cannot give back seqs \(expected + 1)...\(journaled), which the log does not hold yet", diverged: false)
                 return
             }
             if batch.isEmpty { return }
@@ -295,13 +291,15 @@ final class Recorder: @unchecked Sendable {
     /// The next batch after seq `expected`: the events held in memory when they continue the log,
     /// else (the memory bound was reached) up to ``maxBatch`` events read back from the journal,
     /// which holds every event; `nil` when the journal cannot give them back.
-    private func nextBatch(held: [Item], after expected: UInt64, through last: UInt64) -> [Item]? {
+    private func nextBatch(held: [Item], after expected: UInt64, journaledThrough journaled: UInt64) -> [Item]? {
         if let first = held.first, first.seq == expected + 1 {
             var n = 1
             while n < held.count && held[n].seq == held[n - 1].seq + 1 { n += 1 }
             return Array(held.prefix(n))
         }
-        let end = min(last, expected + UInt64(Self.maxBatch))
+        // The next events went to the journal only (every event before the last of those is in
+        // the journal, held in memory or not).
+        let end = min(journaled, expected + UInt64(Self.maxBatch))
         guard end > expected else { return [] }
         guard let events = journal?.events(from: expected + 1, through: end) else { return nil }
         return events.enumerated().map { ($0.element.event, $0.element.digest, expected + 1 + UInt64($0.offset)) }
@@ -325,7 +323,6 @@ final class Recorder: @unchecked Sendable {
         let (recovered, callback): (RecordingError?, (@Sendable () -> Void)?) = lock.withLock {
             writtenByUs += count
             written += UInt64(count)
-            committedCount.store(writtenByUs, ordering: .relaxed)
             // The written events held in memory (a batch read back from the journal may have
             // written some of them too).
             while inflightStart < inflight.count && inflight[inflightStart].seq <= written { inflightStart += 1 }
