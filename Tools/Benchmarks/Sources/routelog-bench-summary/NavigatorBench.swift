@@ -106,23 +106,39 @@ func timedCalls(_ count: Int, from start: Int = 0, _ body: (Int) -> Void) -> [Do
     return times
 }
 
-/// Per-call wall time (µs) with this thread's voluntary and involuntary context switches during the call.
+/// One timed call: its wall time, the CPU time this thread spent in it (both µs: what the code
+/// cost, without the time the thread did not run, which on a virtual machine includes time the
+/// host gave the virtual CPU to someone else, invisible to the switch counts), and this thread's
+/// voluntary and involuntary context switches during it.
+typealias TimedCall = (micros: Double, cpuMicros: Double, voluntary: Int, involuntary: Int)
+
+/// Per-call wall and CPU times with the context switches during each call.
 @MainActor
-func timedCallsWithSwitches(_ count: Int, from start: Int, _ body: (Int) -> Void) -> [(micros: Double, voluntary: Int, involuntary: Int)] {
-    var out: [(micros: Double, voluntary: Int, involuntary: Int)] = []
+func timedCallsWithSwitches(_ count: Int, from start: Int, _ body: (Int) -> Void) -> [TimedCall] {
+    var out: [TimedCall] = []
     out.reserveCapacity(count)
     var before = rusage(), after = rusage()
     // RUSAGE_THREAD (Linux): not imported into Swift, it needs _GNU_SOURCE.
     let rusageThread = __rusage_who_t(1)
     for k in 0..<count {
         getrusage(rusageThread, &before)
+        let c0 = threadCPUNanoseconds()
         let t0 = monotonicNanoseconds()
         body(start + k)
         let t1 = monotonicNanoseconds()
+        let c1 = threadCPUNanoseconds()
         getrusage(rusageThread, &after)
-        out.append((Double(t1 - t0) / 1_000, after.ru_nvcsw - before.ru_nvcsw, after.ru_nivcsw - before.ru_nivcsw))
+        out.append((Double(t1 - t0) / 1_000, Double(c1 - c0) / 1_000, after.ru_nvcsw - before.ru_nvcsw, after.ru_nivcsw - before.ru_nivcsw))
     }
     return out
+}
+
+/// This thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`: the scheduler's exact run
+/// time, where `getrusage`'s user and system times are apportioned from ticks).
+@inline(__always) func threadCPUNanoseconds() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -235,11 +251,12 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     // Bursts of 10,000 calls, the recorder catching up between them (not timed): an app's million
     // calls come over hours, so its backlog stays small; a loop that outran the writer for the
     // whole million would measure the backlog, not what the navigator keeps.
-    var slowestUnswitched = 0.0, bigBlocked = 0, bigPreempted = 0
+    var slowestUnswitched = 0.0, bigBlocked = 0, bigPreempted = 0, mostCPU = 0.0
     while done < bigN {
         let chunk = min(10_000, bigN - done)
         for c in timedCallsWithSwitches(chunk, from: done, { NavigatorMix.call(big, $0) }) {
             slowest = max(slowest, c.micros)
+            mostCPU = max(mostCPU, c.cpuMicros)
             if c.voluntary > 0 { bigBlocked += 1 }
             if c.involuntary > 0 { bigPreempted += 1 }
             if c.voluntary == 0 && c.involuntary == 0 { slowestUnswitched = max(slowestUnswitched, c.micros) }
@@ -291,13 +308,17 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
                    + "\(footprint.historyCheckpoints) checkpoints, \(footprint.cachedRoutes) cached routes" + scaledNote),
         Figure(name: "navigator-call-max-1M", value: slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
                note: "the slowest single call of the session, the first excluded; bursts of 10,000 calls; slowest without a context switch "
-                   + "\(Summary.format(slowestUnswitched)) µs; \(bigBlocked) calls blocked, \(bigPreempted) preempted (after the first \(early))" + scaledNote),
+                   + "\(Summary.format(slowestUnswitched)) µs; the most CPU time one call used \(Summary.format(mostCPU)) µs; "
+                   + "\(bigBlocked) calls blocked, \(bigPreempted) preempted (after the first \(early))" + scaledNote),
         Figure(name: "navigator-burst-memory-1M", value: burst.peakGrowth, unit: "MiB", target: .valueAtMost(8), count: bigN,
                note: "one uninterrupted burst of \(bigN) calls (the recorder never waited for): peak RssAnon, sampled every 10,000 calls, minus "
                    + "before the burst; the largest backlog \(burst.backlog) events, \(burst.held) of them in memory; \(Summary.format(burst.seconds)) s" + scaledNote),
         Figure(name: "navigator-burst-max-1M", value: burst.slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
                note: "the slowest call of the same burst; slowest without a context switch \(Summary.format(burst.slowestUnswitched)) µs; "
                    + "\(burst.blocked) calls blocked, \(burst.preempted) preempted" + scaledNote),
+        Figure(name: "navigator-burst-max-cpu-1M", value: burst.mostCPU, unit: "µs", target: .valueAtMost(1_000), count: bigN,
+               note: "the most CPU time one call of the same burst used (CLOCK_THREAD_CPUTIME_ID around each call): what "
+                   + "the slowest call costs the code, without the time the thread did not run" + scaledNote),
         Figure(name: "navigator-restore-1M", value: Measure.median(restores), unit: "ms", count: 5,
                note: "Navigator.restoringLatest on the \(head)-event session, median of 5" + scaledNote),
         Figure(name: "navigator-travel-1M", value: Measure.median(travels), unit: "ms", target: .valueAtMost(10), count: 100,
@@ -343,6 +364,8 @@ struct BurstFigures {
     var held = 0
     var slowest: Double
     var slowestUnswitched: Double
+    /// The most CPU time one call used.
+    var mostCPU = 0.0
     var blocked: Int
     var preempted: Int
     var seconds: Double
@@ -365,6 +388,7 @@ func uninterruptedBurst(_ count: Int, in dir: TemporaryDirectory) throws -> Burs
         let chunk = min(10_000, 10_000 + count - done)
         for c in timedCallsWithSwitches(chunk, from: done, { NavigatorMix.call(nav, $0) }) {
             r.slowest = max(r.slowest, c.micros)
+            r.mostCPU = max(r.mostCPU, c.cpuMicros)
             if c.voluntary > 0 { r.blocked += 1 }
             if c.involuntary > 0 { r.preempted += 1 }
             if c.voluntary == 0 && c.involuntary == 0 { r.slowestUnswitched = max(r.slowestUnswitched, c.micros) }
