@@ -21,8 +21,6 @@ struct LogColumnWidthsTests {
         events[9_500].meta.callSite = CallSite(file: String(repeating: "F", count: 50) + ".swift", line: 1)
         try log.append(events, to: info.id, expectedSeq: 0)
         let session = ResolvedSession(store: log, info: try log.session(info.id), seq: nil)
-        let eventsDB = try log.environment.database(named: "events")
-        let prefix = StoreKey.eventPrefix(info)
 
         func sized(_ parallel: Bool, from: UInt64, through: UInt64) -> String {
             var widths = LogColumnWidths()
@@ -48,14 +46,8 @@ struct LogColumnWidthsTests {
         // Damage one record at a time: in the first half (before and after its widest row, and
         // in the chunk that holds it), in the second (before, in the chunk of and after its
         // widest row), at the ends.
-        for seq: UInt64 in [1, 100, 2_990, 3_001, 4_700, 6_000, 6_200, 8_800, 9_400, 9_499, 9_600, 11_999, 12_000] {
-            let key = StoreKey.event(prefix, seq)
-            let original = try #require(try log.environment.withReadTransaction { try $0.value(forKey: key, in: eventsDB) })
-            var damaged = original
-            damaged[RecordCodec.headerSize] ^= 0x40
-            try log.environment.withWriteTransaction { try $0.put(damaged, forKey: key, in: eventsDB) }
-            expectOnePass("seq \(seq) damaged")
-            try log.environment.withWriteTransaction { try $0.put(original, forKey: key, in: eventsDB) }
+        try withEachRecordDamaged(log, info, seqs: [1, 100, 2_990, 3_001, 4_700, 6_000, 6_200, 8_800, 9_400, 9_499, 9_600, 11_999, 12_000]) {
+            expectOnePass("seq \($0) damaged")
         }
     }
 }

@@ -15,8 +15,6 @@ struct ReadAheadTests {
         let info = try log.createSession(NewSession(label: "ahead"))
         let count: UInt64 = 6_000
         try log.append(generatedEvents(Int(count), seed: 9), to: info.id, expectedSeq: 0)
-        let eventsDB = try log.environment.database(named: "events")
-        let prefix = StoreKey.eventPrefix(info)
 
         /// The seqs the caller saw (stopping after `stop`, if given), then the error.
         func seen(_ ahead: Bool, from: UInt64, through: UInt64, stop: UInt64? = nil) -> [String] {
@@ -43,14 +41,6 @@ struct ReadAheadTests {
             }
         }
         expectPlain("undamaged")
-        for seq: UInt64 in [1, 600, 2_999, 3_001, 5_999, 6_000] {
-            let key = StoreKey.event(prefix, seq)
-            let original = try #require(try log.environment.withReadTransaction { try $0.value(forKey: key, in: eventsDB) })
-            var damaged = original
-            damaged[RecordCodec.headerSize] ^= 0x40
-            try log.environment.withWriteTransaction { try $0.put(damaged, forKey: key, in: eventsDB) }
-            expectPlain("seq \(seq) damaged")
-            try log.environment.withWriteTransaction { try $0.put(original, forKey: key, in: eventsDB) }
-        }
+        try withEachRecordDamaged(log, info, seqs: [1, 600, 2_999, 3_001, 5_999, 6_000]) { expectPlain("seq \($0) damaged") }
     }
 }

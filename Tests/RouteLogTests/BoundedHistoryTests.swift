@@ -94,23 +94,30 @@ import Testing
         #expect(nav.memoryFootprint.historyEvents == window)
 
         // Seqs older than the window and not in the log yet come from the recorder's backlog.
+        try await Self.expectTravelThenCatchUp(nav, log: log, like: reference, travelTo: [1, 700, nav.headSeq - UInt64(window) - 1, nav.headSeq - 3])
+    }
+
+    /// Travels to `seqs` (each state as `reference`'s log has it), then opens the gate and checks
+    /// that the log catches up with every event and digest the reference recorded.
+    static func expectTravelThenCatchUp(_ nav: Navigator<PodRoute>, log: GatedLog, like reference: Navigator<PodRoute>, travelTo seqs: [UInt64],
+                                        sourceLocation: SourceLocation = #_sourceLocation) async throws {
         await reference.flush()
-        for seq in [UInt64(1), 700, nav.headSeq - UInt64(window) - 1, nav.headSeq - 3] {
+        for seq in seqs {
             try nav.travel(to: seq)
-            #expect(nav.state == (try reference.log.state(of: reference.session, at: seq)), "seq \(seq)")
+            #expect(nav.state == (try reference.log.state(of: reference.session, at: seq)), "seq \(seq)", sourceLocation: sourceLocation)
         }
         nav.returnToPresent()
 
         log.open()
         await nav.flush()
-        #expect(!log.timedOut)
-        #expect(nav.recordingError == nil && nav.recordingStatus.pendingCount == 0)
+        #expect(!log.timedOut, sourceLocation: sourceLocation)
+        #expect(nav.recordingError == nil && nav.recordingStatus.pendingCount == 0, sourceLocation: sourceLocation)
         let stored = try log.events(nav.session)
         let expected = try reference.log.events(reference.session)
-        #expect(stored.count == Int(nav.headSeq) && expected.count == stored.count)
-        #expect(stored.map(\.recorded.event) == expected.map(\.recorded.event))
-        #expect(stored.map(\.digest) == expected.map(\.digest))
-        #expect(stored.last?.digest == nav.state.digest)
+        #expect(stored.count == Int(nav.headSeq) && expected.count == stored.count, sourceLocation: sourceLocation)
+        #expect(stored.map(\.recorded.event) == expected.map(\.recorded.event), sourceLocation: sourceLocation)
+        #expect(stored.map(\.digest) == expected.map(\.digest), sourceLocation: sourceLocation)
+        #expect(stored.last?.digest == nav.state.digest, sourceLocation: sourceLocation)
     }
 
     @Test func theWindowIsAWholeNumberOfCheckpointIntervals() async throws {

@@ -1,0 +1,19 @@
+import RouteLogCore
+@testable import RouteLogLMDB
+import Testing
+
+/// Damages the stored records of `session` one at a time (a flipped payload bit, which fails the
+/// record's checksum), runs `check` with each one damaged, and puts the record back.
+func withEachRecordDamaged(_ log: LMDBEventLog, _ session: SessionInfo, seqs: [UInt64], _ check: (UInt64) throws -> Void) throws {
+    let eventsDB = try log.environment.database(named: "events")
+    let prefix = StoreKey.eventPrefix(session)
+    for seq in seqs {
+        let key = StoreKey.event(prefix, seq)
+        let original = try #require(try log.environment.withReadTransaction { try $0.value(forKey: key, in: eventsDB) })
+        var damaged = original
+        damaged[RecordCodec.headerSize] ^= 0x40
+        try log.environment.withWriteTransaction { try $0.put(damaged, forKey: key, in: eventsDB) }
+        try check(seq)
+        try log.environment.withWriteTransaction { try $0.put(original, forKey: key, in: eventsDB) }
+    }
+}
