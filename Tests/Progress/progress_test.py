@@ -55,19 +55,21 @@ def run(args, terminal, timeout=300):
     return p.returncode, out, err
 
 
-def same_both_ways(name, args, want_label):
+def same_both_ways(name, args, want_label, says_left=False):
     code_t, out_t, err_t = run(args, terminal=True)
     code_p, out_p, err_p = run(args, terminal=False)
     check(f"{name}: exits 0 both ways", code_t == 0 and code_p == 0, (code_t, code_p, err_t[-300:], err_p[-300:]))
     check(f"{name}: a progress line on the terminal", want_label.encode() in err_t and b"\r\x1b[K" in err_t, err_t[-300:])
     check(f"{name}: the line is erased at the end", err_t.endswith(b"\r\x1b[K"), err_t[-80:])
     check(f"{name}: nothing on standard error through a pipe", err_p == b"", err_p[-300:])
+    if says_left:
+        check(f"{name}: the line says how long is left", b" left)" in err_t, err_t[-300:])
     return out_t, out_p
 
 
 def main():
     big = write_breathing_fixture(ws.path("big.json"), EVENTS, "big")
-    out_t, out_p = same_both_ways("import", ["import", big, "--store", ws.path("a")], "importing " + big)
+    out_t, out_p = same_both_ways("import", ["import", big, "--store", ws.path("a")], "importing " + big, says_left=True)
     # The session ids differ (two imports); the rest of the line is the same.
     check("import: the same output both ways", out_t.split(b" as ")[0] == out_p.split(b" as ")[0] and out_t.endswith(b"(%d events)\n" % EVENTS), (out_t, out_p))
     code, out, err = run(["import", big, "--store", ws.path("b"), "--json"], terminal=True)

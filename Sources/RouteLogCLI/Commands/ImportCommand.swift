@@ -69,7 +69,12 @@ struct ImportCommand: ParsableCommand {
         for (i, file) in files.enumerated() {
             progress.stage("importing \(file)", total: nil)
             do {
-                try group.add(contentsOf: file, label: label, scan: { path, event throws(RouteLogError) in try Fixture.scan(path, event: event) }) {
+                // The file's events are counted as they are written; how far into the file the
+                // reader is tells how long is left.
+                let size = max(1, (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 1)
+                try group.add(contentsOf: file, label: label, scan: { path, event throws(RouteLogError) in
+                    try Fixture.scan(path, event: event) { progress.update(fraction: Double($0) / Double(size)) }
+                }) {
                     progress.update($0)
                 }
             } catch let error as RouteLogError {

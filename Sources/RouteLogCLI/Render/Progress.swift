@@ -25,6 +25,9 @@ final class Progress {
     private var total: Int?
     private let unit: String
     private var done = 0
+    /// How much of the stage's work is done (0...1), when the count's total is not known but a
+    /// fraction is (the bytes of a file read): the line then says how long is left.
+    private var fraction: Double?
     private let start = ContinuousClock.now
     /// When the current stage started: its rate counts from here.
     private var stageStart = ContinuousClock.now
@@ -58,6 +61,7 @@ final class Progress {
         self.label = label
         self.total = total
         done = 0
+        fraction = nil
         stageStart = .now
         draw(force: true)
     }
@@ -75,6 +79,11 @@ final class Progress {
     func update(_ count: Int) {
         done = count
         draw(force: false)
+    }
+
+    /// The stage is `fraction` done (0...1), its count's total unknown.
+    func update(fraction: Double) {
+        self.fraction = min(1, max(0, fraction))
     }
 
     /// Erases the line, if one was drawn.
@@ -104,7 +113,11 @@ final class Progress {
         if let total { text += " of \(total.grouped)" }
         text += " \(unit)"
         var details = [rate >= 1 ? "\(Int(rate).grouped)/s" : nil]
-        if let total, rate >= 1, total > done { details.append("\(Self.duration(Double(total - done) / rate)) left") }
+        if let total, rate >= 1, total > done {
+            details.append("\(Self.duration(Double(total - done) / rate)) left")
+        } else if total == nil, let fraction, fraction >= 0.01, fraction < 1 {
+            details.append("\(Self.duration(seconds * (1 - fraction) / fraction)) left")
+        }
         let shownDetails = details.compactMap { $0 }
         if !shownDetails.isEmpty { text += " (" + shownDetails.joined(separator: ", ") + ")" }
         return text

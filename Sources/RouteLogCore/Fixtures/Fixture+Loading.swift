@@ -16,15 +16,19 @@ extension Fixture {
     /// write them in batches), until the first item that is not an event: the events handed over
     /// count only once the call returns without an error.
     ///
+    /// - Parameter bytesRead: told, after each event, how many of the file's bytes the reader has
+    ///   passed (for a caller showing how far it has got: the file's size is the total).
     /// - Returns: the fixture without its events (`events` is empty and the expectation's
     ///   `outcomes` `nil`), and how many events the file holds.
     /// - Throws: ``FixtureError``, as ``init(contentsOf:)``.
-    public static func scan(contentsOf path: String, event: (RecordedEvent) -> Void = { _ in }) throws(FixtureError) -> (header: Fixture, eventCount: Int) {
-        let read = try readFile(path, keep: false, event: event)
+    public static func scan(contentsOf path: String, event: (RecordedEvent) -> Void = { _ in },
+                            bytesRead: (Int) -> Void = { _ in }) throws(FixtureError) -> (header: Fixture, eventCount: Int) {
+        let read = try readFile(path, keep: false, event: event, bytesRead: bytesRead)
         return (read.fixture, read.eventCount)
     }
 
-    static func readFile(_ path: String, keep: Bool = true, event: (RecordedEvent) -> Void = { _ in }) throws(FixtureError) -> (fixture: Fixture, eventCount: Int) {
+    static func readFile(_ path: String, keep: Bool = true, event: (RecordedEvent) -> Void = { _ in },
+                         bytesRead: (Int) -> Void = { _ in }) throws(FixtureError) -> (fixture: Fixture, eventCount: Int) {
         // A device, FIFO or socket (or a symlink to one) is refused before it is opened: opening a
         // FIFO waits for a writer, and /dev/zero never ends.
         var st = stat()
@@ -42,7 +46,9 @@ extension Fixture {
                 throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
             }
             mapped.rewind()
-            return try Fixture.parse(utf8: mapped.buffer, file: path, passed: mapped.release, keep: keep, event: event)
+            return try withoutActuallyEscaping(bytesRead) { bytesRead throws(FixtureError) in
+                try Fixture.parse(utf8: mapped.buffer, file: path, passed: { mapped.release($0); bytesRead($0) }, keep: keep, event: event)
+            }
         }
         guard let bytes = Fixture.readBytes(path) else {
             let reason: String
@@ -59,7 +65,9 @@ extension Fixture {
         guard Fixture.isUTF8(bytes) else {
             throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
         }
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: path, keep: keep, event: event) }
+        return try withoutActuallyEscaping(bytesRead) { bytesRead throws(FixtureError) in
+            try bytes.withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: path, passed: bytesRead, keep: keep, event: event) }
+        }
     }
 
     /// Parses fixture text.

@@ -31,7 +31,7 @@ public final class FixtureImport {
     ///   - label: overrides the label from the file's header (or its name).
     ///   - scan: reads the file at the path it is given, hands each event to its second argument
     ///     as it is read, and returns the file's header and event count, or throws why the file is
-    ///     bad: ``Fixture/scan(contentsOf:event:)``, or a caller's wrapper of it that words errors
+    ///     bad: ``Fixture/scan(contentsOf:event:bytesRead:)``, or a caller's wrapper of it that words errors
     ///     its own way.
     ///   - progress: called with the number of events read so far, every few thousand.
     /// - Returns: what `scan` returned.

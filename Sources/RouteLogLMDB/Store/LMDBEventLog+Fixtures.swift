@@ -44,7 +44,7 @@ extension LMDBEventLog {
     /// read-write open.
     ///
     /// - Parameters:
-    ///   - path: the file, already checked by ``Fixture/scan(contentsOf:event:)``.
+    ///   - path: the file, already checked by ``Fixture/scan(contentsOf:event:bytesRead:)``.
     ///   - checked: what that check returned; the file must still read the same (else
     ///     ``FixtureError`` says it changed, and nothing is written).
     ///   - label: overrides the label from the file's header (or its name).

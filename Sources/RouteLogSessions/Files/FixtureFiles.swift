@@ -11,9 +11,10 @@ extension Fixture {
     }
 
     /// Checks a file as ``load(_:)`` does, in bounded memory: each event is handed to `event` and
-    /// not kept (see ``Fixture/scan(contentsOf:event:)``).
-    package static func scan(_ path: String, event: (RecordedEvent) -> Void = { _ in }) throws(RouteLogError) -> (header: Fixture, eventCount: Int) {
-        do { return try Fixture.scan(contentsOf: path, event: event) } catch { throw cliError(error, path) }
+    /// not kept (see ``Fixture/scan(contentsOf:event:bytesRead:)``).
+    package static func scan(_ path: String, event: (RecordedEvent) -> Void = { _ in },
+                             bytesRead: (Int) -> Void = { _ in }) throws(RouteLogError) -> (header: Fixture, eventCount: Int) {
+        do { return try Fixture.scan(contentsOf: path, event: event, bytesRead: bytesRead) } catch { throw cliError(error, path) }
     }
 
     static func cliError(_ error: FixtureError, _ path: String) -> RouteLogError {
