@@ -219,6 +219,27 @@ enum CLIBench {
                               count: n, note: "peak RSS (ru_maxrss) of routelog import of the exported \(n)-event file into a new store; "
                                   + "\(Summary.format(imported.seconds)) s, \(cpu(imported)); target 512 MiB at 10M events (BENCH_SCALE=10)" + scaled))
 
+        // Ten such files in one import: the 10M events a file cannot hold (one run; the ten names
+        // are links to the exported file, imported as ten sessions).
+        progress("cli-import-\(size)x10, 1 run")
+        let tenDir = (data.store as NSString).deletingLastPathComponent + "/ten-files"
+        try? FileManager.default.removeItem(atPath: tenDir)
+        try FileManager.default.createDirectory(atPath: tenDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tenDir) }
+        let tenFiles = try (0..<10).map { k -> String in
+            let link = tenDir + "/part-\(k).json"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: data.file)
+            return link
+        }
+        let ten = try run(bin, ["import", "--store", tenDir + "/store"] + tenFiles)
+        guard ten.status == 0 else { throw BenchError("routelog import of ten files exited with \(ten.status)") }
+        let tenName = n == 1_000_000 ? "cli-import-10M" : "cli-import-\(size)x10"
+        figures.append(Figure(name: tenName, value: ten.seconds, unit: "s", target: .valueAtMost(30 * Double(n) / 1_000_000), count: 10 * n,
+                              note: "routelog import of ten \(n)-event files into a new store, one run; \(cpu(ten)); peak RSS "
+                                  + "\(Summary.format(Double(ten.maxRSS) / 1_048_576)) MiB (target 512)" + scaled))
+        figures.append(Figure(name: tenName + "-rss", value: Double(ten.maxRSS) / 1_048_576, unit: "MiB", target: .valueAtMost(512), count: 10 * n,
+                              note: "peak RSS (ru_maxrss) of that run" + scaled))
+
         progress("cli-log-\(size), \(runs) run(s)")
         let logRun = try measure(bin, ["log", data.sessionA] + store, runs: runs, expect: [0])
         figures.append(Figure(name: "cli-log-\(size)", value: Double(n) / logRun.best.seconds, unit: "lines/s", target: .valueAtLeast(1_000_000),
