@@ -35,7 +35,7 @@ extension Navigator {
     /// the events the recorder has not written yet (during an outage the backlog can be longer
     /// than the window). Reading never waits on the writer: the log's reads run beside its appends.
     private func loggedState(at seq: UInt64) throws -> NavigationState {
-        let (written, unwritten) = recorder.unwritten(through: seq)
+        let (written, unwritten) = try recorder.unwritten(through: seq)
         guard seq > written else { return try log.state(of: session, at: seq) }
         var r = Replayer(state: try log.state(of: session, at: written), seq: written)
         for e in unwritten { r.apply(e.event) }

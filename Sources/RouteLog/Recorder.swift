@@ -156,8 +156,8 @@ final class Recorder: @unchecked Sendable {
 
     /// Records event `seq`: `digest` is the state's digest after it, as the navigator computed
     /// it. The event is in the journal when this returns (it survives the process from here on)
-    /// and queued for the log. Lock-free: a journal write, an allocation and a few atomic
-    /// operations.
+    /// and queued for the log. Lock-free: a journal write and a few atomic operations (and an
+    /// allocation when the event goes onto the stack).
     func record(_ event: RecordedEvent, seq: UInt64, digest: Digest) {
         if let journal {
             journal.write(event, seq: seq, digest: digest)
@@ -209,19 +209,28 @@ final class Recorder: @unchecked Sendable {
 
     /// The last seq the log holds, and the events handed over after it through seq `through`
     /// (oldest first).
-    func unwritten(through: UInt64) -> (writtenSeq: UInt64, events: [RecordedEvent]) {
+    ///
+    /// - Throws: ``UnavailableEvents`` when one of them is neither held in memory nor given back
+    ///   by the journal.
+    func unwritten(through: UInt64) throws -> (writtenSeq: UInt64, events: [RecordedEvent]) {
         while true {
             let (from, held): (UInt64, [Item]) = lock.withLock {
                 takeHandoffs()
-                return (written, through > written ? Array(inflight[inflightStart...].prefix(Int(through - written))) : [])
+                return (written, Array(inflight[inflightStart...].prefix { $0.seq <= through }))
             }
             guard through > from else { return (from, []) }
-            if held.count == Int(through - from) && held.first?.seq == from + 1 { return (from, held.map(\.event)) }
-            // Some of them are only in the journal; if the log committed them meanwhile (and the
-            // journal let go of them), ask again from the new written seq.
-            if let events = journal?.events(from: from + 1, through: through) { return (from, events.map(\.event)) }
-            if lock.withLock({ written }) == from { return (from, held.map(\.event)) }
+            if let items = assemble(held, from: from + 1, through: through) { return (from, items.map(\.event)) }
+            // The log committed some of them meanwhile and the journal let go of them: ask again
+            // from the new written seq. If nothing moved, this process cannot give them.
+            if lock.withLock({ written }) == from { throw UnavailableEvents(from: from + 1, through: through) }
         }
+    }
+
+    /// Unwritten events that neither the recorder's memory nor the journal can give back.
+    struct UnavailableEvents: Error, CustomStringConvertible {
+        var from: UInt64
+        var through: UInt64
+        var description: String { "the recorder cannot give back seqs \(from)...\(through), which the log does not hold yet" }
     }
 
     /// Lets go of every file and lock the recording holds, after a ``flush()``: the journal marks
@@ -267,8 +276,11 @@ final class Recorder: @unchecked Sendable {
             // Read after taking the stack: a call that went to the journal only before an event
             // on the stack stored its seq before pushing that event.
             let journaled = journaledThrough.load(ordering: .acquiring)
-            guard let batch = nextBatch(held: held, after: expected, journaledThrough: journaled) else {
-                failed("the journal cannot give back seqs \(expected + 1)...\(journaled), which the log does not hold yet", diverged: false)
+            // Every seq after the log's up to `journaled` is in the journal, and every one after
+            // `journaled` on the stack.
+            let end = min(expected + UInt64(Self.maxBatch), max(journaled, held.last?.seq ?? 0))
+            guard let batch = assemble(held.filter { $0.seq <= end }, from: expected + 1, through: end) else {
+                failed("\(UnavailableEvents(from: expected + 1, through: end))", diverged: false)
                 return
             }
             if batch.isEmpty { return }
@@ -288,21 +300,25 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    /// The next batch after seq `expected`: the events held in memory when they continue the log,
-    /// else (the memory bound was reached) up to ``maxBatch`` events read back from the journal,
-    /// which holds every event; `nil` when the journal cannot give them back.
-    private func nextBatch(held: [Item], after expected: UInt64, journaledThrough journaled: UInt64) -> [Item]? {
-        if let first = held.first, first.seq == expected + 1 {
-            var n = 1
-            while n < held.count && held[n].seq == held[n - 1].seq + 1 { n += 1 }
-            return Array(held.prefix(n))
+    /// The events `from`...`through`, in order: those of `held` (in seq order, all within the
+    /// range), and the seqs between them read back from the journal; `nil` when the journal cannot
+    /// give one back.
+    private func assemble(_ held: [Item], from: UInt64, through: UInt64) -> [Item]? {
+        var out: [Item] = []
+        var next = from
+        func readBack(through end: UInt64) -> Bool {
+            guard next <= end else { return true }
+            guard let events = journal?.events(from: next, through: end) else { return false }
+            for (k, e) in events.enumerated() { out.append((e.event, e.digest, next + UInt64(k))) }
+            next = end + 1
+            return true
         }
-        // The next events went to the journal only (every event before the last of those is in
-        // the journal, held in memory or not).
-        let end = min(journaled, expected + UInt64(Self.maxBatch))
-        guard end > expected else { return [] }
-        guard let events = journal?.events(from: expected + 1, through: end) else { return nil }
-        return events.enumerated().map { ($0.element.event, $0.element.digest, expected + 1 + UInt64($0.offset)) }
+        for item in held {
+            guard readBack(through: item.seq - 1) else { return nil }
+            out.append(item)
+            next = item.seq + 1
+        }
+        return readBack(through: through) ? out : nil
     }
 
     private func resync(expected: UInt64, actual: UInt64, batch: [Item]) -> Bool {
@@ -318,7 +334,7 @@ final class Recorder: @unchecked Sendable {
         return false
     }
 
-    /// Drops the written head of `inflight` (the oldest `count` events).
+    /// Counts `count` more events written and drops the held ones the log now holds.
     private func succeeded(count: Int) {
         let (recovered, callback): (RecordingError?, (@Sendable () -> Void)?) = lock.withLock {
             writtenByUs += count

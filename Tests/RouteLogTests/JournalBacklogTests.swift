@@ -70,3 +70,65 @@ final class GatedJournalingLog: GatedLog, JournalingEventLog, @unchecked Sendabl
         #expect(nav.memoryFootprint.heldEvents == 0)
     }
 }
+
+/// A journal in memory that stops taking events after seq `lastKept`, as a journal does when it
+/// cannot make its next segment: the recorder then holds the later events in memory.
+final class FailingMemoryJournal: EventJournal, @unchecked Sendable {
+    let runNumber = 1
+    private let lastKept: UInt64
+    private let lock = NSLock()
+    private var kept: [UInt64: (event: RecordedEvent, digest: Digest)] = [:]
+    private var failed = false
+
+    init(lastKept: UInt64) { self.lastKept = lastKept }
+
+    func write(_ event: RecordedEvent, seq: UInt64, digest: Digest) {
+        lock.withLock {
+            if seq > lastKept { failed = true }
+            if !failed { kept[seq] = (event, digest) }
+        }
+    }
+    var canReadBack: Bool { lock.withLock { !failed } }
+    func events(from seq: UInt64, through last: UInt64) -> [(event: RecordedEvent, digest: Digest)]? {
+        lock.withLock {
+            let found = (seq...max(seq, last)).compactMap { kept[$0] }
+            return seq > last ? [] : found.count == Int(last - seq + 1) ? found : nil
+        }
+    }
+    func committed(through seq: UInt64) { lock.withLock { kept = kept.filter { $0.key > seq } } }
+    func close(allCommitted: Bool) {}
+    func suspend() {}
+    func resume() throws {}
+}
+
+/// An in-memory log behind a gate whose runs get a ``FailingMemoryJournal``.
+final class GatedFailingJournalLog: GatedLog, JournalingEventLog, @unchecked Sendable {
+    let lastKept: UInt64
+    init(lastKept: UInt64) {
+        self.lastKept = lastKept
+        super.init()
+    }
+    func beginRun(of session: SessionID, head: UInt64, _ run: RunStart) throws -> any EventJournal { FailingMemoryJournal(lastKept: lastKept) }
+    func runs(of session: SessionID) throws -> [RunInfo] { [] }
+    func suspendWriting(_ session: SessionID) {}
+    func resumeWriting(_ session: SessionID, run: Int) throws {}
+    func isBeingWritten(_ session: SessionID) -> Bool { false }
+}
+
+extension JournalBacklogTests {
+    /// A journal that fails midway: the events before are read back from it, the later ones are
+    /// held in memory, and the backlog is written, and travelled, across the two.
+    @Test func aJournalThatFailsMidwayLeavesItsEventsReadBackAndTheRestInMemory() async throws {
+        let log = GatedFailingJournalLog(lastKept: 3_000)
+        let nav = try Navigator<PodRoute>(log: log, clock: fixedClock, historyWindow: 256)
+        let reference = Navigator<PodRoute>.inMemory(clock: fixedClock)
+        for i in 0..<5_000 {
+            BoundedHistoryTests.drive(nav, i)
+            BoundedHistoryTests.drive(reference, i)
+        }
+        #expect(nav.recordingStatus.pendingCount == Int(nav.headSeq))
+        // Only the events after the journal failed are held.
+        #expect(nav.memoryFootprint.heldEvents == Int(nav.headSeq) - 3_000)
+        try await BoundedHistoryTests.expectTravelThenCatchUp(nav, log: log, like: reference, travelTo: [2, 2_999, 3_001, 4_000])
+    }
+}
