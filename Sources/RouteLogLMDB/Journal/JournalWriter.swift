@@ -89,17 +89,16 @@ final class Journal: EventJournal, @unchecked Sendable {
 
 
     /// A new segment for entries from `firstSeq`, with room for an entry of `minimum` bytes.
-    /// `lockHeld`: the caller holds `lock` (the number is then taken without it).
-    private func makeSegment(firstSeq: UInt64, minimum: Int, lockHeld: Bool = false) throws -> Segment {
-        let segment = try makeFile(number: nextNumber(lockHeld: lockHeld), minimum: minimum)
+    private func makeSegment(firstSeq: UInt64, minimum: Int) throws -> Segment {
+        let segment = try makeFile(number: nextNumber(), minimum: minimum)
         segment.start(at: firstSeq, run: run)
         return segment
     }
 
     /// The next segment number (numbers are taken in the order the segments are used).
-    func nextNumber(lockHeld: Bool = false) -> UInt32 {
-        if !lockHeld { lock.lock() }
-        defer { if !lockHeld { lock.unlock() } }
+    func nextNumber() -> UInt32 {
+        lock.lock()
+        defer { lock.unlock() }
         segmentNumber += 1
         return segmentNumber - 1
     }
@@ -240,16 +239,24 @@ final class Journal: EventJournal, @unchecked Sendable {
 
     func resume() throws {
         lock.lock()
-        defer { lock.unlock() }
-        guard current == nil, let parked = suspended else { return }
-        suspended = nil
-        if let segment = reopen(parked) {
-            segment.setState(.active)
-            current = segment
+        guard current == nil, let parked = suspended else {
+            lock.unlock()
             return
         }
-        // Recovered by another process meanwhile (or damaged): the run goes on in a new segment.
-        current = try makeSegment(firstSeq: parked.lastSeq + 1, minimum: 0, lockHeld: true)
+        suspended = nil
+        lock.unlock()
+        // The files are opened without the lock (only this thread sets `current`); recovered by
+        // another process meanwhile (or damaged), the run goes on in a new segment.
+        let segment: Segment
+        if let reopened = reopen(parked) {
+            reopened.setState(.active)
+            segment = reopened
+        } else {
+            segment = try makeSegment(firstSeq: parked.lastSeq + 1, minimum: 0)
+        }
+        lock.lock()
+        current = segment
+        lock.unlock()
     }
 
     /// Maps a suspended segment again if it is still this journal's and can be locked.
