@@ -163,35 +163,37 @@ enum CanonicalEncoder {
                 }
                 out.append(UInt8(ascii: "]"))
             case .object:
-                // Keys by their UTF-8 bytes, as canonical text orders them; equal keys by the
-                // order they were encoded, and only the last one is written.
                 out.append(UInt8(ascii: "{"))
                 // Keys encoded already in order, each once (what a synthesized conformance of a
                 // type with sorted property names writes), need no sort.
                 if pairs.indices.dropFirst().allSatisfy({ pairs[$0 - 1].key.utf8.lexicographicallyPrecedes(pairs[$0].key.utf8) }) {
-                    for (n, pair) in pairs.enumerated() {
-                        if n > 0 { out.append(UInt8(ascii: ",")) }
-                        Value.writeString(pair.key, to: &out)
-                        out.append(UInt8(ascii: ":"))
-                        pair.value.write(to: &out)
-                    }
-                    out.append(UInt8(ascii: "}"))
-                    return
-                }
-                let order = pairs.indices.sorted { a, b in
-                    let (ka, kb) = (pairs[a].key, pairs[b].key)
-                    return ka == kb ? a < b : ka.utf8.lexicographicallyPrecedes(kb.utf8)
-                }
-                var first = true
-                for (n, i) in order.enumerated() {
-                    if n + 1 < order.count && pairs[order[n + 1]].key == pairs[i].key { continue }
-                    if !first { out.append(UInt8(ascii: ",")) }
-                    first = false
-                    Value.writeString(pairs[i].key, to: &out)
-                    out.append(UInt8(ascii: ":"))
-                    pairs[i].value.write(to: &out)
+                    writePairs(pairs.indices, to: &out)
+                } else {
+                    writePairs(canonicalOrder(), to: &out)
                 }
                 out.append(UInt8(ascii: "}"))
+            }
+        }
+
+        /// The pairs' indices in canonical order: keys by their UTF-8 bytes, and of a key encoded
+        /// more than once only its last pair.
+        private func canonicalOrder() -> [Int] {
+            let order = pairs.indices.sorted { a, b in
+                let (ka, kb) = (pairs[a].key, pairs[b].key)
+                return ka == kb ? a < b : ka.utf8.lexicographicallyPrecedes(kb.utf8)
+            }
+            return order.indices.filter { n in n + 1 == order.count || pairs[order[n + 1]].key != pairs[order[n]].key }.map { order[$0] }
+        }
+
+        /// Writes the pairs at `indices`, in that order, separated by commas.
+        private func writePairs<S: Sequence<Int>>(_ indices: S, to out: inout [UInt8]) {
+            var first = true
+            for i in indices {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                Value.writeString(pairs[i].key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                pairs[i].value.write(to: &out)
             }
         }
     }
