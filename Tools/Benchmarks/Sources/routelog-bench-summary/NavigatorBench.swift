@@ -244,24 +244,18 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     let big = try Navigator<BenchRoute>(log: bigStore)
     let early = min(bigN, 10_000)
     _ = timedCalls(1) { NavigatorMix.call(big, $0) }
-    var slowest = timedCalls(early - 1, from: 1) { NavigatorMix.call(big, $0) }.max() ?? 0
+    let slowest = timedCalls(early - 1, from: 1) { NavigatorMix.call(big, $0) }.max() ?? 0
     try waitForRecorder(big)
     let anonEarly = Measure.rssAnonBytes()
     var done = early
     // Bursts of 10,000 calls, the recorder catching up between them (not timed): an app's million
     // calls come over hours, so its backlog stays small; a loop that outran the writer for the
     // whole million would measure the backlog, not what the navigator keeps.
-    var slowestUnswitched = 0.0, bigBlocked = 0, bigPreempted = 0, mostCPU = 0.0, mostCPUCall = 0, over100 = 0
+    var tally = CallTally()
+    tally.slowest = slowest
     while done < bigN {
         let chunk = min(10_000, bigN - done)
-        for (k, c) in timedCallsWithSwitches(chunk, from: done, { NavigatorMix.call(big, $0) }).enumerated() {
-            slowest = max(slowest, c.micros)
-            if c.cpuMicros > mostCPU { (mostCPU, mostCPUCall) = (c.cpuMicros, done + k) }
-            if c.cpuMicros > 100 { over100 += 1 }
-            if c.voluntary > 0 { bigBlocked += 1 }
-            if c.involuntary > 0 { bigPreempted += 1 }
-            if c.voluntary == 0 && c.involuntary == 0 { slowestUnswitched = max(slowestUnswitched, c.micros) }
-        }
+        tally.add(timedCallsWithSwitches(chunk, from: done, { NavigatorMix.call(big, $0) }), from: done)
         done += chunk
         try waitForRecorder(big)
     }
@@ -307,18 +301,18 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
         Figure(name: "navigator-memory-1M", value: grown, unit: "MiB", target: .valueAtMost(8), count: bigN,
                note: "RssAnon after \(bigN) calls minus after \(early), same process, the recorder caught up; history \(footprint.historyEvents) events, "
                    + "\(footprint.historyCheckpoints) checkpoints, \(footprint.cachedRoutes) cached routes" + scaledNote),
-        Figure(name: "navigator-call-max-1M", value: slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
+        Figure(name: "navigator-call-max-1M", value: tally.slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
                note: "the slowest single call of the session, the first excluded; bursts of 10,000 calls; slowest without a context switch "
-                   + "\(Summary.format(slowestUnswitched)) µs; the most CPU time one call used \(Summary.format(mostCPU)) µs "
-                   + "(call \(mostCPUCall), the \(mostCPUCall % 10_000 == 0 ? "first" : "\(mostCPUCall % 10_000 + 1)th") of its burst; \(over100) calls used over 100 µs); "
-                   + "\(bigBlocked) calls blocked, \(bigPreempted) preempted (after the first \(early))" + scaledNote),
+                   + "\(Summary.format(tally.slowestUnswitched)) µs; the most CPU time one call used \(Summary.format(tally.mostCPU)) µs "
+                   + "(call \(tally.mostCPUCall), the \(tally.mostCPUCall % 10_000 == 0 ? "first" : "\(tally.mostCPUCall % 10_000 + 1)th") of its burst; "
+                   + "\(tally.over100) calls used over 100 µs); \(tally.blocked) calls blocked, \(tally.preempted) preempted (after the first \(early))" + scaledNote),
         Figure(name: "navigator-burst-memory-1M", value: burst.peakGrowth, unit: "MiB", target: .valueAtMost(8), count: bigN,
                note: "one uninterrupted burst of \(bigN) calls (the recorder never waited for): peak RssAnon, sampled every 10,000 calls, minus "
                    + "before the burst; the largest backlog \(burst.backlog) events, \(burst.held) of them in memory; \(Summary.format(burst.seconds)) s" + scaledNote),
-        Figure(name: "navigator-burst-max-1M", value: burst.slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
-               note: "the slowest call of the same burst; slowest without a context switch \(Summary.format(burst.slowestUnswitched)) µs; "
-                   + "\(burst.blocked) calls blocked, \(burst.preempted) preempted" + scaledNote),
-        Figure(name: "navigator-burst-max-cpu-1M", value: burst.mostCPU, unit: "µs", target: .valueAtMost(1_000), count: bigN,
+        Figure(name: "navigator-burst-max-1M", value: burst.calls.slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
+               note: "the slowest call of the same burst; slowest without a context switch \(Summary.format(burst.calls.slowestUnswitched)) µs; "
+                   + "\(burst.calls.blocked) calls blocked, \(burst.calls.preempted) preempted" + scaledNote),
+        Figure(name: "navigator-burst-max-cpu-1M", value: burst.calls.mostCPU, unit: "µs", target: .valueAtMost(1_000), count: bigN,
                note: "the most CPU time one call of the same burst used (CLOCK_THREAD_CPUTIME_ID around each call): what "
                    + "the slowest call costs the code, without the time the thread did not run" + scaledNote),
         Figure(name: "navigator-restore-1M", value: Measure.median(restores), unit: "ms", count: 5,
@@ -364,13 +358,33 @@ struct BurstFigures {
     var backlog: Int
     /// The most unwritten events held in memory (the rest were in the journal only).
     var held = 0
-    var slowest: Double
-    var slowestUnswitched: Double
-    /// The most CPU time one call used.
-    var mostCPU = 0.0
-    var blocked: Int
-    var preempted: Int
+    var calls = CallTally()
     var seconds: Double
+}
+
+/// What timed calls said, call by call: the slowest, with and without a context switch, the most
+/// CPU time one used, and how many blocked or were preempted.
+struct CallTally {
+    var slowest = 0.0
+    var slowestUnswitched = 0.0
+    var mostCPU = 0.0
+    /// The index of the call that used the most CPU time.
+    var mostCPUCall = 0
+    var over100 = 0
+    var blocked = 0
+    var preempted = 0
+
+    /// Counts `calls`, the first of them call `first`.
+    mutating func add(_ calls: [TimedCall], from first: Int) {
+        for (k, c) in calls.enumerated() {
+            slowest = max(slowest, c.micros)
+            if c.cpuMicros > mostCPU { (mostCPU, mostCPUCall) = (c.cpuMicros, first + k) }
+            if c.cpuMicros > 100 { over100 += 1 }
+            if c.voluntary > 0 { blocked += 1 }
+            if c.involuntary > 0 { preempted += 1 }
+            if c.voluntary == 0 && c.involuntary == 0 { slowestUnswitched = max(slowestUnswitched, c.micros) }
+        }
+    }
 }
 
 @MainActor
@@ -383,18 +397,12 @@ func uninterruptedBurst(_ count: Int, in dir: TemporaryDirectory) throws -> Burs
     try waitForRecorder(nav)
     let before = Measure.rssAnonBytes()
     var peak = before ?? 0, backlog = 0
-    var r = BurstFigures(peakGrowth: nil, backlog: 0, slowest: 0, slowestUnswitched: 0, blocked: 0, preempted: 0, seconds: 0)
+    var r = BurstFigures(peakGrowth: nil, backlog: 0, seconds: 0)
     let t0 = monotonicNanoseconds()
     var done = 10_000
     while done < 10_000 + count {
         let chunk = min(10_000, 10_000 + count - done)
-        for c in timedCallsWithSwitches(chunk, from: done, { NavigatorMix.call(nav, $0) }) {
-            r.slowest = max(r.slowest, c.micros)
-            r.mostCPU = max(r.mostCPU, c.cpuMicros)
-            if c.voluntary > 0 { r.blocked += 1 }
-            if c.involuntary > 0 { r.preempted += 1 }
-            if c.voluntary == 0 && c.involuntary == 0 { r.slowestUnswitched = max(r.slowestUnswitched, c.micros) }
-        }
+        r.calls.add(timedCallsWithSwitches(chunk, from: done, { NavigatorMix.call(nav, $0) }), from: done)
         done += chunk
         peak = max(peak, Measure.rssAnonBytes() ?? 0)
         let footprint = nav.memoryFootprint
