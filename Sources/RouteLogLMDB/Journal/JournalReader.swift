@@ -99,12 +99,21 @@ enum JournalReader {
     }
 
     /// Reads and checks the segments of one journal.
+    ///
+    /// The end of a killed writer's journal is whatever it was writing when it died: an entry
+    /// with some of its bytes stored (the seq, the digest, part of the payload, the checksum, in
+    /// the order ``Journal/write(_:seq:digest:)`` stores them, the length last), a segment header
+    /// half written, and after it segments made ahead and never started (zeros). None of that is
+    /// damage: the entry being written was never acknowledged, and every entry before it is
+    /// whole. So the tail is judged in the newest *started* segment (the last whose bytes are not
+    /// all zeros), and only a bad entry or header with good bytes after it is damage.
     static func read(session: SessionID, token: String, files: [String]) -> JournalContents {
         var out = JournalContents(session: session, token: token, run: 0, files: files)
+        let segments = files.map { file in FileManager.default.contents(atPath: file).map { [UInt8]($0) } }
+        let lastStarted = segments.lastIndex { bytes in bytes.map { !$0.allSatisfy { $0 == 0 } } ?? false }
         for (i, file) in files.enumerated() {
-            guard let data = FileManager.default.contents(atPath: file) else { continue }
-            let isLast = i == files.count - 1
-            let bytes = [UInt8](data)
+            guard let bytes = segments[i] else { continue }
+            let isLast = lastStarted.map { i >= $0 } ?? true
             let problem: String? = bytes.withUnsafeBytes { raw in
                 readSegment(raw, name: (file as NSString).lastPathComponent, isLast: isLast, into: &out)
             }
@@ -123,6 +132,11 @@ enum JournalReader {
         guard Array(raw[0..<8]) == Journal.magic,
               UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self))
                 == Journal.headerChecksum(UnsafeRawBufferPointer(rebasing: raw[0..<32])) else {
+            // A header the writer died writing: nothing after it, in the newest started segment.
+            if isLast && raw[Journal.headerSize...].allSatisfy({ $0 == 0 }) {
+                out.droppedTornEntry = true
+                return nil
+            }
             return "\(name): the header is damaged"
         }
         let firstSeq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
