@@ -11,6 +11,7 @@ progress even on a terminal. Every wait is bounded. Exits 1 when any check fails
 """
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -55,6 +56,59 @@ def run(args, terminal, timeout=300):
     return p.returncode, out, err
 
 
+def on_one_terminal(args, timeout=300):
+    """Runs routelog with standard output and standard error on one pseudo-terminal, as a person
+    runs it; returns (exit status, the screen's lines as a terminal would show them)."""
+    env = dict(os.environ, NO_COLOR="1", TERM="xterm")
+    master, slave = pty.openpty()
+    p = subprocess.Popen([ws.exe("routelog")] + args, stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    raw = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            raw += chunk
+        elif p.poll() is not None:
+            break
+    p.wait(timeout=30)
+    os.close(master)
+    # A terminal's screen: carriage return, erase to the end of the line, newline.
+    lines, col = [""], 0
+    i = 0
+    while i < len(raw):
+        if raw.startswith(b"\x1b[K", i):
+            lines[-1] = lines[-1][:col]
+            i += 3
+            continue
+        c = raw[i:i + 1]
+        if c == b"\r":
+            col = 0
+        elif c == b"\n":
+            lines.append("")
+            col = 0
+        else:
+            line = lines[-1]
+            ch = c.decode("latin-1")
+            lines[-1] = line[:col] + ch + line[col + 1:]
+            col += 1
+        i += 1
+    return p.returncode, [l for l in lines if l]
+
+
+def summary_alone(name, args, word, pattern):
+    """The command's summary line stands alone on the screen: the progress line was erased first."""
+    code, screen = on_one_terminal(args)
+    found = [l for l in screen if word in l]
+    check(f"{name}: the summary is alone on its line", code == 0 and found and all(re.fullmatch(pattern, l) for l in found), (code, screen[-4:]))
+
+
 def same_both_ways(name, args, want_label, says_left=False):
     code_t, out_t, err_t = run(args, terminal=True)
     code_p, out_p, err_p = run(args, terminal=False)
@@ -79,6 +133,10 @@ def main():
     out_t, out_p = same_both_ways("export", ["export", "--all", "--format", "events-jsonl", "-o", ws.path("rows.jsonl"), "--store", store],
                                   "exporting")
     check("export: the same output both ways", out_t == out_p, (out_t, out_p))
+    summary_alone("export", ["export", "--all", "--format", "events-jsonl", "-o", ws.path("rows2.jsonl"), "--store", store], "exported",
+                  r"exported \d+ events of \d+ sessions to .*rows2\.jsonl")
+    ws.routelog("import", big, store=store)
+    summary_alone("verify", ["verify", "--all", "--store", store], "failed", r"\d+ ok, 0 failed")
 
     small = write_breathing_fixture(ws.path("small.json"), 300, "small")
     ws.routelog("import", small, store=ws.path("c"))

@@ -146,6 +146,8 @@ extension ExportCommand {
             }
         }
         try sink.close()
+        // Erased before the summary, which would otherwise be drawn after it on the same line.
+        progress.finish()
         summarize(events: rows, sessions: targets.count)
     }
 

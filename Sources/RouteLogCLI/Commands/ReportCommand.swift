@@ -59,6 +59,7 @@ struct ReportCommand: ParsableCommand {
         if from != nil || to != nil { extra["range"] = .object(["from": .int(Int64(page.first)), "to": .int(Int64(page.last))]) }
         let path = output ?? "routelog-report-\(page.fileID).html"
         try ReportFile.write(page.collector.page(header: page.header, openAt: ref.seq, extra: extra), to: path)
+        progress.finish()
         Output.stdout().line(path)
     }
 }

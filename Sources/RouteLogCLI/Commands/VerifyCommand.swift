@@ -49,6 +49,7 @@ struct VerifyCommand: ParsableCommand {
             if progress.isShown { out.flush() }
             progress.add()
         }
+        progress.finish()
         if !json && targets.count > 1 { out.line("\(targets.count - failed) ok, \(failed) failed") }
         out.flush()
         if failed > 0 { throw CommandResult.different }
