@@ -10,9 +10,15 @@ extension LMDBEventLog {
         /// Every append returns after a synced commit (`fsync`). The slowest; survives a system
         /// crash.
         case perEvent
-        /// Appends return after an unsynced commit; an `fsync` runs at most `maxDelay` later,
-        /// covering everything committed meanwhile. An application crash loses nothing; a system
-        /// crash may lose the last `maxDelay` of events.
+        /// Appends return after an unsynced commit; an `fsync` is started `maxDelay` after the
+        /// first commit it covers, covering everything committed meanwhile. An application crash
+        /// loses nothing; a system crash may lose the events committed since the last finished
+        /// `fsync`.
+        ///
+        /// `maxDelay` is a target, not a bound: the `fsync` starts on a timer and ends when the
+        /// disk is done. Measured from commit to the end of its `fsync` on a loaded 2-core Linux
+        /// machine with the default 100 ms: median 59 ms, p99 141 ms, longest 1.04 s (a disk busy
+        /// with other work). Use ``perEvent`` where a returned append must be on the disk.
         case grouped(maxDelay: Duration)
         /// Never `fsync` (the operating system writes back eventually). For tests and scratch data.
         case none
