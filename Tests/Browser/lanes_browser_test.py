@@ -128,7 +128,7 @@ TESTS = [test_lanes_hover_and_click, test_rejected_marks_and_notes, test_between
          test_100k_lanes_draw_within_a_second_and_scroll]
 
 
-driver = chromium(page_load_timeout=60, script_timeout=20)
+driver = chromium(page_load_timeout=120, script_timeout=60)
 
 
 def close():

@@ -70,11 +70,11 @@ import Testing
             jobs.append((k, ["verify", "--all", "--store", "c\(k)"]))
             jobs.append((k, ["log", "latest", "--store", "c\(k)"]))
         }
-        let results = try CLI.runAll(jobs.map(\.args), cwd: dir.url, env: ["ROUTELOG_STORE_TIMEOUT": "10"], parallel: 4, deadline: 90)
+        let results = try CLI.runAll(jobs.map(\.args), cwd: dir.url, env: ["ROUTELOG_STORE_TIMEOUT": "10"], parallel: 4, deadline: 600)
         var damaged = 0, byStatus: [Int32: Int] = [:]
         for (job, r) in zip(jobs, results) {
             let what = "copy \(job.copy): routelog \(job.args.joined(separator: " "))"
-            guard let r else { Issue.record("\(what) did not finish within 90 s"); continue }
+            guard let r else { Issue.record("\(what) did not finish within 600 s"); continue }
             #expect(r.signal == nil, "\(what) died of signal \(r.signal ?? 0): \(r.result)")
             let allowed: Set<Int32> = job.args[0] == "verify" ? [0, 1, 3] : [0, 2, 3]
             #expect(allowed.contains(r.result.status), "\(what): undocumented status: \(r.result)")

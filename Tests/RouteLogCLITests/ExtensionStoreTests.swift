@@ -8,7 +8,7 @@ import Testing
 /// killed mid-move, again and again, and afterwards every acknowledged event of both is in the
 /// app's store exactly once, with the extension's labels, app details and runs.
 @Suite(.serialized) struct ExtensionStoreTests {
-    @Test(.timeLimit(.minutes(3))) func extensionSessionsMoveIntoTheAppsStoreExactlyOnce() async throws {
+    @Test(.timeLimit(.minutes(10))) func extensionSessionsMoveIntoTheAppsStoreExactlyOnce() async throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let app = dir.path("app")

@@ -43,7 +43,7 @@ struct ImportMemoryTests {
         return out
     }
 
-    @Test(.timeLimit(.minutes(4))) func importAndStatePeakRSSDoesNotGrowWithTheFile() throws {
+    @Test(.timeLimit(.minutes(12))) func importAndStatePeakRSSDoesNotGrowWithTheFile() throws {
         let dir = try TempDir()
         var peaks: [Int: [Int]] = [:]
         let small = 30_000, large = 300_000

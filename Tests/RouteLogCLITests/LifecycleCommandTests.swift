@@ -250,7 +250,7 @@ struct LifecycleCommandTests {
 
 /// The built binary against a session another process is writing.
 struct LifecycleEndToEndTests {
-    @Test(.timeLimit(.minutes(2))) func rmAndPruneLeaveASessionAnotherProcessWrites() async throws {
+    @Test(.timeLimit(.minutes(8))) func rmAndPruneLeaveASessionAnotherProcessWrites() async throws {
         let dir = try TempDir()
         let store = dir.path("st")
         let writer = try Child(["write", store, "7", "0", "hold"])

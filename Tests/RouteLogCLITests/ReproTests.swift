@@ -34,7 +34,7 @@ import Testing
         return ScreenLayout(try log.state(of: SessionID(session), at: seq))
     }
 
-    @Test(.timeLimit(.minutes(3))) func theLastCrashedRunBecomesAFixtureAndATest() async throws {
+    @Test(.timeLimit(.minutes(10))) func theLastCrashedRunBecomesAFixtureAndATest() async throws {
         let session = try launch(1, 60, "clean")
         try launch(2, 45, "kill", version: "1.1")
         try launch(3, 30, "clean", version: "1.2")
@@ -69,7 +69,7 @@ import Testing
         #expect(shortest.check().passed)
     }
 
-    @Test(.timeLimit(.minutes(3))) func theNextLaunchKnowsTheCrashedRun() throws {
+    @Test(.timeLimit(.minutes(10))) func theNextLaunchKnowsTheCrashedRun() throws {
         let session = try launch(4, 50, "clean")
         try launch(5, 35, "kill", version: "1.1")
         let lines = try CrashApp.run(["previous", store, "main", "1.2"])

@@ -9,7 +9,7 @@ import Testing
 /// recover), suspended and killed is `suspended` (how iOS ends most runs), an exit is clean.
 @Suite(.serialized) struct RunEndTests {
     /// The launches of one store, each continuing the session, each ending its own way.
-    @Test(.timeLimit(.minutes(3))) func eachRunEndsAsItsProcessEnded() async throws {
+    @Test(.timeLimit(.minutes(10))) func eachRunEndsAsItsProcessEnded() async throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let store = dir.path
@@ -83,7 +83,7 @@ import Testing
     /// Ten launches killed at random moments, while navigating or while suspended (each suspends
     /// every 40 calls and waits to be told to go on): every run ends crashed or suspended as the
     /// kill found it, and every acknowledged call is in the store.
-    @Test(.timeLimit(.minutes(3))) func killedAtRandomMomentsActiveOrSuspended() async throws {
+    @Test(.timeLimit(.minutes(10))) func killedAtRandomMomentsActiveOrSuspended() async throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let store = dir.path

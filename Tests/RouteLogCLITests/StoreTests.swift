@@ -296,11 +296,11 @@ struct StoreTests {
             seq += n
         }
         func lines() throws -> [Substring] { try String(contentsOf: outURL, encoding: .utf8).split(separator: "\n") }
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(300)
         while try p.isRunning && lines().count < expected && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
         // Give a follower that should stop (--to reached) time to exit, even on a slow
-        // (sanitized, loaded) machine; one that should not is still running after it.
-        let grace = Date().addingTimeInterval(3)
+        // (sanitized, loaded) machine; one that should not is still running after a short wait.
+        let grace = Date().addingTimeInterval(extra.contains("--to") ? 300 : 3)
         while p.isRunning && Date() < grace { try await Task.sleep(nanoseconds: 20_000_000) }
         let exited = !p.isRunning
         if p.isRunning { p.terminate() }

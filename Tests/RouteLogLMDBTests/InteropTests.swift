@@ -58,7 +58,7 @@ struct InteropTests {
         #expect(try log2.verify(session: imported.id).isValid)
     }
 
-    @Test(.timeLimit(.minutes(1))) func followDeliversExistingThenNewEventsAndEndsOnCancellation() async throws {
+    @Test(.timeLimit(.minutes(6))) func followDeliversExistingThenNewEventsAndEndsOnCancellation() async throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions())

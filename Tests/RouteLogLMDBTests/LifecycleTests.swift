@@ -117,7 +117,7 @@ struct DeleteTests {
     /// A reader in another thread checks, in each read transaction, that the session is either
     /// whole (row and every event) or gone (neither), while it is deleted; the public read API
     /// either returns every event or says the session is not found, never a corrupt record.
-    @Test(.timeLimit(.minutes(2))) func aReaderSeesTheWholeSessionOrNone() throws {
+    @Test(.timeLimit(.minutes(8))) func aReaderSeesTheWholeSessionOrNone() throws {
         let dir = try TempDir()
         let log = try LMDBEventLog.open(at: dir.path, options: lifecycleOptions())
         let count = 4000
@@ -166,7 +166,7 @@ struct DeleteCrashTests {
     /// A child deletes sessions one by one and is SIGKILLed at random moments; after every kill
     /// each session is whole (its row, every event verifying) or gone (no row, no events, no
     /// snapshots), and each one the child acknowledged is gone.
-    @Test(.timeLimit(.minutes(3))) func aKilledDeleteLeavesEachSessionWholeOrGone() throws {
+    @Test(.timeLimit(.minutes(10))) func aKilledDeleteLeavesEachSessionWholeOrGone() throws {
         let seed = clockSeed()
         var rng = SplitMix64(seed: seed)
         let dir = try TempDir()
@@ -255,7 +255,7 @@ struct RetentionTests {
 
     /// A process that writes a session keeps it from retention and deletes until it dies; the
     /// kernel drops its lock with it.
-    @Test(.timeLimit(.minutes(2))) func neverDeletesASessionAnotherProcessIsWriting() throws {
+    @Test(.timeLimit(.minutes(8))) func neverDeletesASessionAnotherProcessIsWriting() throws {
         let dir = try TempDir()
         do {
             let log = try LMDBEventLog.open(at: dir.path, options: lifecycleOptions())
@@ -345,7 +345,7 @@ struct RetentionTests {
 
     /// Freed pages are reused: 1,000 sessions of 1,000 events through a policy of 20 sessions end
     /// with a data.mdb close to the size of a store that only ever held 20 such sessions.
-    @Test(.timeLimit(.minutes(3))) func aStoreUnderRetentionStopsGrowing() throws {
+    @Test(.timeLimit(.minutes(10))) func aStoreUnderRetentionStopsGrowing() throws {
         let dir = try TempDir()
         let events = generatedEvents(1000, seed: 42)
         func write(_ path: String, sessions: Int) throws -> Int {

@@ -7,7 +7,7 @@ import Testing
 struct ReliabilityTests {
     /// A child appends in a loop and is SIGKILLed at random moments; after every kill each
     /// acknowledged event is present, the session verifies and appending continues.
-    @Test(.timeLimit(.minutes(3))) func survivesSigkillAtRandomMoments() throws {
+    @Test(.timeLimit(.minutes(10))) func survivesSigkillAtRandomMoments() throws {
         let seed = clockSeed()
         var rng = SplitMix64(seed: seed)
         let dir = try TempDir()
@@ -54,7 +54,7 @@ struct ReliabilityTests {
 
     /// A reader in another process follows the session while this process appends: every event
     /// it sees is the next one, with the digest its own replay gives (a consistent prefix).
-    @Test(.timeLimit(.minutes(2))) func readerInAnotherProcessSeesAConsistentPrefix() throws {
+    @Test(.timeLimit(.minutes(8))) func readerInAnotherProcessSeesAConsistentPrefix() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions(.grouped(maxDelay: .milliseconds(5)), mapSize: 256 << 10))
@@ -77,7 +77,7 @@ struct ReliabilityTests {
 
     /// Many tasks append concurrently through the public API, with optimistic retries on one shared
     /// session and without on their own sessions: seqs stay dense and every digest is the replay's.
-    @Test(.timeLimit(.minutes(2))) func concurrentAppendsFromManyTasks() async throws {
+    @Test(.timeLimit(.minutes(8))) func concurrentAppendsFromManyTasks() async throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions(.grouped(maxDelay: .milliseconds(5))))
@@ -123,7 +123,7 @@ struct ReliabilityTests {
     }
 
     /// From a 64 KiB map, a million events are written (in batches) through growth.
-    @Test(.timeLimit(.minutes(3))) func mapFullGrowsFromATinyMap() throws {
+    @Test(.timeLimit(.minutes(10))) func mapFullGrowsFromATinyMap() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: testOptions(.none, snapshotInterval: 4096, mapSize: 64 << 10))

@@ -81,7 +81,7 @@ import Testing
             Self.drive(reference, i)
         }
         var waited = 0
-        while !log.started && waited < 6_000 {
+        while !log.started && waited < 60_000 {
             try await Task.sleep(nanoseconds: 10_000_000)
             waited += 1
         }

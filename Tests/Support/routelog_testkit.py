@@ -33,7 +33,7 @@ CHECKOUT_TWICE = [
 ]
 
 
-def wait_until(what, predicate, timeout=10.0, interval=0.05):
+def wait_until(what, predicate, timeout=120.0, interval=0.05):
     """`predicate()`'s first truthy value, asked every `interval` seconds for at most `timeout` seconds;
     an AssertionError naming `what` (and the last value) when time runs out."""
     deadline = time.monotonic() + timeout
@@ -188,7 +188,7 @@ class Server:
         self.base = self.line[self.line.index("http://"):].split()[0].rstrip("/")
         self.port = int(self.base.rsplit(":", 1)[1])
 
-    def get(self, path, headers=None, timeout=10):
+    def get(self, path, headers=None, timeout=60):
         """GET `path`: the status code and the body's text (an HTTP error's too)."""
         req = urllib.request.Request(self.base + path, headers=headers or {})
         try:
@@ -197,7 +197,7 @@ class Server:
         except urllib.error.HTTPError as e:
             return e.code, e.read().decode()
 
-    def raw(self, request, timeout=5):
+    def raw(self, request, timeout=60):
         """Sends `request` bytes on a new connection; returns the status code and the body."""
         with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
             s.sendall(request)
@@ -232,7 +232,7 @@ class Server:
             self.p.wait(10)
 
 
-def chromium(extra_args=(), page_load_timeout=30, script_timeout=10, performance_log=False):
+def chromium(extra_args=(), page_load_timeout=120, script_timeout=60, performance_log=False):
     """Headless Chromium (Debian's chromium and chromedriver) through Selenium, 1440×960."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
