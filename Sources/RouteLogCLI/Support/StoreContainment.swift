@@ -20,10 +20,13 @@ import RouteLogLMDB
 /// end in) is a damaged store too; any other crash signal is a crash of routelog itself, reported
 /// as such with its signal, with `routelog verify` suggested to check the store.
 ///
+/// `log --follow` is contained too: between its polls the follower is inside no LMDB call, so an
+/// idle follow beats along for as long as it runs, and a data file replaced or cut under it (its
+/// pages then read as garbage, or past the file's end: SIGBUS) ends it with one line, exit 3.
+///
 /// Not contained (no store is read, or the command runs for as long as the user wants):
 /// help and version requests, `fixtures`, `serve` (the server runs until stopped and reads the
-/// store only through short transactions), a store directory without data, and
-/// `log --follow`.
+/// store only through short transactions) and a store directory without data.
 public enum StoreContainment {
     /// Set in the child's environment: the child does the work itself.
     static let childMarker = "ROUTELOG_STORE_CHILD"
@@ -118,6 +121,10 @@ public enum StoreContainment {
             return 128 + status
         }
         if status == SIGSEGV || status == SIGBUS {
+            if following(arguments) {
+                printError(changed(store, signal: status))
+                return Exit.data
+            }
             printError(damaged(store, "reading it crashed with \(signalName(status))"))
             return Exit.data
         }
@@ -152,11 +159,24 @@ public enum StoreContainment {
             + "with 'routelog export', or restore the store from a backup"
     }
 
+    /// The one-line data error for a followed store whose reads crashed. A follow runs for as
+    /// long as the user wants, and a data file replaced or cut under it meanwhile (a copy over
+    /// it) crashes LMDB as damaged pages do, so the message names both.
+    static func changed(_ store: String, signal: Int32) -> String {
+        "store changed or damaged: \(store): following it crashed with \(signalName(signal)): its data file was replaced or cut "
+            + "while it was read, or its LMDB pages are damaged; 'routelog verify --all --store \(store)' checks it"
+    }
+
+    /// Whether the command is `log --follow`.
+    static func following(_ arguments: [String]) -> Bool {
+        arguments.first == "log" && arguments.prefix { $0 != "--" }.contains("--follow")
+    }
+
     /// The store the command will read, if it reads one that exists.
     static func storeRead(by arguments: [String], environment: [String: String]) -> String? {
         guard let command = arguments.first, !command.hasPrefix("-"), !["help", "fixtures", "serve"].contains(command) else { return nil }
         let options = arguments.prefix { $0 != "--" }
-        if options.contains(where: { ["-h", "--help", "--version", "--follow"].contains($0) || $0.hasPrefix("--generate-completion") }) {
+        if options.contains(where: { ["-h", "--help", "--version"].contains($0) || $0.hasPrefix("--generate-completion") }) {
             return nil
         }
         var path: String?
