@@ -196,6 +196,23 @@ async def main():
             p = await session.get_prompt("write_regression_test", {"session": shop, "predicate": "depth > 2"})
             check("prompt text", "minimize" in p.messages[0].content.text, p)
 
+    await outlives_the_store_watch()
+
+
+async def outlives_the_store_watch():
+    """`routelog mcp` runs routelog-mcp in routelog's watched child (a damaged store is one line, exit
+    3): with a 2-second watch, a healthy server, idle between calls, still answers after 7 s."""
+    params = StdioServerParameters(command=ws.exe("routelog"), args=["mcp", "--store", STORE], env={"ROUTELOG_STORE_TIMEOUT": "2"})
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await asyncio.wait_for(session.initialize(), 30)
+            await asyncio.sleep(7)
+            try:
+                r = await asyncio.wait_for(session.call_tool("list_sessions", {}), 30)
+                check("an idle server outlives three times the store watch's time", not r.is_error and r.structured_content, r)
+            except Exception as e:  # noqa: BLE001 -- the server gone is the failure reported
+                check("an idle server outlives three times the store watch's time", False, repr(e))
+
 
 try:
     asyncio.run(asyncio.wait_for(main(), 600))

@@ -23,6 +23,9 @@ import RouteLogLMDB
 /// `log --follow` is contained too: between its polls the follower is inside no LMDB call, so an
 /// idle follow beats along for as long as it runs, and a data file replaced or cut under it (its
 /// pages then read as garbage, or past the file's end: SIGBUS) ends it with one line, exit 3.
+/// `mcp` is contained with the same heartbeat: `routelog mcp` executes `routelog-mcp` in the
+/// child, which starts the heartbeat again (``beatIfWatched(environment:)``), since a thread does
+/// not survive an `execv`.
 ///
 /// Not contained (no store is read, or the command runs for as long as the user wants):
 /// help and version requests, `fixtures`, `serve` (the server runs until stopped and reads the
@@ -46,8 +49,7 @@ public enum StoreContainment {
     public static func runIfNeeded(arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32? {
         if environment[childMarker] != nil {
-            let parent = environment[parentKey].flatMap { Int32($0) }
-            if let path = environment[heartbeatKey] { Heartbeat.start(path, parent: parent) }
+            beatIfWatched(environment: environment)
             injectTestFault(environment)
             return nil
         }
@@ -130,6 +132,16 @@ public enum StoreContainment {
         }
         printError(crashed(arguments.first ?? "routelog", signal: status, store: store))
         return Exit.data
+    }
+
+    /// In a watched child (``runIfNeeded(arguments:environment:)`` set ``childMarker`` in its
+    /// environment), starts the heartbeat the parent watches; elsewhere does nothing. A program
+    /// the child executes in its place (`routelog mcp` runs `routelog-mcp`) calls this first
+    /// thing: the heartbeat thread ends with the `execv`, and without it the parent would take
+    /// the silence for a page loop and stop a healthy server.
+    public static func beatIfWatched(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard environment[childMarker] != nil, let path = environment[heartbeatKey] else { return }
+        Heartbeat.start(path, parent: environment[parentKey].flatMap { Int32($0) })
     }
 
     /// The one-line error for a crash of routelog's own code: not the store's fault.
