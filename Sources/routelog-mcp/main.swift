@@ -117,7 +117,7 @@ await server.withMethodHandler(GetPrompt.self) { params in
 }
 
 do {
-    try await server.start(transport: StdioTransport())
+    try await server.start(transport: LineTransport())
     await server.waitUntilCompleted()
 } catch {
     fail("\(error)")
