@@ -169,8 +169,36 @@ def test_follow_is_contained_idle_interruptible_and_a_replaced_data_file_is_one_
     assert any(code == 3 for code, _ in ended), ended
 
 
+def test_a_file_cut_short_while_read_is_one_line_and_never_blames_the_store():
+    """`truncate -s 1000 big.json` while `import` or `state` reads it: the file's fault in one line
+    (or the file as read before the cut), never a SIGBUS, never "damaged store", and the store's
+    sessions kept. Several delays, so the cut lands before, during and after the parse."""
+    store = ws.store_with("kept", 50)
+    master = write_breathing_fixture(os.path.join(WORK, "big-master.json"), 300000, "big")
+    big = os.path.join(WORK, "big.json")
+    seen = []
+    for attempt, delay in enumerate([0.05, 0.2, 0.5, 1.0, 2.0]):
+        shutil.copyfile(master, big)
+        args = ["import", big, "--store", store] if attempt % 2 == 0 else ["state", big]
+        p = ws.start([ws.exe("routelog")] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                     env=dict(os.environ, NO_COLOR="1"))
+        time.sleep(delay)
+        os.truncate(big, 1000)
+        _, err = p.communicate(timeout=120)
+        seen.append((args[0], delay, p.returncode, err.strip()[:200]))
+        assert p.returncode in (0, 3), seen[-1]
+        assert "damaged" not in err and len(err.strip().splitlines()) <= 1, seen[-1]
+        if p.returncode == 3:
+            assert big in err, seen[-1]
+    listed = sessions_of(store)
+    assert ("kept", 50) in [(s["label"], s["events"]) for s in listed], listed
+    routelog("verify", "--all", store=store)
+    print("    " + "; ".join("%s after %.2f s: exit %d %s" % s for s in seen))
+
+
 TESTS = [test_import_is_all_or_nothing_on_a_full_disk, test_import_killed_midway_leaves_no_session,
          test_compact_out_of_space_killed_and_modes,
-         test_follow_is_contained_idle_interruptible_and_a_replaced_data_file_is_one_line]
+         test_follow_is_contained_idle_interruptible_and_a_replaced_data_file_is_one_line,
+         test_a_file_cut_short_while_read_is_one_line_and_never_blames_the_store]
 
 run_tests("store command tests", TESTS, cleanup=ws.close)
