@@ -136,6 +136,8 @@ let package = Package(
             dependencies: [
                 "RouteLogCLI", "RouteLogCore",
                 .product(name: "MCP", package: "swift-sdk"),
+                // The logger its own stdio transport has to offer (MCP's `Transport` asks for one).
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

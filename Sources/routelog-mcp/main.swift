@@ -11,6 +11,10 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+// Run by `routelog mcp`, this process is the child routelog watches for a damaged store (the
+// exec ended the child's heartbeat thread): beat again, or a healthy server is stopped as stuck.
+StoreContainment.beatIfWatched()
+
 var storePath: String?
 var unredacted = false
 var fixtures: String?
@@ -113,7 +117,7 @@ await server.withMethodHandler(GetPrompt.self) { params in
 }
 
 do {
-    try await server.start(transport: StdioTransport())
+    try await server.start(transport: LineTransport())
     await server.waitUntilCompleted()
 } catch {
     fail("\(error)")

@@ -14,7 +14,9 @@ bad ref, after which the server still answers. The MCP SDK and jsonschema are in
 import asyncio
 import json
 import os
+import subprocess
 import sys
+import threading
 import time
 
 import jsonschema  # installed by `make setup`
@@ -22,7 +24,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
-from routelog_testkit import CHECKOUT_TWICE, Checks, Workspace, write_fixture  # noqa: E402
+from routelog_testkit import CHECKOUT_TWICE, Checks, Workspace, wait_until, write_fixture  # noqa: E402
 
 ws = Workspace(sys.argv[1], "routelog-mcp-")
 STORE = ws.path("store")
@@ -195,6 +197,77 @@ async def main():
             check("prompts", prompts == {"diagnose_navigation_bug", "write_regression_test"}, prompts)
             p = await session.get_prompt("write_regression_test", {"session": shop, "predicate": "depth > 2"})
             check("prompt text", "minimize" in p.messages[0].content.text, p)
+
+    await outlives_the_store_watch()
+    answers_past_an_overlong_line()
+
+
+async def outlives_the_store_watch():
+    """`routelog mcp` runs routelog-mcp in routelog's watched child (a damaged store is one line, exit
+    3): with a 2-second watch, a healthy server, idle between calls, still answers after 7 s."""
+    params = StdioServerParameters(command=ws.exe("routelog"), args=["mcp", "--store", STORE], env={"ROUTELOG_STORE_TIMEOUT": "2"})
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await asyncio.wait_for(session.initialize(), 30)
+            await asyncio.sleep(7)
+            try:
+                r = await asyncio.wait_for(session.call_tool("list_sessions", {}), 30)
+                check("an idle server outlives three times the store watch's time", not r.is_error and r.structured_content, r)
+            except Exception as e:  # noqa: BLE001 -- the server gone is the failure reported
+                check("an idle server outlives three times the store watch's time", False, repr(e))
+
+
+def answers_past_an_overlong_line(size=8 << 20, bound=30):
+    """An 8 MiB request line, then a tools/list: both are answered within `bound` seconds (the line
+    with a JSON-RPC error carrying its id, without being read as a request), and the server still
+    answers after them. Reading a long line used to cost time growing with its square (4 MB: 33-45 s)."""
+    p = ws.start([ws.exe("routelog"), "mcp", "--store", STORE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    answers = {}
+
+    def read_answers():
+        for line in p.stdout:
+            try:
+                m = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(m, dict) and "id" in m:
+                answers[m["id"]] = m
+
+    reader = threading.Thread(target=read_answers, daemon=True)
+    reader.start()
+
+    def send(*messages):
+        for m in messages:
+            p.stdin.write(m if isinstance(m, bytes) else json.dumps(m).encode() + b"\n")
+        p.stdin.flush()
+
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
+        wait_until("the answer to initialize", lambda: 1 in answers, 30)
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        long_line = b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_sessions","arguments":{"pad":"' \
+            + b"x" * size + b'"}}}\n'
+        t0 = time.monotonic()
+        writer = threading.Thread(target=lambda: send(long_line, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}), daemon=True)
+        writer.start()
+        try:
+            wait_until("answers to the long line and to tools/list", lambda: 2 in answers and 3 in answers, bound, 0.1)
+        except AssertionError as e:
+            check("an 8 MiB line and the request after it are answered within %d s" % bound, False, str(e))
+            return
+        print("answered in %.1f s" % (time.monotonic() - t0))
+        check("an 8 MiB line and the request after it are answered within %d s" % bound, True)
+        check("the long line is a JSON-RPC error with its id, not a call", answers[2].get("error", {}).get("code") == -32600
+              and "longer than" in answers[2]["error"]["message"], str(answers[2])[:300])
+        check("tools/list after it is answered", len(answers[3].get("result", {}).get("tools", [])) == 11, str(answers[3])[:300])
+        writer.join(30)
+        send({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "list_sessions", "arguments": {}}})
+        wait_until("an answer to list_sessions", lambda: 4 in answers, 30)
+        check("the server still answers a call", "result" in answers[4], str(answers[4])[:300])
+    finally:
+        p.kill()
+        p.wait(10)
 
 
 try:

@@ -3,7 +3,7 @@ import RouteLogCore
 import RouteLogTestSupport
 import Testing
 
-/// `routelog import FILE` and `routelog state FILE@N` hold a batch of events, not the file: their
+/// `routelog import FILE` and `routelog state FILE@N` hold the file's bytes and a batch of events, not the file's events: their
 /// peak RSS (the child's `ru_maxrss`) hardly grows from a file of 30,000 events to one of 300,000,
 /// where a parse of the whole file into events grew by 108 MiB (import) and 70 MiB (state).
 @Suite("Import and state of large files in bounded memory")
@@ -59,7 +59,9 @@ struct ImportMemoryTests {
         let a = try #require(peaks[small]), b = try #require(peaks[large])
         let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
         print("peak RSS, 30k → 300k events: import \(mib(a[0])) → \(mib(b[0])), state \(mib(a[1])) → \(mib(b[1]))")
-        // Read from the file: a window of 16 MiB of its pages. Import: also one transaction's
+        // Read from the file: its bytes, read into memory (27 MiB for the large file; a mapped
+        // window of 16 MiB before, but a mapped file cut short while read crashed the reader: see
+        // FixtureShrinkTests; measured 35.0 → 68.6 MiB import, 29.1 → 53.1 MiB state). Import: also one transaction's
         // events and new pages (32,768 events; the small file fits in one). Holding the events (as
         // a whole-file parse did) grew them by 108 and 70 MiB; one transaction for the whole
         // session grew the import's by about 50.

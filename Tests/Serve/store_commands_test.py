@@ -121,7 +121,84 @@ def test_compact_out_of_space_killed_and_modes():
     assert [s["id"] for s in sessions_of(out)] == [s["id"] for s in sessions_of(store)]
 
 
+def start_follow(store, env=None):
+    """`routelog log latest --follow` of `store`, its output piped; returns once it has printed its first line."""
+    p = ws.start([ws.exe("routelog"), "log", "latest", "--follow", "--store", store], stdout=subprocess.PIPE,
+                 stderr=subprocess.PIPE, text=True, env=dict(os.environ, NO_COLOR="1", **(env or {})))
+    first = p.stdout.readline()
+    assert first, (p.poll(), p.stderr.read() if p.poll() is not None else "")
+    return p
+
+
+def test_follow_is_contained_idle_interruptible_and_a_replaced_data_file_is_one_line():
+    store = ws.store_with("followed", 300)
+    other = ws.store_with("other", 20)
+    # Idle for 4 s with a 1-second watchdog: a follower between polls is inside no LMDB call, so
+    # the watch never takes it for a page loop; Ctrl-C (SIGINT) ends it as an interrupted command.
+    p = start_follow(store, env={"ROUTELOG_STORE_TIMEOUT": "1"})
+    time.sleep(4)
+    assert p.poll() is None, (p.returncode, p.stderr.read())
+    p.send_signal(signal.SIGINT)
+    p.wait(30)
+    assert p.returncode == -signal.SIGINT, (p.returncode, p.stderr.read())
+    # The data file replaced in place while followed, as `cp OTHER/data.mdb S/data.mdb` does it, but
+    # slowly: cut to nothing, a second (ten of the follower's polls at its slowest), then written.
+    # A fresh store each attempt.
+    with open(os.path.join(other, "data.mdb"), "rb") as f:
+        replacement = f.read()
+    ended = []
+    for attempt in range(3):
+        store = ws.store_with("followed-%d" % attempt, 300)
+        p = start_follow(store)
+        with open(os.path.join(store, "data.mdb"), "r+b") as f:
+            f.truncate(0)
+            f.flush()
+            time.sleep(1)
+            f.write(replacement)
+        try:
+            p.wait(15)
+        except subprocess.TimeoutExpired:
+            p.send_signal(signal.SIGINT)
+            p.wait(30)
+        err = p.stderr.read()
+        ended.append((p.returncode, err[-300:]))
+        # Never a signal (SIGBUS, SIGSEGV) or a crash report: one line and exit 3, or still following.
+        assert p.returncode in (3, -signal.SIGINT), (attempt, p.returncode, err[-2000:])
+        if p.returncode == 3:
+            assert len(err.strip().splitlines()) == 1 and "store changed or damaged" in err and store in err, err
+    assert any(code == 3 for code, _ in ended), ended
+
+
+def test_a_file_cut_short_while_read_is_one_line_and_never_blames_the_store():
+    """`truncate -s 1000 big.json` while `import` or `state` reads it: the file's fault in one line
+    (or the file as read before the cut), never a SIGBUS, never "damaged store", and the store's
+    sessions kept. Several delays, so the cut lands before, during and after the parse."""
+    store = ws.store_with("kept", 50)
+    master = write_breathing_fixture(os.path.join(WORK, "big-master.json"), 300000, "big")
+    big = os.path.join(WORK, "big.json")
+    seen = []
+    for attempt, delay in enumerate([0.05, 0.2, 0.5, 1.0, 2.0]):
+        shutil.copyfile(master, big)
+        args = ["import", big, "--store", store] if attempt % 2 == 0 else ["state", big]
+        p = ws.start([ws.exe("routelog")] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                     env=dict(os.environ, NO_COLOR="1"))
+        time.sleep(delay)
+        os.truncate(big, 1000)
+        _, err = p.communicate(timeout=120)
+        seen.append((args[0], delay, p.returncode, err.strip()[:200]))
+        assert p.returncode in (0, 3), seen[-1]
+        assert "damaged" not in err and len(err.strip().splitlines()) <= 1, seen[-1]
+        if p.returncode == 3:
+            assert big in err, seen[-1]
+    listed = sessions_of(store)
+    assert ("kept", 50) in [(s["label"], s["events"]) for s in listed], listed
+    routelog("verify", "--all", store=store)
+    print("    " + "; ".join("%s after %.2f s: exit %d %s" % s for s in seen))
+
+
 TESTS = [test_import_is_all_or_nothing_on_a_full_disk, test_import_killed_midway_leaves_no_session,
-         test_compact_out_of_space_killed_and_modes]
+         test_compact_out_of_space_killed_and_modes,
+         test_follow_is_contained_idle_interruptible_and_a_replaced_data_file_is_one_line,
+         test_a_file_cut_short_while_read_is_one_line_and_never_blames_the_store]
 
 run_tests("store command tests", TESTS, cleanup=ws.close)

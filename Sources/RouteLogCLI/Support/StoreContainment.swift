@@ -20,10 +20,16 @@ import RouteLogLMDB
 /// end in) is a damaged store too; any other crash signal is a crash of routelog itself, reported
 /// as such with its signal, with `routelog verify` suggested to check the store.
 ///
+/// `log --follow` is contained too: between its polls the follower is inside no LMDB call, so an
+/// idle follow beats along for as long as it runs, and a data file replaced or cut under it (its
+/// pages then read as garbage, or past the file's end: SIGBUS) ends it with one line, exit 3.
+/// `mcp` is contained with the same heartbeat: `routelog mcp` executes `routelog-mcp` in the
+/// child, which starts the heartbeat again (``beatIfWatched(environment:)``), since a thread does
+/// not survive an `execv`.
+///
 /// Not contained (no store is read, or the command runs for as long as the user wants):
 /// help and version requests, `fixtures`, `serve` (the server runs until stopped and reads the
-/// store only through short transactions), a store directory without data, and
-/// `log --follow`.
+/// store only through short transactions) and a store directory without data.
 public enum StoreContainment {
     /// Set in the child's environment: the child does the work itself.
     static let childMarker = "ROUTELOG_STORE_CHILD"
@@ -43,8 +49,7 @@ public enum StoreContainment {
     public static func runIfNeeded(arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32? {
         if environment[childMarker] != nil {
-            let parent = environment[parentKey].flatMap { Int32($0) }
-            if let path = environment[heartbeatKey] { Heartbeat.start(path, parent: parent) }
+            beatIfWatched(environment: environment)
             injectTestFault(environment)
             return nil
         }
@@ -118,11 +123,25 @@ public enum StoreContainment {
             return 128 + status
         }
         if status == SIGSEGV || status == SIGBUS {
+            if following(arguments) {
+                printError(changed(store, signal: status))
+                return Exit.data
+            }
             printError(damaged(store, "reading it crashed with \(signalName(status))"))
             return Exit.data
         }
         printError(crashed(arguments.first ?? "routelog", signal: status, store: store))
         return Exit.data
+    }
+
+    /// In a watched child (``runIfNeeded(arguments:environment:)`` set ``childMarker`` in its
+    /// environment), starts the heartbeat the parent watches; elsewhere does nothing. A program
+    /// the child executes in its place (`routelog mcp` runs `routelog-mcp`) calls this first
+    /// thing: the heartbeat thread ends with the `execv`, and without it the parent would take
+    /// the silence for a page loop and stop a healthy server.
+    public static func beatIfWatched(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard environment[childMarker] != nil, let path = environment[heartbeatKey] else { return }
+        Heartbeat.start(path, parent: environment[parentKey].flatMap { Int32($0) })
     }
 
     /// The one-line error for a crash of routelog's own code: not the store's fault.
@@ -152,11 +171,24 @@ public enum StoreContainment {
             + "with 'routelog export', or restore the store from a backup"
     }
 
+    /// The one-line data error for a followed store whose reads crashed. A follow runs for as
+    /// long as the user wants, and a data file replaced or cut under it meanwhile (a copy over
+    /// it) crashes LMDB as damaged pages do, so the message names both.
+    static func changed(_ store: String, signal: Int32) -> String {
+        "store changed or damaged: \(store): following it crashed with \(signalName(signal)): its data file was replaced or cut "
+            + "while it was read, or its LMDB pages are damaged; 'routelog verify --all --store \(store)' checks it"
+    }
+
+    /// Whether the command is `log --follow`.
+    static func following(_ arguments: [String]) -> Bool {
+        arguments.first == "log" && arguments.prefix { $0 != "--" }.contains("--follow")
+    }
+
     /// The store the command will read, if it reads one that exists.
     static func storeRead(by arguments: [String], environment: [String: String]) -> String? {
         guard let command = arguments.first, !command.hasPrefix("-"), !["help", "fixtures", "serve"].contains(command) else { return nil }
         let options = arguments.prefix { $0 != "--" }
-        if options.contains(where: { ["-h", "--help", "--version", "--follow"].contains($0) || $0.hasPrefix("--generate-completion") }) {
+        if options.contains(where: { ["-h", "--help", "--version"].contains($0) || $0.hasPrefix("--generate-completion") }) {
             return nil
         }
         var path: String?

@@ -30,7 +30,7 @@ extension JSONValue {
     }
 }
 
-/// The parser, over bytes the caller keeps alive (an array's storage or a mapped file).
+/// The parser, over bytes the caller keeps alive (an array's storage).
 struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var i = 0

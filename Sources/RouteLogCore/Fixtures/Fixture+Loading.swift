@@ -10,7 +10,8 @@ extension Fixture {
         self = try Fixture.readFile(path).fixture
     }
 
-    /// Reads a fixture or export file in bounded memory: the file is checked as
+    /// Reads a fixture or export file without keeping its events (the file's bytes are held while
+    /// it is read, not the events made of them): the file is checked as
     /// ``init(contentsOf:)`` checks it (with the same errors), but its events and expected outcomes
     /// are not kept. Each event is handed to `event` as it is read (so a caller can fold them or
     /// write them in batches), until the first item that is not an event: the events handed over
@@ -28,7 +29,7 @@ extension Fixture {
     }
 
     static func readFile(_ path: String, keep: Bool = true, event: (RecordedEvent) -> Void = { _ in },
-                         bytesRead: (Int) -> Void = { _ in }) throws(FixtureError) -> (fixture: Fixture, eventCount: Int) {
+                         bytesRead: (Int) -> Void = { _ in }, afterSizeCheck: () -> Void = {}) throws(FixtureError) -> (fixture: Fixture, eventCount: Int) {
         // A device, FIFO or socket (or a symlink to one) is refused before it is opened: opening a
         // FIFO waits for a writer, and /dev/zero never ends.
         var st = stat()
@@ -38,22 +39,18 @@ extension Fixture {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64, size > UInt64(Fixture.maxFileBytes) {
             throw FixtureError(file: path, problem: .unreadable("the file is larger than \(Fixture.maxFileBytes) bytes, the most a fixture may hold"))
         }
-        // A regular file is mapped and its pages are let go as the reader passes them, so a
-        // file of a million events is never resident all at once.
-        if let mapped = MappedFile(path) {
-            defer { mapped.unmap() }
-            guard Fixture.isUTF8(mapped.buffer, passed: mapped.release) else {
-                throw FixtureError(file: path, problem: .unreadable("not UTF-8 text"))
-            }
-            mapped.rewind()
-            return try withoutActuallyEscaping(bytesRead) { bytesRead throws(FixtureError) in
-                try Fixture.parse(utf8: mapped.buffer, file: path, passed: { mapped.release($0); bytesRead($0) }, keep: keep, event: event)
-            }
-        }
-        guard let bytes = Fixture.readBytes(path) else {
+        // The file is read into memory, not mapped: a mapped file cut short while it is read (a
+        // copy or download still in progress, a `truncate`) kills the reader with SIGBUS when it
+        // touches a page past the new end, and a store's crash containment would blame the store.
+        let bytes: [UInt8]
+        switch Fixture.readBytes(path, afterSizeCheck: afterSizeCheck) {
+        case .success(let read): bytes = read
+        case .failure(let failure):
             let reason: String
             var isDir: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+            if let why = failure.reason {
+                reason = why
+            } else if !FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
                 reason = "no such file"
             } else if isDir.boolValue {
                 reason = "it is a directory"
@@ -159,35 +156,63 @@ extension Fixture {
         mutating func add(_ item: Item) { if keep { items.append(item) } }
     }
 
-    /// The whole file, or `nil` when it cannot be read.
-    static func readBytes(_ path: String) -> [UInt8]? {
+    /// Why ``readBytes(_:)`` could not read a file: `reason` when it knows more than that the open or
+    /// a read failed.
+    struct ReadFailure: Error {
+        var reason: String?
+    }
+
+    /// The bytes read at a time.
+    static let readChunk = 16 << 20
+
+    /// The whole file, read into memory in large chunks. `afterSizeCheck` (for tests) runs after the
+    /// file's size is taken and before its bytes are read: a test cuts the file short there, as a
+    /// copy still in progress or a `truncate` would.
+    static func readBytes(_ path: String, afterSizeCheck: () -> Void = {}) -> Result<[UInt8], ReadFailure> {
         // Non-blocking and regular files only: what replaced the file since it was checked cannot block the read.
         let fd = open(path, O_RDONLY | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .failure(ReadFailure()) }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes: [UInt8] = []
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return .failure(ReadFailure()) }
+        let size = max(Int(st.st_size), 0)
+        guard size <= Fixture.maxFileBytes else {
+            return .failure(ReadFailure(reason: "the file is larger than \(Fixture.maxFileBytes) bytes, the most a fixture may hold"))
+        }
+        afterSizeCheck()
+        var failed = false
         // One byte more than the size, so a file that grew is still read to its end.
-        var want = max(Int(st.st_size), 0) + 1
-        while true {
-            let start = bytes.count
+        var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+            while count < buffer.count {
+                let r = pread(fd, buffer.baseAddress! + count, min(readChunk, buffer.count - count), off_t(count))
+                if r > 0 { count += r } else if r < 0 && errno == EINTR { continue } else { failed = r < 0; break }
+            }
+        }
+        if failed { return .failure(ReadFailure()) }
+        if bytes.count < size {
+            return .failure(ReadFailure(reason: "the file changed while it was read (it shrank from \(size) to \(bytes.count) bytes); "
+                + "read it again once nothing writes it"))
+        }
+        // It grew: read on to its end, within the limit (which counts the bytes read, not the size the file claimed).
+        var more = bytes.count == size + 1
+        while more {
+            let start = bytes.count, want = 1 << 16
             bytes.append(contentsOf: repeatElement(0, count: want))
             var got = 0
-            var failed = false
             bytes.withUnsafeMutableBytes { raw in
                 while got < want {
-                    let r = read(fd, raw.baseAddress! + start + got, want - got)
+                    let r = pread(fd, raw.baseAddress! + start + got, want - got, off_t(start + got))
                     if r > 0 { got += r } else if r < 0 && errno == EINTR { continue } else { failed = r < 0; break }
                 }
             }
-            if failed { return nil }
             bytes.removeLast(want - got)
-            if got < want { return bytes }
-            // The limit counts the bytes read, not the size the file claimed.
-            if bytes.count > Fixture.maxFileBytes { return nil }
-            want = 1 << 16
+            if failed { return .failure(ReadFailure()) }
+            if bytes.count > Fixture.maxFileBytes {
+                return .failure(ReadFailure(reason: "the file is larger than \(Fixture.maxFileBytes) bytes, the most a fixture may hold"))
+            }
+            more = got == want
         }
+        return .success(bytes)
     }
 
     /// Whether `bytes` are valid UTF-8. Checked in slices cut where an ASCII byte starts (never
