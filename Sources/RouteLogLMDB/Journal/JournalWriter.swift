@@ -285,9 +285,15 @@ final class Journal: EventJournal, @unchecked Sendable {
     }
 
 
+    /// How long the exit handler waits for a journal's lock. The recorder's thread takes it for a
+    /// moment after each commit; giving up at once when it held it (a busy machine makes that
+    /// likely) left a normal exit looking like a crash. A thread that exits while holding the
+    /// lock itself makes the handler give up after this wait rather than hang.
+    static let exitLockWait: TimeInterval = 0.5
+
     /// Stores `exited` in the current segment's header, if there is one (not while suspended).
     func markExited() {
-        guard lock.try() else { return }
+        guard lock.lock(before: Date(timeIntervalSinceNow: Self.exitLockWait)) else { return }
         defer { lock.unlock() }
         current?.setState(.exited)
     }

@@ -36,8 +36,8 @@ extension Journal {
 
         /// Marks every live journal exited (a store through each newest segment's mapping).
         func markExited() {
-            // `try`: a thread that exits the process while holding the lock must not hang it.
-            guard lock.try() else { return }
+            // Bounded: a thread that exits the process while holding the lock must not hang it.
+            guard lock.lock(before: Date(timeIntervalSinceNow: Journal.exitLockWait)) else { return }
             defer { lock.unlock() }
             for entry in journals.values { entry.journal?.markExited() }
         }
