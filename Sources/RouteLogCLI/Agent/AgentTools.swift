@@ -282,15 +282,14 @@ public final class AgentTools: @unchecked Sendable {
     /// A Swift Testing test that replays the minimized fixture.
     static func test(name: String, predicate: String) -> String {
         let ident = SwiftSource.identifier(name, prefix: "replay")
-        let comment = predicate.replacingOccurrences(of: "\n", with: " ")
         return """
         import RouteLogTesting
         import Testing
 
-        /// Regression: the smallest session for which `\(comment)` holds.
-        /// Save the fixture as Fixtures/\(name).json in the package.
+        /// Regression: the smallest session for which `\(SwiftSource.comment(predicate))` holds.
+        /// Save the fixture as Fixtures/\(SwiftSource.comment(name)).json in the package.
         @Test func \(ident)Replays() {
-            expectReplay(fixture: "Fixtures/\(name).json")
+            expectReplay(fixture: \(SwiftSource.literal("Fixtures/\(name).json")))
         }
 
         """

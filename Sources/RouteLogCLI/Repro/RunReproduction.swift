@@ -68,6 +68,10 @@ struct RunReproduction {
     /// A Swift Testing test that replays the fixture at `fixturePath` and checks the screens; with
     /// `routeType`, one more that restores it with today's routes (`expectRestore`), and with
     /// `module` the import of the app's module that declares them.
+    /// Recorded text (the session's id, the run's app version and build) goes into the comments
+    /// through ``SwiftSource/comment(_:)`` and the paths and screens into literals through
+    /// ``SwiftSource/literal(_:)``: nothing recorded becomes code. `routeType` and `module` must be
+    /// checked Swift names (the command's validation does it).
     func test(fixturePath: String, routeType: String?, module: String?) -> String {
         let ident = SwiftSource.identifier(name, prefix: "reproduce")
         var what = "Run \(run.number) of session \(session.id.rawValue)"
@@ -77,8 +81,8 @@ struct RunReproduction {
         if let module { out += "@testable import \(module)\n" }
         out += """
 
-        // \(what)
-        // Regenerate with: routelog repro \(session.id.rawValue) --run \(run.number)
+        // \(SwiftSource.comment(what))
+        // Regenerate with: routelog repro \(SwiftSource.comment(session.id.rawValue)) --run \(run.number)
 
         /// The screens the app was on when the run ended: the fixture replays to them.
         @Test func \(ident)() {
