@@ -63,7 +63,13 @@ struct ReproCommand: ParsableCommand {
 
     func run() throws {
         let s = try store.workspace().resolve(session)
-        let r = try RunReproduction(s, run: runNumber, name: name, shortest: shortest)
+        var r = try RunReproduction(s, run: runNumber, name: name, shortest: shortest)
+        if shortest {
+            let progress = Progress("searching the shortest path", total: Reproduction.shortestBudget, unit: "events folded",
+                                    stride: 1, enabled: !json)
+            defer { progress.finish() }
+            try r.findShortest { folds, _ in progress.update(folds) }
+        }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), !isDir.boolValue {
             throw RouteLogError.usage("bad -o \(printable(output)): a file, not a directory")
@@ -97,6 +103,7 @@ struct ReproCommand: ParsableCommand {
         if shortest {
             if let short = r.shortest {
                 out.line("shortest path: \(short.elements.count) of \(r.lastSeq) events")
+                if let note = r.shortestNote { out.line(note) }
                 for (i, e) in short.elements.enumerated() { out.line("  \(i + 1). \(Render.event(e.event))  (was seq \(short.indices[i] + 1))") }
             } else {
                 out.line("shortest path: none (no prefix of the session reaches these screens)")
