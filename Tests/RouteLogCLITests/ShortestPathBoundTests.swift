@@ -88,3 +88,14 @@ final class Flag: @unchecked Sendable {
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
 }
+
+extension ShortestPathBoundTests {
+    /// `routelog mcp` is a server, like `serve`: not run in a watched child, whose watch (60 s
+    /// without a heartbeat, which routelog-mcp never beats) ended every MCP session after a minute.
+    @Test func theMCPServerRunsUnwatched() throws {
+        let (path, _, _) = try store([.push(RouteRef(id: "a"))])
+        #expect(StoreContainment.storeRead(by: ["mcp", "--store", path], environment: [:]) == nil)
+        #expect(StoreContainment.storeRead(by: ["serve", "--store", path], environment: [:]) == nil)
+        #expect(StoreContainment.storeRead(by: ["log", "latest", "--store", path], environment: [:]) == path)
+    }
+}

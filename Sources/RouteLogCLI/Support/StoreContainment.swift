@@ -154,7 +154,9 @@ public enum StoreContainment {
 
     /// The store the command will read, if it reads one that exists.
     static func storeRead(by arguments: [String], environment: [String: String]) -> String? {
-        guard let command = arguments.first, !command.hasPrefix("-"), !["help", "fixtures", "serve"].contains(command) else { return nil }
+        // `serve` and `mcp` are servers: they run unwatched (`mcp` replaces itself with
+        // routelog-mcp, which beats no heartbeat, so a watch ended every MCP session after 60 s).
+        guard let command = arguments.first, !command.hasPrefix("-"), !["help", "fixtures", "serve", "mcp"].contains(command) else { return nil }
         let options = arguments.prefix { $0 != "--" }
         if options.contains(where: { ["-h", "--help", "--version", "--follow"].contains($0) || $0.hasPrefix("--generate-completion") }) {
             return nil
