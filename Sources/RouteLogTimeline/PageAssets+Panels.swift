@@ -8,9 +8,9 @@ extension PageAssets {
       function changeLine(box, c, before, after) {
         var o = side(c[1], before), n = side(c[2], after), line = el('div');
         line.appendChild(el('span', 'path', c[0] + ': '));
-        if (o === null) { line.className = 'add'; line.appendChild(document.createTextNode('added ' + n)); }
-        else if (n === null) { line.className = 'del'; line.appendChild(document.createTextNode('removed ' + o)); }
-        else { line.className = 'chg'; line.appendChild(document.createTextNode(o + ' → ' + n)); }
+        if (o === null) { line.className = 'add'; line.appendChild(document.createTextNode(shown('added ' + n))); }
+        else if (n === null) { line.className = 'del'; line.appendChild(document.createTextNode(shown('removed ' + o))); }
+        else { line.className = 'chg'; line.appendChild(document.createTextNode(shown(o + ' → ' + n))); }
         box.appendChild(line);
       }
       function lineDiff(a, b) {

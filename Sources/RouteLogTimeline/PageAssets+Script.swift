@@ -6,10 +6,23 @@ extension PageAssets {
       'use strict';
       var D = JSON.parse(document.getElementById('routelog-data').textContent);
       var $ = function (id) { return document.getElementById(id); };
+      // Recorded text (labels, versions, route ids, payloads) is shown with its control
+      // characters, line separators and bidirectional controls as \uXXXX (a newline and a tab too
+      // with `oneLine`), never raw: it cannot break a line, hide text or turn it around.
+      var CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+      var CONTROLS_LINE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+      function shown(text, oneLine) {
+        return String(text).replace(oneLine ? CONTROLS_LINE : CONTROLS, function (c) {
+          if (c === '\n') return '\\n';
+          if (c === '\t') return '\\t';
+          if (c === '\r') return '\\r';
+          return '\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4);
+        });
+      }
       function el(tag, cls, text) {
         var e = document.createElement(tag);
         if (cls) e.className = cls;
-        if (text !== undefined && text !== null) e.textContent = String(text);
+        if (text !== undefined && text !== null) e.textContent = shown(text);
         return e;
       }
 
@@ -104,9 +117,9 @@ extension PageAssets {
 
       // ---- Header -------------------------------------------------------------------------------
       var H = D.header;
-      $('h-label').textContent = H.label || '(no label)';
-      $('h-session').textContent = H.session;
-      document.title = (H.label || H.session) + ' · RouteLog timeline';
+      $('h-label').textContent = shown(H.label || '(no label)', true);
+      $('h-session').textContent = shown(H.session, true);
+      document.title = shown(H.label || H.session, true) + ' · RouteLog timeline';
       function meta(name, value, id) {
         var d = el('div'); d.appendChild(el('dt', null, name));
         var dd = el('dd', null, value === null || value === undefined || value === '' ? '-' : value);
@@ -115,7 +128,7 @@ extension PageAssets {
       }
       meta('app', H.app); meta('version', H.version); meta('created', H.created);
       meta('events', H.count, 'h-count'); meta('head digest', H.head ? H.head.slice(0, 12) : '', 'h-head');
-      if (H.head) $('h-head').title = H.head;
+      if (H.head) $('h-head').title = shown(H.head, true);
       // A part of a session (`routelog report --from/--to`): which seqs the page shows.
       if (D.range) meta('shown', D.range.from + '–' + D.range.to, 'h-range');
 

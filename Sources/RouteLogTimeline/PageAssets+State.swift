@@ -100,15 +100,15 @@ extension PageAssets {
         var after = $('st-after'); after.textContent = '';
         if (seq > base) {
           var e = ev(seq);
-          after.appendChild(document.createTextNode('after ' + e[2] + '  '));
+          after.appendChild(document.createTextNode(shown('after ' + e[2] + '  ')));
           after.appendChild(el('span', isRejected(seq - base - 1) ? 'rej' : '', outcomeText(outcomes[e[3]])));
           if (e[9] !== null) after.appendChild(el('span', 'evnote', '  # ' + e[9]));
         } else after.textContent = base ? 'the state after seq ' + base + ', where this page starts' : 'before any event';
         var text = textAt(seq);
         drawState(JSON.parse(text));
-        if ($('json-panel').open) $('json').textContent = text;
+        if ($('json-panel').open) $('json').textContent = shown(text);
       }
-      $('json-panel').addEventListener('toggle', function () { if (this.open) $('json').textContent = textAt(seq); });
+      $('json-panel').addEventListener('toggle', function () { if (this.open) $('json').textContent = shown(textAt(seq)); });
       $('b-copy').onclick = function () {
         var text = textAt(seq), btn = this;
         function done() { btn.classList.add('done'); btn.textContent = 'Copied'; setTimeout(function () { btn.classList.remove('done'); btn.textContent = 'Copy state JSON'; }, 1200); }

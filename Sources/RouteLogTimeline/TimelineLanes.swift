@@ -74,6 +74,12 @@ extension TimelineLanes {
     /// on a live page it asks the server for the lanes again as events arrive, so they grow.
     static let script = #"""
     (function () {
+      // Route ids are recorded text: shown with control characters and bidirectional controls as \uXXXX.
+      function shown(text) {
+        return String(text).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, function (c) {
+          return '\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4);
+        });
+      }
       'use strict';
       var R = window.routelog, L = R && R.lanes, panel = document.getElementById('lanes-panel');
       var live = R && R.live && R.live.lanes;  // a live page asks the server for the lanes again as events arrive
@@ -124,7 +130,7 @@ extension TimelineLanes {
         for (var lane = first; lane <= last; lane++) {
           var y = MARKS + lane * ROW - top, list = byLane[lane], prevX = -2, prevStyle = -1;
           g.fillStyle = lane % 2 ? '#f7f8fb' : '#ffffff'; g.fillRect(0, y, w, ROW);
-          g.fillStyle = '#6b7085'; g.fillText(L.names[lane].slice(0, 22), 2, y + ROW / 2);
+          g.fillStyle = '#6b7085'; g.fillText(shown(L.names[lane]).slice(0, 22), 2, y + ROW / 2);
           for (var k = 0; k < list.length; k++) {
             var bb = list[k], x1 = Math.floor(xOf(bars[4 * bb + 1], w)), x2 = Math.ceil(xOf(endOf(bb), w)), st = bars[4 * bb + 3];
             if (x2 <= prevX && st === prevStyle) continue;  // on a pixel already drawn
@@ -166,14 +172,14 @@ extension TimelineLanes {
       canvas.addEventListener('mousemove', function (e) {
         var b = hit(e);
         if (b < 0) { tip.hidden = true; return; }
-        tip.textContent = L.ids[b] + ' · ' + styles[bars[4 * b + 3]] + ' · ' + describe(b);
+        tip.textContent = shown(L.ids[b]) + ' · ' + styles[bars[4 * b + 3]] + ' · ' + describe(b);
         tip.style.left = (e.clientX + 12) + 'px'; tip.style.top = (e.clientY + 12) + 'px'; tip.hidden = false;
       });
       canvas.addEventListener('mouseleave', function () { tip.hidden = true; });
       canvas.addEventListener('click', function (e) {
         var b = hit(e); if (b < 0) return;
         selected = b;
-        info.textContent = L.ids[b] + ': ' + describe(b);
+        info.textContent = shown(L.ids[b]) + ': ' + describe(b);
         R.go(bars[4 * b + 1]);
         redraw();
       });

@@ -24,6 +24,7 @@ while let arg = args.popFirst() {
     switch arg {
     case "--store":
         guard let dir = args.popFirst() else { fail("--store needs a directory") }
+        if dir.allSatisfy(\.isWhitespace) { fail("--store '\(dir)' is an empty path; give a directory") }
         storePath = dir
     case "--unredacted": unredacted = true
     case "--fixtures":

@@ -100,6 +100,16 @@ run("routelog", "report", DEEP_FILE, "-o", DEEP_HTML)
 XSS_HTML = os.path.join(WORK, "xss.html")
 xss_report = run("routelog", "report", XSS_FILE, "-o", XSS_HTML, check=False)
 
+# Recorded text with control characters, a line separator and a bidirectional override.
+EVIL = "evil\nsecond line\x1b]0;pwned\x07\x1b[2J\r\x85\u2028\u202edesrever"
+EVIL_FILE = os.path.join(WORK, "evil.json")
+write_fixture(EVIL_FILE, "evil", [
+    {"push": {"route": {"id": "route" + EVIL, "payload": {"t": EVIL}}}, "meta": {"note": EVIL}},
+    {"show": {"route": {"id": "sheet" + EVIL}, "style": "sheet"}},
+], description=EVIL, session={"label": EVIL, "app": EVIL, "appVersion": EVIL})
+EVIL_HTML = os.path.join(WORK, "evil.html")
+evil_report = run("routelog", "report", EVIL_FILE, "-o", EVIL_HTML, check=False)
+
 # ---------------------------------------------------------------------------------------------
 # Tests
 
@@ -412,9 +422,28 @@ def test_report_marks_runs_and_crashes(d):
     shot(d, "report-runs.png")
 
 
+def test_control_characters_show_escaped(d):
+    """Labels, versions, route ids, notes and payloads with control characters (ESC, BEL, CR,
+    NEL, U+2028, U+202E) show as \\uXXXX text: none of them is in the page's text, and the
+    header is one line."""
+    assert evil_report.returncode == 0, evil_report.stderr
+    d.get("file://" + EVIL_HTML)
+    bad = "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]"
+    for n in [0, 1, 2]:
+        js(d, "window.routelog.go(arguments[0])", n)
+        found = js(d, "var re = new RegExp(arguments[0]); var w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);"
+                      " var out = []; while (w.nextNode()) { var t = w.currentNode;"
+                      " if (t.parentNode.nodeName !== 'SCRIPT' && re.test(t.nodeValue)) out.push(t.nodeValue); }"
+                      " return out", bad)
+        assert found == [], f"raw control characters at seq {n}: {found!r}"
+    label = js(d, "return document.getElementById('h-label').textContent")
+    assert "\n" not in label and "\\u001b" in label and "\\u202e" in label, repr(label)
+    assert "\n" not in js(d, "return document.title") and "\x1b" not in js(d, "return document.title")
+
+
 TESTS = [test_demo_report_keyboard_slider_and_state, test_demo_report_upsell_lock_and_rejected_swipe,
          test_report_loads_no_network_resource, test_deep_report_state_at_any_seq, test_ranged_report_state_and_labels,
-         test_xss_session_runs_nothing,
+         test_xss_session_runs_nothing, test_control_characters_show_escaped,
          test_live_server_follows_appends, test_fixture_check_report, test_report_marks_runs_and_crashes]
 
 

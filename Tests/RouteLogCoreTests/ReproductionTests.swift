@@ -97,3 +97,38 @@ extension ReproductionTests {
         #expect(try Reproduction.shortest(events, reaching: target, limit: 50)?.elements.count == 50)
     }
 }
+
+extension ReproductionTests {
+    /// The search for a shortest path stops at its budget (a count of events folded, not a time):
+    /// the answer so far reaches the screens, says it is not complete, and is the same every time.
+    @Test func theShortestPathSearchStopsAtItsBudget() throws {
+        // Two tabs pushed onto in turn: every push is needed, most tab switches are not.
+        let plain: [Event] = [.setTabs(["a", "b"], selected: "a")] + (0..<100).flatMap { i -> [Event] in
+            [.selectTab("a"), .push(RouteRef(id: "a\(i)")), .selectTab("b"), .push(RouteRef(id: "b\(i)"))]
+        }
+        let events = plain.map { RecordedEvent($0) }
+        let target = replay(plain).state
+        let cut = try #require(try Reproduction.shortestPath(events, reaching: target, budget: 20_000))
+        #expect(!cut.complete && cut.folds <= 20_000)
+        #expect(ScreenLayout(replay(cut.result.elements.map(\.event)).state) == ScreenLayout(target))
+        let again = try #require(try Reproduction.shortestPath(events, reaching: target, budget: 20_000))
+        #expect(again.result.indices == cut.result.indices && again.folds == cut.folds)
+        // With room enough it ends: the tabs, the 200 pushes and the 199 switches between them
+        // (the first switch to a is not needed).
+        let full = try #require(try Reproduction.shortestPath(events, reaching: target))
+        #expect(full.complete && full.result.elements.count == 400 && full.result.elements.count <= cut.result.elements.count)
+        #expect(ScreenLayout(replay(full.result.elements.map(\.event)).state) == ScreenLayout(target))
+    }
+
+    /// Loops (a push and its pop, a show and its dismiss) go in one pass, whatever their number.
+    @Test func loopsGoInOnePass() throws {
+        var plain: [Event] = []
+        for i in 0..<2_000 {
+            if i % 200 == 0 { plain.append(.push(RouteRef(id: "keep-\(i / 200)"))) }
+            plain += i % 2 == 0 ? [.push(RouteRef(id: "detour")), .pop()] : [.show(RouteRef(id: "sheet"), style: .sheet), .dismiss()]
+        }
+        let target = replay(plain).state
+        let found = try #require(try Reproduction.shortestPath(plain.map { RecordedEvent($0) }, reaching: target, budget: 0))
+        #expect(found.complete && found.result.elements.count == 10 && found.folds <= plain.count + 10)
+    }
+}

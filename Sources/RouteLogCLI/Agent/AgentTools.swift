@@ -83,7 +83,16 @@ public final class AgentTools: @unchecked Sendable {
         }
         do {
             let args = try Arguments(arguments, spec: spec)
-            let value = try await serialized { () throws(RouteLogError) -> JSONValue in try self.answer(name, args) }
+            let value: JSONValue
+            if name == "reproduce_crash" {
+                value = try await reproduceCrash(args)
+            } else {
+                // Each tool's work runs on a thread of its own, never on the cooperative pool the
+                // server reads and answers requests on.
+                value = try await serialized { () throws(RouteLogError) -> JSONValue in
+                    try await Self.onOwnThread { () throws(RouteLogError) -> SendableJSON in SendableJSON(try self.answer(name, args)) }.value
+                }
+            }
             let size = value.canonicalText.utf8.count
             if size > Self.maxAnswerBytes {
                 return .failure("the answer is \(size / 1000) KB, over the \(Self.maxAnswerBytes / 1000) KB limit; ask for a smaller part (an earlier seq, a route id, a narrower ref)")
@@ -92,6 +101,52 @@ public final class AgentTools: @unchecked Sendable {
         } catch {
             return .failure(error.message)
         }
+    }
+
+    /// `reproduce_crash`: the run is read under the store lock, and the shortest path (asked for
+    /// with `shortest`) is searched after it, on a thread of its own, so the other tools answer
+    /// meanwhile; the search is bounded by a count of events folded
+    /// (``RouteLogCore/Reproduction/shortestBudget``).
+    private func reproduceCrash(_ a: Arguments) async throws(RouteLogError) -> JSONValue {
+        let ws = workspace()
+        let (r, work) = try await serialized { () throws(RouteLogError) -> (RunReproduction, RunReproduction.ShortestWork?) in
+            let s = try self.resolve(a, ws, seqKey: nil, whole: true)
+            var r = try RunReproduction(s, run: try a.int("run"), name: nil, shortest: try a.bool("shortest") ?? false)
+            return (r, r.takeShortestWork())
+        }
+        var reproduction = r
+        if let work {
+            let found = try await Self.onOwnThread { () throws(RouteLogError) -> Reproduction.ShortestPath? in
+                try RouteLogSessions.call { try Reproduction.shortestPath(work.events, reaching: work.target) }
+            }
+            reproduction.setShortest(found)
+        }
+        let file = "\(reproduction.name).json"
+        var o = reproduction.json
+        o["fileName"] = .string(file)
+        o["fixture"] = reproduction.fixture.json
+        o["test"] = .string(reproduction.test(fixturePath: "Fixtures/\(file)", routeType: nil, module: nil))
+        o["shortest"] = reproduction.shortestFixture?.json ?? .null
+        return .object(o)
+    }
+
+    /// A JSON value handed back from a tool's thread.
+    private struct SendableJSON: @unchecked Sendable {
+        let value: JSONValue
+        init(_ value: JSONValue) { self.value = value }
+    }
+
+    /// Runs `body` on a new thread (8 MiB of stack, as the main thread has) and waits for it
+    /// without holding a thread of the cooperative pool.
+    static func onOwnThread<R: Sendable>(_ body: @escaping @Sendable () throws(RouteLogError) -> R) async throws(RouteLogError) -> R {
+        let result: Result<R, RouteLogError> = await withCheckedContinuation { done in
+            let thread = Thread {
+                do throws(RouteLogError) { done.resume(returning: .success(try body())) } catch { done.resume(returning: .failure(error)) }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        return try result.get()
     }
 
     private func serialized<R>(_ body: () async throws(RouteLogError) -> R) async throws(RouteLogError) -> R {
@@ -137,16 +192,6 @@ public final class AgentTools: @unchecked Sendable {
             return BisectCommand.json(result)
         case "minimize":
             return try minimize(a, ws)
-        case "reproduce_crash":
-            let s = try resolve(a, ws, seqKey: nil, whole: true)
-            let r = try RunReproduction(s, run: try a.int("run"), name: nil, shortest: try a.bool("shortest") ?? false)
-            let file = "\(r.name).json"
-            var o = r.json
-            o["fileName"] = .string(file)
-            o["fixture"] = r.fixture.json
-            o["test"] = .string(r.test(fixturePath: "Fixtures/\(file)", routeType: nil, module: nil))
-            o["shortest"] = r.shortestFixture?.json ?? .null
-            return .object(o)
         case "verify":
             let targets: [ResolvedSession]
             if let ref = try a.optionalString("session") { targets = [try ws.resolve(ref)] } else { targets = try ws.resolve([], all: true) }
@@ -282,15 +327,14 @@ public final class AgentTools: @unchecked Sendable {
     /// A Swift Testing test that replays the minimized fixture.
     static func test(name: String, predicate: String) -> String {
         let ident = SwiftSource.identifier(name, prefix: "replay")
-        let comment = predicate.replacingOccurrences(of: "\n", with: " ")
         return """
         import RouteLogTesting
         import Testing
 
-        /// Regression: the smallest session for which `\(comment)` holds.
-        /// Save the fixture as Fixtures/\(name).json in the package.
+        /// Regression: the smallest session for which `\(SwiftSource.comment(predicate))` holds.
+        /// Save the fixture as Fixtures/\(SwiftSource.comment(name)).json in the package.
         @Test func \(ident)Replays() {
-            expectReplay(fixture: "Fixtures/\(name).json")
+            expectReplay(fixture: \(SwiftSource.literal("Fixtures/\(name).json")))
         }
 
         """

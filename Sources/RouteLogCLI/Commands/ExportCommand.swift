@@ -60,6 +60,7 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary instead of a sentence.") var json = false
 
     func validate() throws {
+        try PathOption.check(output, "-o")
         switch format {
         case .fixture:
             if all { throw ValidationError("--all needs --format events-jsonl or last-states") }

@@ -26,6 +26,7 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one FILE") }
+        for file in files { try PathOption.check(file, "FILE") }
     }
 
     func run() throws {

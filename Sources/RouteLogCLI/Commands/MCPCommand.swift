@@ -25,6 +25,8 @@ struct MCPCommand: ParsableCommand {
             completion: .directory)
     var fixtures: String?
 
+    func validate() throws { try PathOption.check(fixtures, "--fixtures") }
+
     func run() throws {
         let program = try ServeCommand.siblingPath("routelog-mcp")
         let args = [program, "--store", store.path] + (unredacted ? ["--unredacted"] : []) + (fixtures.map { ["--fixtures", $0] } ?? [])

@@ -30,6 +30,8 @@ struct MinimizeCommand: ParsableCommand {
     @OptionGroup var stable: StableFixtureOptions
     @Flag(help: "Print the result as JSON.") var json = false
 
+    func validate() throws { try PathOption.check(output, "-o") }
+
     func run() throws {
         let (judge, s) = try Judge.session(session, in: store, predicate: predicate, run: command)
         let n = s.seqOrHead

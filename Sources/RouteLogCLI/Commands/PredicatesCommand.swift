@@ -9,6 +9,6 @@ struct PredicatesCommand: ParsableCommand {
     )
 
     func run() throws {
-        Output.stdout().line(Predicate.helpText)
+        Output.stdout().write(Predicate.helpText + "\n")
     }
 }

@@ -42,6 +42,8 @@ struct ReportCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The last seq on the page (default: the last one).", valueName: "seq"),
             transform: SeqArgument.parse) var to: UInt64?
 
+    func validate() throws { try PathOption.check(output, "-o") }
+
     func run() throws {
         let ref = try parseRef(session)
         if from == 0 { throw RouteLogError.usage("--from out of range: 0 (seqs start at 1)") }

@@ -36,20 +36,40 @@ struct ReproCommand: ParsableCommand {
     @Flag(help: "Print a JSON object instead of lines.") var json = false
 
     func validate() throws {
-        if let name, name.isEmpty || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
-            throw ValidationError("--name must be letters, digits, - and _")
-        }
-        for (option, value) in [("--route-type", routeType), ("--module", module)] {
-            if let value, value.isEmpty || !value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }) {
-                throw ValidationError("\(option) must be a Swift name")
+        try PathOption.check(output, "-o")
+        if let name {
+            // The name is a file name and, camel-cased, the test's function name.
+            if name.isEmpty || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+                throw ValidationError("--name must be letters, digits, - and _, not \(quoted(name)); use a name like CrashRepro")
             }
+            if SwiftSource.keywords.contains(name) {
+                throw ValidationError("--name \(quoted(name)) is a Swift keyword; use a name like CrashRepro")
+            }
+            if !(name.first?.isLetter ?? false) {
+                throw ValidationError("--name \(quoted(name)) does not start with a letter; use a name like CrashRepro")
+            }
+        }
+        if let routeType, let problem = SwiftSource.typePathProblem(routeType) {
+            throw ValidationError("--route-type \(quoted(routeType)) \(problem); give the app's Routable type, like Screen or MyApp.Screen")
+        }
+        if let module, let problem = SwiftSource.identifierProblem(module) {
+            throw ValidationError("--module \(quoted(module)) \(problem); a module name is one identifier, like MyApp")
         }
         if module != nil && routeType == nil { throw ValidationError("--module goes with --route-type") }
     }
 
+    /// A value the user typed, quoted for an error line.
+    private func quoted(_ value: String) -> String { "'\(printableName(value))'" }
+
     func run() throws {
         let s = try store.workspace().resolve(session)
-        let r = try RunReproduction(s, run: runNumber, name: name, shortest: shortest)
+        var r = try RunReproduction(s, run: runNumber, name: name, shortest: shortest)
+        if shortest {
+            let progress = Progress("searching the shortest path", total: Reproduction.shortestBudget, unit: "events folded",
+                                    stride: 1, enabled: !json)
+            defer { progress.finish() }
+            try r.findShortest { folds, _ in progress.update(folds) }
+        }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), !isDir.boolValue {
             throw RouteLogError.usage("bad -o \(printable(output)): a file, not a directory")
@@ -83,6 +103,7 @@ struct ReproCommand: ParsableCommand {
         if shortest {
             if let short = r.shortest {
                 out.line("shortest path: \(short.elements.count) of \(r.lastSeq) events")
+                if let note = r.shortestNote { out.line(note) }
                 for (i, e) in short.elements.enumerated() { out.line("  \(i + 1). \(Render.event(e.event))  (was seq \(short.indices[i] + 1))") }
             } else {
                 out.line("shortest path: none (no prefix of the session reaches these screens)")

@@ -8,5 +8,7 @@ struct StoreOptions: ParsableArguments {
 
     var path: String { StoreAccess.path(store) }
 
+    func validate() throws { try PathOption.check(store, "--store") }
+
     func workspace() -> Workspace { Workspace(storePath: path) }
 }

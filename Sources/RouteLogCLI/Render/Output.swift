@@ -20,22 +20,30 @@ final class Output {
     static func stdout() -> Output { Output(fd: 1) }
     static func stderr() -> Output { Output(fd: 2) }
 
-    /// Writes `text` and a newline.
+    /// Writes `text` and a newline: one line, whatever `text` holds (see ``TerminalText``).
     func line(_ text: String = "") {
+        let start = buffer.count
         buffer.append(contentsOf: text.utf8)
+        TerminalText.escape(&buffer, from: start, keepNewlines: false, colors: colors)
         buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    /// Writes `text` as is.
+    /// Writes `text` (which may hold newlines of its own) with every other control character
+    /// escaped (see ``TerminalText``).
     func write(_ text: String) {
+        let start = buffer.count
         buffer.append(contentsOf: text.utf8)
+        TerminalText.escape(&buffer, from: start, keepNewlines: true, colors: colors)
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    /// Appends one line written by `body` straight into the buffer (no intermediate string), and a newline.
+    /// Appends one line written by `body` straight into the buffer (no intermediate string), and a
+    /// newline; what `body` wrote is escaped as ``line(_:)-(String)`` escapes.
     func line(_ body: (inout [UInt8]) -> Void) {
+        let start = buffer.count
         body(&buffer)
+        TerminalText.escape(&buffer, from: start, keepNewlines: false, colors: colors)
         buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
     }
@@ -76,6 +84,79 @@ final class Output {
     /// `text` in `style` when colors are on; otherwise `text` unchanged.
     func paint(_ text: String, _ style: Style) -> String {
         colors && !text.isEmpty ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// Text from a store or a file made safe for a terminal, where ``Output`` writes it: every text
+/// the CLI prints for people goes through ``escape(_:from:keepNewlines:colors:)``, so a label, an
+/// app version, a route id or a payload cannot end a line early, move the cursor, clear the
+/// screen, set the window's title or turn the text around.
+///
+/// Escaped, as JSON escapes (so a JSON line stays the same JSON): the C0 controls but tab (`\n`,
+/// `\r`, `\u001b`…; a newline too within a line), DEL and the C1 controls (`\u0085`), the line
+/// and paragraph separators U+2028 and U+2029, and the bidirectional controls U+200E, U+200F,
+/// U+202A–U+202E and U+2066–U+2069. When colors are on, the SGR sequences ``Output`` paints with
+/// (`ESC [ digits ; … m`) pass; nothing else starting with ESC does.
+enum TerminalText {
+    /// Escapes `bytes[start...]` in place.
+    static func escape(_ bytes: inout [UInt8], from start: Int, keepNewlines: Bool, colors: Bool) {
+        // Fast path: none of the bytes that start what needs escaping.
+        var i = start
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x20 && b != 0x09 && !(keepNewlines && b == 0x0A) { break }
+            if b == 0x7F || b == 0xC2 || b == 0xE2 { break }
+            i += 1
+        }
+        if i == bytes.count { return }
+        let tail = String(decoding: bytes[i...], as: UTF8.self)
+        bytes.removeSubrange(i...)
+        var scalars = tail.unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            if scalar == "\u{1B}", colors, let length = sgrLength(scalars) {
+                bytes.append(0x1B)
+                for s in scalars.prefix(length) { bytes.append(UInt8(s.value)) }
+                scalars = scalars.dropFirst(length)
+                continue
+            }
+            switch scalar.value {
+            case 0x09: bytes.append(0x09)
+            case 0x0A where keepNewlines: bytes.append(0x0A)
+            case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+            case _ where needsEscape(scalar):
+                let hex = String(scalar.value, radix: 16)
+                bytes += Array(("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).utf8)
+            default: bytes += Array(String(scalar).utf8)
+            }
+        }
+    }
+
+    /// `text` escaped as ``escape(_:from:keepNewlines:colors:)`` escapes it (no colors, newlines escaped).
+    static func escaped(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        escape(&bytes, from: 0, keepNewlines: false, colors: false)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `s` is escaped on a terminal.
+    static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// The length of the SGR sequence after an ESC (`[`, digits and `;`, then `m`), if `rest` starts with one.
+    private static func sgrLength(_ rest: Substring.UnicodeScalarView) -> Int? {
+        guard rest.first == "[" else { return nil }
+        var n = 1
+        for s in rest.dropFirst() {
+            n += 1
+            if s == "m" { return n }
+            if !(("0"..."9").contains(s) || s == ";") || n > 16 { return nil }
+        }
+        return nil
     }
 }
 

@@ -17,9 +17,19 @@ struct RunReproduction {
     /// What was on screen after ``lastSeq``.
     let screens: ScreenLayout
     /// The shortest path to the same screens, when asked for and one exists.
-    let shortest: Minimize.Result<RecordedEvent>?
+    private(set) var shortest: Minimize.Result<RecordedEvent>?
+    /// Whether the search for ``shortest`` ran to its end (`false`: it stopped at its budget, and a
+    /// shorter path may exist).
+    private(set) var shortestComplete = true
+    /// The session's events up to ``lastSeq``, read for ``findShortest(budget:progress:)`` when
+    /// asked for and not yet searched.
+    private var pendingShortest: [RecordedEvent]?
+    /// The state after ``lastSeq``.
+    private let state: NavigationState
 
-    /// The reproduction of run `number` of `s` (default: its last crashed run).
+    /// The reproduction of run `number` of `s` (default: its last crashed run). With `shortest`,
+    /// the session's events are read for the shortest path, which ``findShortest(budget:progress:)``
+    /// then searches (apart from the store: an MCP server searches it outside its store lock).
     init(_ s: ResolvedSession, run number: Int?, name: String?, shortest: Bool) throws(RouteLogError) {
         guard let store = s.store else {
             throw .usage("repro reproduces a run of a stored session: \(printableName(s.name)) is a file, which records no runs")
@@ -48,12 +58,45 @@ struct RunReproduction {
         self.name = name
         fixture = try call { try Reproduction.fixture(of: run, lastSeq: lastSeq, session: s.info, in: store, name: name) }
         screens = ScreenLayout(state)
+        self.state = state
         if shortest {
-            let events = try call { try store.events(s.id, from: 1, through: lastSeq) }.map(\.recorded)
-            self.shortest = try call { try Reproduction.shortest(events, reaching: state) }
-        } else {
-            self.shortest = nil
+            pendingShortest = try call { try store.events(s.id, from: 1, through: lastSeq) }.map(\.recorded)
         }
+    }
+
+    /// Searches the shortest path to the screens (if asked for at init), within `budget` events
+    /// folded (see ``RouteLogCore/Reproduction/shortestPath(_:reaching:limit:budget:progress:)``).
+    mutating func findShortest(budget: Int = Reproduction.shortestBudget,
+                               progress: ((Int, Int) -> Void)? = nil) throws(RouteLogError) {
+        guard let events = pendingShortest else { return }
+        pendingShortest = nil
+        setShortest(try call { try Reproduction.shortestPath(events, reaching: state, budget: budget, progress: progress) })
+    }
+
+    /// What the shortest path's search needs, apart from the store.
+    struct ShortestWork: Sendable {
+        let events: [RecordedEvent]
+        let target: NavigationState
+    }
+
+    /// The search asked for at init, to run elsewhere (``setShortest(_:)`` takes its answer).
+    mutating func takeShortestWork() -> ShortestWork? {
+        guard let events = pendingShortest else { return nil }
+        pendingShortest = nil
+        return ShortestWork(events: events, target: state)
+    }
+
+    /// The answer of a search of ``takeShortestWork()``.
+    mutating func setShortest(_ found: Reproduction.ShortestPath?) {
+        shortest = found?.result
+        shortestComplete = found?.complete ?? true
+    }
+
+    /// The line saying the search stopped at its budget, or `nil`.
+    var shortestNote: String? {
+        guard let shortest, !shortestComplete else { return nil }
+        return "shortest path: the search stopped at its budget of \(Reproduction.shortestBudget.grouped) events folded; "
+            + "\(shortest.elements.count) events reach the screens, fewer might"
     }
 
     /// The shortest path as a fixture (its events renumbered from seq 1), if one was found.
@@ -68,6 +111,10 @@ struct RunReproduction {
     /// A Swift Testing test that replays the fixture at `fixturePath` and checks the screens; with
     /// `routeType`, one more that restores it with today's routes (`expectRestore`), and with
     /// `module` the import of the app's module that declares them.
+    /// Recorded text (the session's id, the run's app version and build) goes into the comments
+    /// through ``SwiftSource/comment(_:)`` and the paths and screens into literals through
+    /// ``SwiftSource/literal(_:)``: nothing recorded becomes code. `routeType` and `module` must be
+    /// checked Swift names (the command's validation does it).
     func test(fixturePath: String, routeType: String?, module: String?) -> String {
         let ident = SwiftSource.identifier(name, prefix: "reproduce")
         var what = "Run \(run.number) of session \(session.id.rawValue)"
@@ -77,8 +124,8 @@ struct RunReproduction {
         if let module { out += "@testable import \(module)\n" }
         out += """
 
-        // \(what)
-        // Regenerate with: routelog repro \(session.id.rawValue) --run \(run.number)
+        // \(SwiftSource.comment(what))
+        // Regenerate with: routelog repro \(SwiftSource.comment(session.id.rawValue)) --run \(run.number)
 
         /// The screens the app was on when the run ended: the fixture replays to them.
         @Test func \(ident)() {
@@ -106,7 +153,10 @@ struct RunReproduction {
             "session": .string(session.id.rawValue), "run": run.json, "lastSeq": .int(Int64(clamping: lastSeq)),
             "screens": .string(screens.description), "name": .string(name), "events": .int(Int64(fixture.events.count)),
         ]
-        if let shortest { o["shortestEvents"] = .int(Int64(shortest.elements.count)) }
+        if let shortest {
+            o["shortestEvents"] = .int(Int64(shortest.elements.count))
+            o["shortestComplete"] = .bool(shortestComplete)
+        }
         return o
     }
 }

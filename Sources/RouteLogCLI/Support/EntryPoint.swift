@@ -63,5 +63,6 @@ extension RouteLogCommand {
 
 /// Writes `routelog: <message>` as one line on stderr.
 func printError(_ message: String) {
-    writeAll(2, Array("routelog: \(oneLine(message))\n".utf8))
+    // One line, and no control character of a quoted label or file name reaches the terminal.
+    writeAll(2, Array("routelog: \(TerminalText.escaped(oneLine(message)))\n".utf8))
 }

@@ -186,6 +186,8 @@ public enum StoreContainment {
 
     /// The store the command will read, if it reads one that exists.
     static func storeRead(by arguments: [String], environment: [String: String]) -> String? {
+        // `mcp` is watched: the child replaces itself with routelog-mcp, which beats the heartbeat
+        // itself (`beatIfWatched`), so a damaged store still ends in one line.
         guard let command = arguments.first, !command.hasPrefix("-"), !["help", "fixtures", "serve"].contains(command) else { return nil }
         let options = arguments.prefix { $0 != "--" }
         if options.contains(where: { ["-h", "--help", "--version"].contains($0) || $0.hasPrefix("--generate-completion") }) {

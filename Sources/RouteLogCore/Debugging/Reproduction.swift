@@ -61,53 +61,192 @@ public enum Reproduction {
     }
 
     /// The shortest list of `events` (a session from its start state, the empty one) whose replay
-    /// ends on the screens of `target` (the same ``ScreenLayout``): cut first at the first seq
-    /// whose state has that layout, then delta debugging (ddmin) over the events, then pairs of
-    /// neighbours dropped together (a push and its pop, a show and its dismiss: ddmin keeps either
-    /// one alone) and ddmin again, until nothing more can go. Every event left is needed: dropping
-    /// any one, or any neighbouring two, loses the screens. `nil` when no prefix reaches them.
-    ///
-    /// Each candidate is replayed, so the work grows with the square of the prefix: a prefix longer
-    /// than `limit` events throws ``ShortestPathError/tooLong(events:limit:)`` rather than running for hours.
+    /// ends on the screens of `target`, as ``shortestPath(_:reaching:limit:budget:progress:)``
+    /// finds it with its default budget; `nil` when no prefix reaches them.
     public static func shortest(_ events: [RecordedEvent], reaching target: NavigationState,
                                 limit: Int = shortestLimit) throws -> Minimize.Result<RecordedEvent>? {
+        try shortestPath(events, reaching: target, limit: limit)?.result
+    }
+
+    /// A shortest path and whether its search ran to its end.
+    public struct ShortestPath: Sendable {
+        /// The events (renumbered as a session of their own), their positions in the session, and
+        /// how many candidate lists were replayed.
+        public var result: Minimize.Result<RecordedEvent>
+        /// `false` when the search stopped at its budget: the events then reach the screens, but
+        /// fewer might.
+        public var complete: Bool
+        /// The work done, in events folded (what the budget counts).
+        public var folds: Int
+    }
+
+    /// The shortest list of `events` (a session from its start state, the empty one) whose replay
+    /// ends on the screens of `target` (the same ``ScreenLayout``), in two steps:
+    ///
+    /// 1. Cut at the first seq whose state has that layout, then one pass over the states the
+    ///    session went through: whenever a state comes back (the same digest: a push and its pop,
+    ///    a show and its dismiss, a detour through other tabs), the events between are not needed.
+    ///    The fewest events from the start to each state seen, each state reached by the event
+    ///    after an earlier visit of the state before it, is a shortest path through the states the
+    ///    session visited; the pass folds each event once.
+    /// 2. That path is then reduced further by delta debugging (ddmin) and by dropping pairs of
+    ///    neighbours, until every event left is needed (dropping any one, or any neighbouring two,
+    ///    loses the screens), unless its length already equals the least a path can have (each
+    ///    `push` adds one route and each `show` one presentation, when no `reset` can add more).
+    ///
+    /// Step 2 replays candidates, so it is bounded by `budget`: at most that many events folded in
+    /// all (a count, not a time, so the answer is the same on every machine). When the budget runs
+    /// out, the shortest list found so far is the answer, with ``ShortestPath/complete`` false.
+    /// `progress` is called now and then with the folds done and the budget.
+    ///
+    /// `nil` when no prefix reaches the screens; a prefix longer than `limit` events throws
+    /// ``ShortestPathError/tooLong(events:limit:)``.
+    public static func shortestPath(_ events: [RecordedEvent], reaching target: NavigationState, limit: Int = shortestLimit,
+                                    budget: Int = shortestBudget,
+                                    progress: ((_ folds: Int, _ budget: Int) -> Void)? = nil) throws -> ShortestPath? {
         let layout = ScreenLayout(target)
-        if ScreenLayout(NavigationState()) == layout { return Minimize.Result(elements: [], indices: [], predicateCalls: 0) }
+        if ScreenLayout(NavigationState()) == layout {
+            return ShortestPath(result: Minimize.Result(elements: [], indices: [], predicateCalls: 0), complete: true, folds: 0)
+        }
+        // Step 1: one fold of the prefix, keeping the fewest events to each state (by digest).
         var r = Replayer()
         var cut: Int?
+        // Nodes of the paths found: the event taken (a position) and the node before it (-1: none).
+        var nodes: [(event: Int, parent: Int, length: Int)] = []
+        var best: [Digest: Int] = [:]   // digest → node (-1 for the start state)
+        best[r.state.digest] = -1
+        var folds = 0
         for (i, e) in events.enumerated() {
+            if i >= limit {
+                // Only whether the screens are reached later matters now, for the error.
+                r.apply(e.event)
+                if mayShow(r.state, target), ScreenLayout(r.state) == layout { throw ShortestPathError.tooLong(events: i + 1, limit: limit) }
+                continue
+            }
+            let before = r.state.digest
             r.apply(e.event)
-            if ScreenLayout(r.state) == layout { cut = i + 1; break }
+            folds += 1
+            let from = best[before] ?? -1
+            let length = (from < 0 ? 0 : nodes[from].length) + 1
+            let after = r.state.digest
+            if let known = best[after], known < 0 || nodes[known].length <= length {
+                // Reached before with no more events.
+            } else {
+                nodes.append((i, from, length))
+                best[after] = nodes.count - 1
+            }
+            if mayShow(r.state, target), ScreenLayout(r.state) == layout { cut = i + 1; break }
         }
         guard let cut else { return nil }
-        if cut > limit { throw ShortestPathError.tooLong(events: cut, limit: limit) }
-        let reaches: ([Event]) -> Bool = { ScreenLayout(replay($0).state) == layout }
-        // Tokens are seqs, so every candidate is taken from the prefix by `subsequence`, which
-        // renumbers them: `indices` are positions in the prefix.
         let prefix = events[..<cut].map(\.event)
-        var indices = Array(0..<cut)
-        var calls = 0
-        while true {
-            let minimal = try Minimize.events(Minimize.subsequence(of: prefix, keeping: indices)) { reaches($0) }
-            calls += minimal.predicateCalls
-            indices = minimal.indices.map { indices[$0] }
-            let current = Minimize.subsequence(of: prefix, keeping: indices)
-            var dropped = false
-            for i in 0..<max(0, indices.count - 1) {
-                var keep = Array(0..<indices.count)
-                keep.removeSubrange(i...i + 1)
-                calls += 1
-                if reaches(Minimize.subsequence(of: current, keeping: keep)) {
-                    indices = keep.map { indices[$0] }
-                    dropped = true
-                    break
-                }
+        var indices: [Int] = []
+        var node = best[r.state.digest] ?? -1
+        while node >= 0 { indices.append(nodes[node].event); node = nodes[node].parent }
+        indices.reverse()
+        let reaches: ([Event]) -> Bool = { ScreenLayout(replay($0).state) == layout }
+        // A digest collision could join two different states: the path is checked, and the cut
+        // prefix (which reaches the screens) stands in for one that does not.
+        folds += indices.count
+        if !reaches(Minimize.subsequence(of: prefix, keeping: indices)) { indices = Array(0..<cut) }
+
+        // Step 2: ddmin and pairs over the path, within the budget.
+        var complete = true
+        var calls = 1
+        let canAdd = !prefix.contains { if case .reset = $0 { true } else { false } }
+        if !(canAdd && indices.count <= leastEvents(layout, tabs: target.tabs != nil)) {
+            var search = BudgetedSearch(prefix: prefix, reaches: reaches, budget: budget, folds: folds, progress: progress)
+            do {
+                indices = try search.reduce(indices)
+            } catch is BudgetedSearch.OutOfBudget {
+                indices = search.best ?? indices
+                complete = false
             }
-            if !dropped { break }
+            folds = search.folds
+            calls += search.calls
         }
         let kept = Minimize.subsequence(of: prefix, keeping: indices)
         let elements = zip(indices, kept).map { i, e in RecordedEvent(e, meta: events[i].meta) }
-        return Minimize.Result(elements: elements, indices: indices, predicateCalls: calls)
+        return ShortestPath(result: Minimize.Result(elements: elements, indices: indices, predicateCalls: calls),
+                            complete: complete, folds: folds)
+    }
+
+    /// Whether `state` can have the layout of `target`, by what costs no walk of a stack: the same
+    /// tabs, the same selection, stacks as deep at their roots and presentations at the same roots.
+    /// (A `ScreenLayout` copies every stack; this keeps a fold of a deep session linear.)
+    static func mayShow(_ state: NavigationState, _ target: NavigationState) -> Bool {
+        guard state.selectedTab == target.selectedTab else { return false }
+        func same(_ a: Frame, _ b: Frame) -> Bool { a.path.count == b.path.count && (a.presented == nil) == (b.presented == nil) }
+        switch (state.tabs, target.tabs) {
+        case (nil, nil): return same(state.root, target.root)
+        case let (a?, b?): return a.count == b.count && zip(a, b).allSatisfy { $0.id == $1.id && same($0.root, $1.root) }
+        default: return false
+        }
+    }
+
+    /// The fewest events that can build `layout` without a `reset`: one `push` a route and one
+    /// `show` a presentation, and a `setTabs` when it has tabs.
+    static func leastEvents(_ layout: ScreenLayout, tabs: Bool) -> Int {
+        layout.tabs.reduce(tabs ? 1 : 0) { n, tab in
+            tab.levels.reduce(n) { $0 + $1.path.count + ($1.presented == nil ? 0 : 1) }
+        }
+    }
+
+    /// Step 2 of ``shortestPath(_:reaching:limit:budget:progress:)``: ddmin and pair drops over
+    /// positions in `prefix`, each candidate replayed and counted against the budget.
+    struct BudgetedSearch {
+        struct OutOfBudget: Error {}
+        let prefix: [Event]
+        let reaches: ([Event]) -> Bool
+        let budget: Int
+        var folds: Int
+        let progress: ((Int, Int) -> Void)?
+        var calls = 0
+        /// The shortest candidate seen that reaches the screens.
+        var best: [Int]?
+        private var lastReport = 0
+
+        init(prefix: [Event], reaches: @escaping ([Event]) -> Bool, budget: Int, folds: Int, progress: ((Int, Int) -> Void)?) {
+            self.prefix = prefix
+            self.reaches = reaches
+            self.budget = budget
+            self.folds = folds
+            self.progress = progress
+        }
+
+        /// Whether the events at `candidate` (positions in the prefix) reach the screens.
+        mutating func test(_ candidate: [Int]) throws -> Bool {
+            // A candidate costs its own events and the renumbering of the list it is taken from.
+            let cost = candidate.count + 1
+            if folds + cost > budget { throw OutOfBudget() }
+            folds += cost
+            calls += 1
+            if folds - lastReport >= 1_000_000 { lastReport = folds; progress?(folds, budget) }
+            let ok = reaches(Minimize.subsequence(of: prefix, keeping: candidate))
+            if ok, candidate.count < (best?.count ?? Int.max) { best = candidate }
+            return ok
+        }
+
+        /// `start` (which reaches the screens) reduced until no event, and no two neighbours, can go.
+        mutating func reduce(_ start: [Int]) throws -> [Int] {
+            var indices = start
+            best = start
+            while true {
+                let current = indices
+                let (kept, _) = try Minimize.indices(count: current.count) { idx in try test(idx.map { current[$0] }) }
+                indices = kept.map { current[$0] }
+                var dropped = false
+                for i in 0..<max(0, indices.count - 1) {
+                    var candidate = indices
+                    candidate.removeSubrange(i...i + 1)
+                    if try test(candidate) {
+                        indices = candidate
+                        dropped = true
+                        break
+                    }
+                }
+                if !dropped { return indices }
+            }
+        }
     }
 }
 
@@ -143,6 +282,9 @@ extension Reproduction {
 extension Reproduction {
     /// The longest prefix ``shortest(_:reaching:limit:)`` minimizes by default.
     public static let shortestLimit = 10_000
+    /// The events ``shortestPath(_:reaching:limit:budget:progress:)`` folds at most by default
+    /// (a few seconds of work).
+    public static let shortestBudget = 5_000_000
 }
 
 /// Why no shortest path was searched for.

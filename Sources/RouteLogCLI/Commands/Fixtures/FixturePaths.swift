@@ -9,6 +9,7 @@ struct FixturePaths: ParsableArguments {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one PATH") }
+        for path in paths { try PathOption.check(path, "PATH") }
     }
 
     /// The fixture files the paths name (see ``FixturesCommand/expand(_:)``).

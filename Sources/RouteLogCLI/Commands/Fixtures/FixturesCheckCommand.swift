@@ -17,6 +17,8 @@ struct FixturesCheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an HTML page for each failing fixture into this directory.", valueName: "dir"))
     var report: String?
 
+    func validate() throws { try PathOption.check(report, "--report") }
+
     func run() throws {
         let files = try fixtures.files()
         let out = Output.stdout()

@@ -23,6 +23,8 @@ struct CompactCommand: ParsableCommand {
     var output: String
     @Flag(help: "Print a JSON object instead of a sentence.") var json = false
 
+    func validate() throws { try PathOption.check(output, "-o") }
+
     func run() throws {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDir) {
