@@ -77,4 +77,30 @@ import Testing
         #expect(try log.events(nav.session).map(\.seq) == [1, 2])
         #expect(nav.recordingError == nil)
     }
+
+    /// Issue 38 B: a window opened while another window of the same process is suspended gets a
+    /// session of its own (the suspended one holds no lock, but its session is still its own), and
+    /// the first window records on after it resumes.
+    @Test func aSecondWindowNeverRestoresASuspendedWindowsSessionInTheSameProcess() async throws {
+        let dir = try TempDir()
+        let log = try LMDBEventLog.open(at: dir.path, options: .init(retention: .none))
+        let first = try Navigator<PodRoute>.restoringLatest(log: log, orStarting: NewSession(label: "main"), clock: fixedClock)
+        first.push(.settings)
+        await first.suspend()
+        #expect(HeldFiles.of(under: dir.path).locks == [], "a suspended navigator still holds no lock")
+        #expect(log.isBeingWritten(first.session))
+
+        let second = try Navigator<PodRoute>.restoringLatest(log: log, orStarting: NewSession(label: "main"), clock: fixedClock)
+        #expect(second.session != first.session)
+        second.push(.episode(id: 7))
+
+        try first.resume()
+        first.push(.episode(id: 1))
+        await first.flush()
+        await second.flush()
+        #expect(first.recordingError == nil, "\(String(describing: first.recordingError))")
+        #expect(second.recordingError == nil)
+        #expect(try log.events(first.session).map(\.seq) == [1, 2])
+        #expect(try log.events(second.session).map(\.seq) == [1])
+    }
 }

@@ -45,6 +45,7 @@ final class StoreJournals: @unchecked Sendable {
         let liveWriter = recover(only: id).skippedLive > 0
         try context.locks?.hold(id)
         let run = try runs.open(of: id, startedAt: context.options.clock(), start, previousIsLive: liveWriter)
+        let store = context.environment.path
         let journal = try Journal(directory: directory, session: id, run: run, head: head) { [weak self] allCommitted, wasActive in
             guard let self else { return }
             if allCommitted { runs.end(of: id, run: run, .clean) }
@@ -54,6 +55,7 @@ final class StoreJournals: @unchecked Sendable {
                 context.environment.navigatorStopped()
             }
         }
+        journal.register(store: store)
         context.environment.navigatorStarted()
         return journal
     }
