@@ -31,7 +31,13 @@ final class StoreJournals: @unchecked Sendable {
         if context.writer == nil {
             (overlay, recovery) = readOverlay()
         } else {
+            // Early journals first: a run that began before the store opened has its first
+            // events there and the rest in an ordinary journal.
+            let early = recoverEarly(fallback: context.options.earlyJournalDirectory)
             recovery = recover()
+            recovery.recovered.insert(contentsOf: early.recovered, at: 0)
+            recovery.problems.insert(contentsOf: early.problems, at: 0)
+            recovery.skippedLive += early.skippedLive
         }
     }
 

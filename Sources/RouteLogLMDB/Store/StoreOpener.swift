@@ -46,7 +46,10 @@ enum StoreOpener {
             if readOnly {
                 throw LMDBEventLogError.notAStore(path: path, reason: entries.isEmpty ? "the directory is empty" : "it has no data.mdb")
             }
-            let others = entries.filter { $0 != "lock.mdb" && $0 != "owner.lock" && $0 != "writer.lock" }
+            // A `journal` folder holding only early journals (`journal/new/`) is a navigator's,
+            // written before its store could be created (see EarlyJournals.swift).
+            let earlyOnly = ((try? fm.contentsOfDirectory(atPath: (path as NSString).appendingPathComponent("journal"))) ?? []).allSatisfy { $0 == "new" }
+            let others = entries.filter { $0 != "lock.mdb" && $0 != "owner.lock" && $0 != "writer.lock" && !($0 == "journal" && earlyOnly) }
             if !others.isEmpty {
                 throw LMDBEventLogError.notAStore(path: path, reason: "it has no data.mdb but holds other files (\(others.sorted().prefix(3).joined(separator: ", ")))")
             }

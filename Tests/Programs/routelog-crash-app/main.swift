@@ -32,6 +32,14 @@
 //       what its navigator tells of the run before: "previous RUN END LASTSEQ", "screens LAYOUT",
 //       then "fixture N LAYOUT": the events of the run's fixture (`fixtureData()`, read back) and
 //       the screens its replay ends on; "previous none" without one. Then flushes and exits.
+//   routelog-crash-app late STORE UNLOCK SEED [FALLBACK|-] [plain]
+//       The guarded launch path on a store that cannot be opened at launch: restores through
+//       `Navigator.restoringLatest(store:orStarting:…open:)` (label "main", app "CrashApp" 3.0)
+//       with an `open` that fails with EPERM, as Data Protection does before the first unlock,
+//       until the file UNLOCK exists. Prints "session ID", then makes calls until killed (one every
+//       200 µs), printing "seq N" after each; prints "opened" once the store holds the calls. With
+//       FALLBACK: early journals that do not fit in the store go there. With `plain`, `open`
+//       returns `any EventLog`, which takes the path without an early journal (for measurements).
 //   routelog-crash-app recover STORE
 //       Opens the store read-write (recovering journals) and prints "recovered SESSION COUNT"
 //       per recovered journal, "problem LINE" per problem, then "open".
@@ -147,6 +155,33 @@ guard args.count >= 3 else { fail("usage: routelog-crash-app navigate|recover ST
 switch args[1] {
 case "navigate":
     await navigate(args)
+case "late":
+    guard args.count >= 5, let seed = UInt64(args[4]) else { fail("usage: late STORE UNLOCK SEED [FALLBACK]", code: 64) }
+    let unlock = args[3]
+    let fallback = args.count > 5 && args[5] != "-" ? args[5] : nil
+    let new = NewSession(label: "main", appName: "CrashApp", appVersion: "3.0", build: "b3.0")
+    @Sendable func open(_ path: String) throws -> LMDBEventLog {
+        guard FileManager.default.fileExists(atPath: unlock) else {
+            throw LMDBEventLogError.permissionDenied(path: path, reason: "the store cannot be read (Operation not permitted)")
+        }
+        return try LMDBEventLog.open(at: path, options: .init(earlyJournalDirectory: fallback))
+    }
+    let navigator = args.count > 6 && args[6] == "plain"
+        ? Navigator<Screen>.restoringLatest(store: args[2], orStarting: new, retryDelay: 0.02) { path -> any EventLog in try open(path) }
+        : Navigator<Screen>.restoringLatest(store: args[2], orStarting: new, retryDelay: 0.02, earlyJournalDirectory: fallback) { try open($0) }
+    say("session \(navigator.session.rawValue)")
+    var rng = SplitMix64(seed: seed)
+    var opened = false
+    while true {
+        if let seq = call(navigator, &rng).seq { say("seq \(seq)") }
+        usleep(200)
+        if !opened && navigator.recordingError == nil && navigator.recordingStatus.writtenSeq > 0 {
+            opened = true
+            say("opened")
+        }
+        // Let the main actor run the store's "opened" callback.
+        await Task.yield()
+    }
 case "extension":
     guard args.count == 6, let seed = UInt64(args[3]), let count = Int(args[4]) else {
         fail("usage: extension STORE SEED COUNT END", code: 64)
