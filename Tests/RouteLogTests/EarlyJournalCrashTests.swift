@@ -16,9 +16,9 @@ import Testing
 
     /// Runs the late app until `seqs` calls returned (making the store openable after `unlockAfter`
     /// of them, if given, and then waiting for it to record into the store), then SIGKILLs it.
-    func runAndKill(store: String, seed: Int, seqs: Int, unlockAfter: Int? = nil, fallback: String? = nil) throws -> Killed {
+    func runAndKill(store: String, seed: Int, seqs: Int, unlockAfter: Int? = nil, fallback: String? = nil, plain: Bool = false) throws -> Killed {
         let unlock = store + ".unlock"
-        let child = try Child(["late", store, unlock, String(seed)] + (fallback.map { [$0] } ?? []), executable: "routelog-crash-app")
+        let child = try Child(["late", store, unlock, String(seed), fallback ?? "-"] + (plain ? ["plain"] : []), executable: "routelog-crash-app")
         var session: SessionID?
         var acknowledged: [UInt64] = []
         var opened = unlockAfter == nil
@@ -89,5 +89,31 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: fallback.path).contains { $0.hasSuffix(".session") })
         try FileManager.default.removeItem(atPath: dir.path + "/journal/new")
         try expectRecovered(killed, store: dir.path, fallback: fallback.path)
+    }
+
+    /// The figures of issue 38 A (run with ROUTELOG_MEASURE=1): acknowledged calls lost over
+    /// SIGKILLs before and after the store opened, on the path without an early journal (`plain`,
+    /// what the guarded path did before) and with it.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["ROUTELOG_MEASURE"] != nil), .timeLimit(.minutes(5)))
+    func measureLossOverKills() throws {
+        for plain in [true, false] {
+            for unlockAfter in [nil, 1_000] as [Int?] {
+                var lost = 0, acknowledged = 0, killsLosing = 0, runsRecorded = 0
+                for round in 0..<4 {
+                    let dir = try TempDir()
+                    let killed = try runAndKill(store: dir.path, seed: 40 + round, seqs: 3_000, unlockAfter: unlockAfter, plain: plain)
+                    let log = try LMDBEventLog.open(at: dir.path, options: .init(retention: .none))
+                    let stored = Set(((try? log.sessions()) ?? []).flatMap { (try? log.events($0.id)) ?? [] }.map(\.seq))
+                    let missing = killed.acknowledged.filter { !stored.contains($0) }.count
+                    lost += missing
+                    acknowledged += killed.acknowledged.count
+                    if missing > 0 { killsLosing += 1 }
+                    if let runs = try? log.sessions().first.map({ try log.runs(of: $0.id) }), runs.contains(where: { if case .crashed = $0.end { true } else { false } }) {
+                        runsRecorded += 1
+                    }
+                }
+                print("MEASURE \(plain ? "without early journal" : "with early journal") kill \(unlockAfter == nil ? "before" : "after") the store opened: lost \(lost) of \(acknowledged) acknowledged calls, in \(killsLosing) of 4 SIGKILLs; crashed run recorded in \(runsRecorded) of 4")
+            }
+        }
     }
 }
