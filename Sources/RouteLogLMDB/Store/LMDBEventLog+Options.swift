@@ -58,6 +58,9 @@ extension LMDBEventLog {
         /// that did not fit in the store's own folder: a read-write open recovers this store's
         /// early journals from there too. ``LMDBEventLog/defaultEarlyJournalDirectory`` by default.
         public var earlyJournalDirectory: String?
+        /// Set by ``LMDBEventLog/moveSessions(fromStoreAt:)`` on the other store's open: its
+        /// `owner.lock` says the app is moving sessions in.
+        var moving = false
 
         /// - Parameters:
         ///   - readOnly: open for reading only.

@@ -104,7 +104,9 @@ enum StoreOpener {
             return try LMDBEnvironment.open(at: path, options: .init(
                 readOnly: options.readOnly, mapSize: options.initialMapSize, maxMapSize: options.maxMapSize, maxDatabases: 8,
                 maxReaders: options.maxReaders, noSync: options.durability != .perEvent, fileMode: 0o600,
-                oneProcessAtATime: options.oneProcessAtATime))
+                // A move does not wait long for an extension's request: it moves next time.
+                writerWait: options.moving ? .milliseconds(200) : .seconds(10),
+                oneProcessAtATime: options.oneProcessAtATime, ownerActivity: options.moving ? .moving : .open))
         } catch .invalid, .versionMismatch {
             throw LMDBEventLogError.notAStore(path: path, reason: "data.mdb is not an LMDB file of this version")
         } catch .permissionDenied, .readOnlyFileSystem {
@@ -113,6 +115,10 @@ enum StoreOpener {
             throw LMDBEventLogError.openReadOnlyElsewhere(path: path)
         } catch .writerBusy {
             throw LMDBEventLogError.storeBusy(path: path, writerDied: false)
+        } catch .ownerBusy {
+            throw LMDBEventLogError.storeHeld(path: path, byMove: false)
+        } catch .ownerMoving {
+            throw LMDBEventLogError.storeHeld(path: path, byMove: true)
         } catch {
             throw LMDBEventLogError.storage(error, operation: "opening \(path)")
         }

@@ -23,6 +23,13 @@
 //       session labelled "share" of app "CrashApp" 2.0, makes COUNT calls (0: until killed),
 //       printing "session ID" and "seq N"; END `suspend` ends the request (suspend(), then
 //       exit(0)), `kill` dies by SIGKILL right after the last call.
+//   routelog-crash-app requests STORE COUNT
+//       An app extension handling COUNT requests one after the other (3 ms apart), each as the
+//       extension example of SharingAStore.md does: opens its own store one process at a time,
+//       starts a session labelled "share", makes 5 calls and suspends. Prints "request K waited MS
+//       session ID lock MS2" once the open and the navigator are there (MS: how long that took,
+//       MS2: how much of it was waiting for owner.lock), or "error K after MS: MESSAGE lock MS2",
+//       then "done".
 //   routelog-crash-app move APPSTORE EXTSTORE SEED
 //       The app at launch: restores its "main" session on APPSTORE, makes 5 calls ("session ID",
 //       "seq N"), then moves the extension's sessions from EXTSTORE ("moved ID N" each, "busy"),
@@ -203,6 +210,28 @@ case "extension":
     } catch {
         fail("\(error)")
     }
+case "requests":
+    guard args.count == 4, let count = Int(args[3]) else { fail("usage: requests STORE COUNT", code: 64) }
+    var kept: [Navigator<Screen>] = []  // suspended, as an extension's process keeps them between requests
+    let clock = ContinuousClock()
+    func ms(_ d: Duration) -> String { String(format: "%.1f", Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15) }
+    for k in 0..<count {
+        let start = clock.now
+        do {
+            let log = try LMDBEventLog.open(at: args[2], options: .init(retention: .none, oneProcessAtATime: true))
+            let navigator = try Navigator<Screen>(log: log, session: NewSession(label: "share", appName: "CrashApp", appVersion: "2.0", build: "b2.0"))
+            say("request \(k) waited \(ms(start.duration(to: clock.now))) session \(navigator.session.rawValue) lock \(ms(LMDBEnvironment.lastOwnerLockWait))")
+            var rng = SplitMix64(seed: UInt64(k))
+            for _ in 0..<5 { _ = call(navigator, &rng) }
+            await navigator.suspend()
+            kept.append(navigator)
+        } catch {
+            say("error \(k) after \(ms(start.duration(to: clock.now))): \(error) lock \(ms(LMDBEnvironment.lastOwnerLockWait))")
+        }
+        usleep(3_000)
+    }
+    say("done")
+    exit(0)
 case "move":
     guard args.count == 5, let seed = UInt64(args[4]) else { fail("usage: move APPSTORE EXTSTORE SEED", code: 64) }
     do {
