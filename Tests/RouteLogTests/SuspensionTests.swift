@@ -157,4 +157,20 @@ import Testing
         #expect(try log.events(first.session).map(\.seq) == [1, 2])
         #expect(try log.events(second.session).map(\.seq) == [1])
     }
+
+    /// A scene discarded in the background releases its suspended navigator: the run ends clean
+    /// in the store, and the store is released again, so the app still holds nothing of it while
+    /// it keeps its log.
+    @Test(arguments: OpenPath.allCases)
+    func aSuspendedNavigatorReleasedInTheBackgroundLeavesNothingHeld(_ path: OpenPath) async throws {
+        let dir = try TempDir()
+        let (log, session): (LMDBEventLog, SessionID)
+        do {
+            let (l, nav) = try await suspendedAfterOneCall(path, in: dir)
+            (log, session) = (l, nav.session)
+        }
+        let held = HeldFiles.of(under: dir.path)
+        #expect(held.locks == [] && held.descriptors == [] && held.mappings == [], "held after the release: \(held)")
+        #expect(try log.runs(of: session).map(\.end) == [.clean])
+    }
 }

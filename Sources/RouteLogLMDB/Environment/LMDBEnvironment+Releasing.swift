@@ -26,6 +26,9 @@ extension LMDBEnvironment {
         }
     }
 
+    /// Whether a navigator is writing to this environment now (started or resumed, not stopped).
+    var hasActiveNavigators: Bool { navigatorLock.withLock { activeNavigators > 0 } }
+
     /// Whether the environment is open now (not released).
     public var isOpen: Bool {
         pthread_rwlock_rdlock(resizeLock)

@@ -59,6 +59,10 @@ final class StoreJournals: @unchecked Sendable {
                 // The session is no longer being written: another window may restore it.
                 context.finishWriting(id)
                 context.environment.navigatorStopped()
+            } else if allCommitted && !context.environment.hasActiveNavigators {
+                // Released while suspended (a scene discarded in the background): writing the
+                // run's end opened the store again; let go of it, as the suspension did.
+                context.environment.release()
             }
         }
         journal.register(store: store)
