@@ -4,7 +4,6 @@ import LMDB
 import CSystemLMDB
 #endif
 import Foundation
-import Synchronization
 
 // Releasing an environment (suspension) and opening it again, and the lock file's reservation
 // and the owner lock taken around an open.
@@ -124,7 +123,7 @@ extension LMDBEnvironment {
         let deadline = started + min(options.writerWait, .seconds(1))
         var pause: UInt32 = 500
         var want: Int32 = -1
-        defer { ownerLockWait.withLock { $0 = started.duration(to: clock.now) } }
+        defer { ownerLockWait.set(started.duration(to: clock.now)) }
         defer { if want >= 0 { close(want) } }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else {
@@ -146,8 +145,8 @@ extension LMDBEnvironment {
 
     /// How long this process's last ``Options/oneProcessAtATime`` open waited for `owner.lock`
     /// (measurements: the test programs print it).
-    package static var lastOwnerLockWait: Duration { ownerLockWait.withLock { $0 } }
-    private static let ownerLockWait = Mutex<Duration>(.zero)
+    package static var lastOwnerLockWait: Duration { ownerLockWait.get() }
+    private static let ownerLockWait = LockedDuration()
 
     /// What the process holding `owner.lock` (open as `fd`) wrote it does, if it did.
     private static func ownerActivity(_ fd: Int32) -> Options.OwnerActivity? {
@@ -195,4 +194,12 @@ extension LMDBEnvironment {
         if fcntl(fd, F_PREALLOCATE, &store) != 0 && (errno == ENOSPC || errno == EDQUOT) { throw .noSpace }
         #endif
     }
+}
+
+/// A duration behind a lock (`Mutex` needs iOS 18 / macOS 15; the package supports iOS 17).
+final class LockedDuration: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Duration = .zero
+    func get() -> Duration { lock.withLock { value } }
+    func set(_ new: Duration) { lock.withLock { value = new } }
 }
