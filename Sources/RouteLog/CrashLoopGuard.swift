@@ -172,22 +172,53 @@ extension Navigator {
     /// under the ``CrashLoopGuard``: when launches keep crashing doing this, the store is moved
     /// aside and a fresh one started, which is logged and reported in ``recordingError``.
     ///
-    /// A store that cannot be opened or read (before the first unlock after a reboot, a full
-    /// disk, a damaged file) never fails the launch and is never replaced by memory in silence:
-    /// the navigator starts a new session in memory, ``recordingError`` says why in one line, and
-    /// every call since launch is written into the store once it opens (the recorder tries again
-    /// every `retryDelay` seconds).
+    /// A store that cannot be opened or read (before the first unlock after a reboot, a busy
+    /// store, a full disk, a damaged file) never fails the launch and is never replaced by memory
+    /// in silence: the navigator starts a new session, ``recordingError`` says why in one line,
+    /// and every call since launch is written into the store once it opens (the recorder tries
+    /// again every `retryDelay` seconds). With a log that keeps early journals
+    /// (``RouteLogCore/EarlyJournalingEventLog``, such as `LMDBEventLog`) each of those calls is
+    /// also in a journal before it returns, from the first one: in the store's `journal/new/`
+    /// folder, or, when that cannot be written, in `earlyJournalDirectory` (`nil`: the log's
+    /// default, on Apple platforms a folder of the app's Application Support without Data
+    /// Protection). Once the store opens in this process, the session is created there with the
+    /// same id, its run begins, and the journal moves to the store's; after a crash or a kill, the
+    /// next read-write open of the store creates the session from the journal and records the
+    /// run's end. Nothing that was called is lost on this path either.
     ///
     /// It never throws: a navigator comes back whatever the store's state.
     ///
     /// ```swift
     /// let navigator = Navigator<AppRoute>.restoringLatest(store: dir) { try LMDBEventLog.open(at: $0) }
     /// ```
+    public static func restoringLatest<Log: EarlyJournalingEventLog>(store: String, orStarting new: NewSession = NewSession(),
+                                                                      logger: Logger = Logger(label: "RouteLog"),
+                                                                      clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
+                                                                      retryDelay: Double = 1,
+                                                                      earlyJournalDirectory: String? = nil,
+                                                                      open: @escaping @Sendable (String) throws -> Log) -> Navigator {
+        let fallback = earlyJournalDirectory ?? Log.defaultEarlyJournalDirectory
+        return restoringLatest(store: store, orStarting: new, logger: logger, clock: clock, retryDelay: retryDelay,
+                               early: { info, run in try Log.beginEarlyRun(store: store, session: info, run, fallbackDirectory: fallback) },
+                               open: { try open($0) })
+    }
+
+    /// Opens the store at `store` with `open` and restores its latest session (or starts `new`),
+    /// under the ``CrashLoopGuard``, as the other `restoringLatest(store:…)` does, for a log type
+    /// that keeps no early journal: until such a store opens, calls are in memory only.
+    @_disfavoredOverload
     public static func restoringLatest(store: String, orStarting new: NewSession = NewSession(),
                                        logger: Logger = Logger(label: "RouteLog"),
                                        clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
                                        retryDelay: Double = 1,
                                        open: @escaping @Sendable (String) throws -> any EventLog) -> Navigator {
+        restoringLatest(store: store, orStarting: new, logger: logger, clock: clock, retryDelay: retryDelay, early: nil, open: open)
+    }
+
+    private static func restoringLatest(store: String, orStarting new: NewSession, logger: Logger,
+                                        clock: @escaping @Sendable () -> Int64, retryDelay: Double,
+                                        early: ((SessionInfo, RunStart) throws -> any EventJournal)?,
+                                        open: @escaping @Sendable (String) throws -> any EventLog) -> Navigator {
         do {
             let (navigator, recovery) = try CrashLoopGuard.run(store: store, logger: logger) {
                 try Navigator.restoringLatest(log: try open(store), orStarting: new, logger: logger, clock: clock)
@@ -198,12 +229,22 @@ extension Navigator {
             logger.error("the store \(store) cannot be opened now; navigation is kept in memory and recorded once it opens: \(error)",
                          metadata: ["store": "\(store)"])
             let owner = WeakBox<Navigator>()
-            let pending = PendingLog(opening: { try open(store) }, new: new, firstError: error, clock: clock) {
+            let pending = PendingLog(opening: { try open(store) }, new: new, firstError: error, clock: clock,
+                                     log: { [logger] in logger.error("\($0)", metadata: ["store": "\(store)"]) }) {
                 Task { @MainActor in owner.value?.storeOpened() }
+            }
+            if let early {
+                do {
+                    pending.journal = SwitchingJournal(early: try early(pending.placeholder, RunStart(appVersion: new.appVersion, build: new.build)))
+                } catch {
+                    logger.error("no crash-safe journal until the store opens; calls until then are in memory only: \(error)",
+                                 metadata: ["store": "\(store)"])
+                }
             }
             // The pending log's session exists at once (the store's is created when it opens).
             let navigator = Navigator(log: pending, session: pending.session, state: NavigationState(), headSeq: 0, logger: logger,
-                                      clock: clock, retryDelay: retryDelay, historyWindow: Navigator.defaultHistoryWindow)
+                                      clock: clock, retryDelay: retryDelay, historyWindow: Navigator.defaultHistoryWindow,
+                                      journal: pending.journal)
             owner.value = navigator
             navigator.reportUnavailableStore(store, error)
             return navigator

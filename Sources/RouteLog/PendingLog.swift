@@ -7,20 +7,35 @@ import RouteLogCore
 /// launch is written into it. Until then each append throws the open's error, which the recorder
 /// reports in one line (``Navigator/recordingStatus``) and retries.
 ///
-/// The session's id is this log's own until the store opens; reads go to the store's session
-/// after that. There is no journal before the store opens: calls made until then are in memory
-/// only.
-final class PendingLog: EventLog, @unchecked Sendable {
+/// The session's id is this log's own until the store opens. With a log that keeps early journals
+/// (``RouteLogCore/EarlyJournalingEventLog``) the store then creates the session with that same
+/// id, begins the run there and the navigator's journal switches to the store's
+/// (``SwitchingJournal``): every call made before the store opened is in the early journal from
+/// the first one, which survives the process and which the next read-write open recovers. With
+/// another log the store's session gets an id of its own, reads go to it, and calls made until
+/// the store opens are in memory only.
+///
+/// While the navigator is suspended the store is never opened (it would hold its files and locks
+/// in the background); the flush before suspending still tries.
+final class PendingLog: JournalingEventLog, @unchecked Sendable {
     private let open: @Sendable () throws -> any EventLog
     private let new: NewSession
-    private let placeholder: SessionInfo
+    let placeholder: SessionInfo
     private let onOpen: @Sendable () -> Void
     private let lock = NSLock()
     private var opened: (log: any EventLog, session: SessionID?)?
     private(set) var lastError: any Error
+    /// The navigator's journal from its first call (set once, before the navigator exists), when
+    /// the log keeps early journals.
+    var journal: SwitchingJournal?
+    /// Set while the navigator is suspended (guarded by `lock`).
+    private var suspended = false
+    private let logger: (@Sendable (String) -> Void)?
 
     init(opening open: @escaping @Sendable () throws -> any EventLog, new: NewSession, firstError: any Error,
-         clock: @escaping @Sendable () -> Int64, onOpen: @escaping @Sendable () -> Void) {
+         clock: @escaping @Sendable () -> Int64, log logger: (@Sendable (String) -> Void)? = nil,
+         onOpen: @escaping @Sendable () -> Void) {
+        self.logger = logger
         self.open = open
         self.new = new
         self.lastError = firstError
@@ -35,10 +50,25 @@ final class PendingLog: EventLog, @unchecked Sendable {
     private func store() throws -> (log: any EventLog, session: SessionID) {
         let (result, first): ((any EventLog, SessionID), Bool) = try lock.withLock {
             if let opened, let session = opened.session { return ((opened.log, session), false) }
+            if suspended && opened == nil { throw lastError }
             do {
                 let log = try opened?.log ?? open()
                 opened = (log, nil)
-                let session = try log.createSession(new).id
+                let session: SessionID
+                if let early = log as? any EarlyJournalingEventLog {
+                    // The same session as the early journal's, so that journal and store agree.
+                    session = try early.createSession(withID: placeholder).id
+                    if let journal {
+                        do {
+                            journal.switchTo(try early.beginRun(of: session, head: 0, RunStart(appVersion: new.appVersion, build: new.build)))
+                        } catch {
+                            // The early journal goes on holding every call until they are committed.
+                            logger?("the store opened but its journal did not; calls stay in the early journal until committed: \(error)")
+                        }
+                    }
+                } else {
+                    session = try log.createSession(new).id
+                }
                 opened = (log, session)
                 return ((log, session), true)
             } catch {
@@ -86,5 +116,45 @@ final class PendingLog: EventLog, @unchecked Sendable {
     func deleteSession(_ session: SessionID) throws {
         let (log, real) = try map(session)
         try log.deleteSession(real)
+    }
+
+    // MARK: JournalingEventLog, forwarded to the store once it opened
+
+    /// The opened store, when it keeps journals, and the session's id there.
+    private var journalingStore: (log: any JournalingEventLog, session: SessionID)? {
+        lock.withLock {
+            guard let opened, let session = opened.session, let log = opened.log as? any JournalingEventLog else { return nil }
+            return (log, session)
+        }
+    }
+
+    private func real(_ id: SessionID, _ session: SessionID) -> SessionID { id == placeholder.id ? session : id }
+
+    func beginRun(of session: SessionID, head: UInt64, _ run: RunStart) throws -> any EventJournal {
+        guard let (log, real) = journalingStore else { throw lastError }
+        return try log.beginRun(of: self.real(session, real), head: head, run)
+    }
+
+    func runs(of session: SessionID) throws -> [RunInfo] {
+        guard let (log, real) = journalingStore else { return [] }
+        return try log.runs(of: self.real(session, real))
+    }
+
+    /// The navigator suspends: the store (if it opened) lets go of the session and, with no other
+    /// navigator active, of its files; and the store is not opened until the navigator resumes.
+    func suspendWriting(_ session: SessionID) {
+        lock.withLock { suspended = true }
+        if let (log, real) = journalingStore { log.suspendWriting(self.real(session, real)) }
+    }
+
+    func resumeWriting(_ session: SessionID, run: Int) throws {
+        lock.withLock { suspended = false }
+        if let (log, real) = journalingStore { try log.resumeWriting(self.real(session, real), run: run) }
+    }
+
+    func isBeingWritten(_ session: SessionID) -> Bool {
+        if session == placeholder.id { return true }
+        guard let (log, real) = journalingStore else { return false }
+        return log.isBeingWritten(self.real(session, real))
     }
 }

@@ -18,7 +18,10 @@ public struct HeldFiles: Equatable, Sendable {
             }
         }
         var locks: [String] = []
-        for line in ((try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? "").split(separator: "\n") {
+        // Read to the end: `String(contentsOfFile:)` stops after about 4 KB of a /proc file (its
+        // size reads 0), and on a busy machine the locks of this process come later than that.
+        let table = FileHandle(forReadingAtPath: "/proc/locks").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+        for line in table.split(separator: "\n") {
             // "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF" (a "->" marks a waiter).
             let f = line.split(separator: " ").filter { !$0.isEmpty && $0 != "->" }
             guard f.count >= 6, Int32(f[4]) == pid else { continue }
@@ -33,7 +36,7 @@ public struct HeldFiles: Equatable, Sendable {
                     descriptors.append(target)
                 }
             }
-            mappings = ((try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? "")
+            mappings = (FileHandle(forReadingAtPath: "/proc/self/maps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? "")
                 .split(separator: "\n").filter { $0.contains(root + "/") }.map(String.init)
         }
         return HeldFiles(locks: locks.sorted(), descriptors: descriptors, mappings: mappings)

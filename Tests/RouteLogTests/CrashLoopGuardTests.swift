@@ -70,25 +70,29 @@ import Testing
 
         let log = CapturingLogHandler()
         let logger = Logger(label: "test") { _ in log }
-        let second = Navigator<PodRoute>.restoringLatest(store: store, logger: logger, clock: fixedClock, open: Self.openStore)
-        // A fresh store: a new, empty session; the old store is kept aside, intact.
-        #expect(second.session != session && second.headSeq == 0)
-        let error = try #require(second.recordingError)
-        #expect(error.message.contains("the last 3 launches crashed while opening the store") && error.message.contains("store.damaged-1"), "\(error)")
-        #expect(log.messages.contains { $0.0 == .error && $0.1.contains("moved to \(store).damaged-1") }, "\(log.messages)")
-        let moved = try LMDBEventLog.open(at: store + ".damaged-1", options: .init(readOnly: true))
-        #expect(try moved.sessions().map(\.id) == [session])
-        #expect(try moved.events(session).count == 1)
-        // Recording works and the report stays visible.
-        second.push(.episode(id: 2))
-        await second.flush()
-        #expect(second.recordingError?.message.contains("crashed while opening") == true)
-        #expect(try second.log.events(second.session).count == 1)
-        // The count is back to zero: the launch after that (once this one is in the background)
-        // opens the new store as it is, and the moved store stays where it is.
-        await second.suspend()
+        let secondSession: SessionID
+        do {
+            let second = Navigator<PodRoute>.restoringLatest(store: store, logger: logger, clock: fixedClock, open: Self.openStore)
+            // A fresh store: a new, empty session; the old store is kept aside, intact.
+            #expect(second.session != session && second.headSeq == 0)
+            let error = try #require(second.recordingError)
+            #expect(error.message.contains("the last 3 launches crashed while opening the store") && error.message.contains("store.damaged-1"), "\(error)")
+            #expect(log.messages.contains { $0.0 == .error && $0.1.contains("moved to \(store).damaged-1") }, "\(log.messages)")
+            let moved = try LMDBEventLog.open(at: store + ".damaged-1", options: .init(readOnly: true))
+            #expect(try moved.sessions().map(\.id) == [session])
+            #expect(try moved.events(session).count == 1)
+            // Recording works and the report stays visible.
+            second.push(.episode(id: 2))
+            await second.flush()
+            #expect(second.recordingError?.message.contains("crashed while opening") == true)
+            #expect(try second.log.events(second.session).count == 1)
+            // The count is back to zero: the launch after that (once this one is gone: its
+            // navigator released) opens the new store as it is, and the moved store stays where it is.
+            await second.suspend()
+            secondSession = second.session
+        }
         let third = Navigator<PodRoute>.restoringLatest(store: store, clock: fixedClock, open: Self.openStore)
-        #expect(third.recordingError == nil && third.session == second.session && third.headSeq == 1)
+        #expect(third.recordingError == nil && third.session == secondSession && third.headSeq == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store + ".opening") == ["lock"])
         #expect(!FileManager.default.fileExists(atPath: store + ".damaged-2"))
     }

@@ -28,13 +28,18 @@ private enum AppRoute: Routable {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("routelog-readme-\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let store = try LMDBEventLog.open(at: dir)
-    let nav = try makeNavigator(store: store)
-    #expect(nav.path == [.episode(id: 42)])
-    #expect(nav.presentations.map(\.route) == [.player(episode: 42), .upsell(feature: "chapters")])
-    #expect(nav.interactiveDismiss().outcome == .rejected(.notDismissible))
-    // The app goes to the background; the next launch restores the session.
-    await nav.suspend()
+    let state: NavigationState
+    do {
+        let nav = try makeNavigator(store: store)
+        #expect(nav.path == [.episode(id: 42)])
+        #expect(nav.presentations.map(\.route) == [.player(episode: 42), .upsell(feature: "chapters")])
+        #expect(nav.interactiveDismiss().outcome == .rejected(.notDismissible))
+        // The app goes to the background and its process ends (here: the navigator is released;
+        // a suspended navigator keeps its session within the process); the next launch restores it.
+        await nav.suspend()
+        state = nav.state
+    }
     let restored = try Navigator<AppRoute>.restoringLatest(log: store, orStarting: NewSession(label: "main scene"))
-    #expect(restored.state == nav.state)
+    #expect(restored.state == state)
     #expect(try store.events(restored.session).map(\.outcome.description) == ["applied", "applied", "applied", "rejected:notDismissible"])
 }

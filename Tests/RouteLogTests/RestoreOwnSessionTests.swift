@@ -2,6 +2,7 @@ import Foundation
 import RouteLog
 import RouteLogCore
 import RouteLogLMDB
+import RouteLogTestSupport
 import Testing
 
 /// `restoringLatest` restores the newest session this scene wrote: never an imported one, never
@@ -74,11 +75,27 @@ import Testing
         #expect(try store.runs(of: first.session).map(\.end) == [.open])
         #expect(try store.runs(of: second.session).map(\.end) == [.open])
         #expect(try store.events(first.session).count == 2)
-        // Once the first window suspends (the whole app in the background) or closes, a new
-        // window may continue its session.
+        // Suspended (the whole app in the background), both sessions stay their windows' own
+        // within the process (issue 38 B): a window opened meanwhile gets a session of its own.
         await first.suspend()
         await second.suspend()
         let third = try Navigator<PodRoute>.restoringLatest(log: store, orStarting: scene, clock: fixedClock)
-        #expect(third.session == second.session)
+        #expect(third.session != second.session && third.session != first.session)
+    }
+
+    /// Once a window closes (its navigator released), a new window may continue its session.
+    @Test func aClosedWindowsSessionIsRestoredByTheNextWindow() async throws {
+        let dir = try TempDir()
+        let store = try LMDBEventLog.open(at: dir.path, options: .init(durability: .none, retention: .none))
+        let scene = NewSession(label: "main", appName: "Mail", appVersion: "1.0")
+        let closed: SessionID
+        do {
+            let first = try Navigator<PodRoute>.restoringLatest(log: store, orStarting: scene, clock: fixedClock)
+            first.push(.settings)
+            await first.suspend()
+            closed = first.session
+        }
+        let next = try Navigator<PodRoute>.restoringLatest(log: store, orStarting: scene, clock: fixedClock)
+        #expect(next.session == closed && next.headSeq == 1)
     }
 }

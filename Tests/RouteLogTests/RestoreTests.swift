@@ -247,12 +247,15 @@ import Testing
             .appendingPathComponent("routelog-restore-\(ProcessInfo.processInfo.processIdentifier)-\(UInt64.random(in: 0...UInt64.max))").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try LMDBEventLog.open(at: dir, options: .init(durability: .none, snapshotInterval: 2, clock: fixedClock))
-        let old = try Navigator<RouteV1>.restoringLatest(log: store, orStarting: NewSession(label: "main", appVersion: "1.0"), clock: fixedClock)
-        old.push(.settings)
-        old.push(.episode(id: 7))
-        old.show(.upsell(feature: "x"))
-        // The old version goes to the background and is replaced by the update.
-        await old.suspend()
+        do {
+            let old = try Navigator<RouteV1>.restoringLatest(log: store, orStarting: NewSession(label: "main", appVersion: "1.0"), clock: fixedClock)
+            old.push(.settings)
+            old.push(.episode(id: 7))
+            old.show(.upsell(feature: "x"))
+            // The old version goes to the background and is replaced by the update (its process
+            // ends: here, its navigator is released; a suspended one keeps its session).
+            await old.suspend()
+        }
         let nav = try Navigator<RouteV2>.restoringLatest(log: store, orStarting: NewSession(label: "main", appVersion: "2.0"), migrate: RouteV2.asToday, clock: fixedClock)
         await nav.flush()
         #expect(nav.path == [.settings] && nav.top == nil)

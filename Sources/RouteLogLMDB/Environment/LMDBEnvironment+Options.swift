@@ -40,6 +40,19 @@ extension LMDBEnvironment {
         /// For a store shared by the processes of an App Group (an app extension's store, which the
         /// app moves sessions out of), where LMDB's own locks cannot be shared.
         public var oneProcessAtATime: Bool
+        /// What a ``oneProcessAtATime`` open is for, written into `owner.lock` while it holds it,
+        /// so that an open in another process that cannot get in says what it waited for.
+        public var ownerActivity: OwnerActivity
+
+        /// What the process holding a ``oneProcessAtATime`` store's `owner.lock` is doing.
+        public enum OwnerActivity: String, Hashable, Sendable {
+            /// It has the store open (an app extension handling a request).
+            case open
+            /// It moves the store's sessions into its own store (the app, with
+            /// `LMDBEventLog.moveSessions(fromStoreAt:)`): it lets go between short slices, and
+            /// sooner when another process waits.
+            case moving
+        }
 
         /// The default ``maxMapSize`` on this platform.
         public static var defaultMaxMapSize: Int {
@@ -59,9 +72,13 @@ extension LMDBEnvironment {
         ///   - noSync: skip `fsync` on commit unless a transaction asks for it.
         ///   - fileMode: the mode of created files; `0o600` by default.
         ///   - writerWait: the longest wait for another process's write transaction (10 s).
+        ///   - oneProcessAtATime: one process at a time has the environment open (`owner.lock`).
+        ///   - ownerActivity: what this process does while it holds `owner.lock`.
         public init(readOnly: Bool = false, mapSize: Int = 64 << 20, maxMapSize: Int = Options.defaultMaxMapSize,
                     maxDatabases: UInt32 = 16, maxReaders: UInt32 = 126, noSync: Bool = false,
-                    fileMode: UInt32 = 0o600, writerWait: Duration = .seconds(10), oneProcessAtATime: Bool = false) {
+                    fileMode: UInt32 = 0o600, writerWait: Duration = .seconds(10), oneProcessAtATime: Bool = false,
+                    ownerActivity: OwnerActivity = .open) {
+            self.ownerActivity = ownerActivity
             self.readOnly = readOnly
             self.mapSize = mapSize
             self.maxMapSize = max(maxMapSize, mapSize)

@@ -70,12 +70,20 @@ public struct LMDBError: Error, RawRepresentable, Hashable, Sendable, CustomStri
     /// A write transaction waited ``LMDBEnvironment/Options/writerWait`` for another process's
     /// write transaction (POSIX-semaphore lock mode). RouteLog's own code, not LMDB's.
     public static let writerBusy = LMDBError(rawValue: -30_501)
+    /// A ``LMDBEnvironment/Options/oneProcessAtATime`` open waited for the process that has the
+    /// store open (it holds `owner.lock`). RouteLog's own code, not LMDB's.
+    public static let ownerBusy = LMDBError(rawValue: -30_502)
+    /// A ``LMDBEnvironment/Options/oneProcessAtATime`` open waited for the process that holds
+    /// `owner.lock` to move the store's sessions into its own store. RouteLog's own code.
+    public static let ownerMoving = LMDBError(rawValue: -30_503)
 
     /// LMDB's message for this code (`mdb_strerror`), with the code.
     public var description: String {
         switch self {
         case .writerDied: return "store busy: a process died while writing; it clears when every process has closed the store"
-        case .writerBusy: return "store busy: another process has been writing for longer than this process waits"
+        case .writerBusy: return "store busy: another process is writing and has been for longer than this process waits"
+        case .ownerBusy: return "store busy: another process has the store open (it holds owner.lock: one process at a time)"
+        case .ownerMoving: return "store busy: another process (the app moving sessions in) holds owner.lock"
         default: break
         }
         let message = mdb_strerror(rawValue).map { String(cString: $0) } ?? "unknown error"

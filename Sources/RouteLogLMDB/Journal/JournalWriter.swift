@@ -76,7 +76,27 @@ final class Journal: EventJournal, @unchecked Sendable {
         Self.live.add(self)
     }
 
+    /// The store under which this run's session counts as written by this process (see
+    /// ``ProcessSessions``), from ``register(store:)`` until the journal is closed, abandoned or
+    /// released. Guarded by `lock`.
+    private var registeredStore: String?
+
+    /// Counts the session as written by this process (active or suspended) until the journal goes.
+    func register(store: String) {
+        lock.withLock { registeredStore = store }
+        ProcessSessions.shared.add(store: store, session)
+    }
+
+    private func unregister() {
+        let store: String? = lock.withLock {
+            defer { registeredStore = nil }
+            return registeredStore
+        }
+        if let store { ProcessSessions.shared.remove(store: store, session) }
+    }
+
     deinit {
+        unregister()
         Self.live.remove(self)
         lock.lock()
         let all = retired + (current.map { [$0] } ?? [])
@@ -197,6 +217,7 @@ final class Journal: EventJournal, @unchecked Sendable {
         suspended = nil
         lock.unlock()
         Self.live.remove(self)
+        unregister()
         dropSpare()
         // The run ends clean in the log before its journal goes, so that nothing ever finds the
         // run open with no journal.
@@ -218,6 +239,7 @@ final class Journal: EventJournal, @unchecked Sendable {
         suspended = nil
         lock.unlock()
         Self.live.remove(self)
+        unregister()
         for s in all { s.release(remove: false) }
     }
 

@@ -31,7 +31,13 @@ final class StoreJournals: @unchecked Sendable {
         if context.writer == nil {
             (overlay, recovery) = readOverlay()
         } else {
+            // Early journals first: a run that began before the store opened has its first
+            // events there and the rest in an ordinary journal.
+            let early = recoverEarly(fallback: context.options.earlyJournalDirectory)
             recovery = recover()
+            recovery.recovered.insert(contentsOf: early.recovered, at: 0)
+            recovery.problems.insert(contentsOf: early.problems, at: 0)
+            recovery.skippedLive += early.skippedLive
         }
     }
 
@@ -45,6 +51,7 @@ final class StoreJournals: @unchecked Sendable {
         let liveWriter = recover(only: id).skippedLive > 0
         try context.locks?.hold(id)
         let run = try runs.open(of: id, startedAt: context.options.clock(), start, previousIsLive: liveWriter)
+        let store = context.environment.path
         let journal = try Journal(directory: directory, session: id, run: run, head: head) { [weak self] allCommitted, wasActive in
             guard let self else { return }
             if allCommitted { runs.end(of: id, run: run, .clean) }
@@ -52,8 +59,13 @@ final class StoreJournals: @unchecked Sendable {
                 // The session is no longer being written: another window may restore it.
                 context.finishWriting(id)
                 context.environment.navigatorStopped()
+            } else if allCommitted && !context.environment.hasActiveNavigators {
+                // Released while suspended (a scene discarded in the background): writing the
+                // run's end opened the store again; let go of it, as the suspension did.
+                context.environment.release()
             }
         }
+        journal.register(store: store)
         context.environment.navigatorStarted()
         return journal
     }

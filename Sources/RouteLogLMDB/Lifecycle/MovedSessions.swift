@@ -10,8 +10,9 @@ public struct MovedSessions: Hashable, Sendable {
     }
     /// The sessions now in this store and gone from the other.
     public var sessions: [Moved] = []
-    /// The other store was open in another process (its extension handling a request): nothing
-    /// was moved; the next move takes it.
+    /// The other store was open in another process (its extension handling a request), or an
+    /// extension began waiting for it during the move, which then let go: what is not listed in
+    /// ``sessions`` stays there (or partly moved) for the next move.
     public var busy = false
 
     public init() {}

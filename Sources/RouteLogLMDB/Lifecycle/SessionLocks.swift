@@ -120,3 +120,35 @@ final class SessionLocks: @unchecked Sendable {
         close(fd)
     }
 }
+
+/// The sessions that navigators of this process write, active or suspended, by store: a suspended
+/// navigator lets go of its session's writer lock (iOS kills a suspended app that holds a file
+/// lock), but its session still counts as being written within the process, so that another
+/// window of the app never restores it under it (``LMDBEventLog/isBeingWritten(_:)``).
+///
+/// A run's journal registers its session when the run begins and removes it when the navigator
+/// is released (whether active or suspended then).
+final class ProcessSessions: @unchecked Sendable {
+    static let shared = ProcessSessions()
+
+    private let lock = NSLock()
+    /// The number of live runs of each session, by store path and session id.
+    private var runs: [String: Int] = [:]
+
+    private static func key(_ store: String, _ id: SessionID) -> String { store + "\u{0}" + id.rawValue }
+
+    func add(store: String, _ id: SessionID) {
+        lock.withLock { runs[Self.key(store, id), default: 0] += 1 }
+    }
+
+    func remove(store: String, _ id: SessionID) {
+        lock.withLock {
+            let key = Self.key(store, id)
+            if let n = runs[key] { runs[key] = n > 1 ? n - 1 : nil }
+        }
+    }
+
+    func contains(store: String, _ id: SessionID) -> Bool {
+        lock.withLock { runs[Self.key(store, id)] != nil }
+    }
+}

@@ -2,34 +2,87 @@ import Foundation
 import RouteLogCore
 
 extension StoreLifecycle {
+    /// The most events one transaction of a move writes: a process that waits for the other store
+    /// (an extension starting a request) waits for at most one such transaction (a few to a few
+    /// tens of milliseconds) before the move lets go.
+    nonisolated(unsafe) static var moveBatchEvents = 500
+    /// The most events a move writes before it releases the other store and opens it again,
+    /// even when nobody said it waits (a bound on how long it holds the store in any case).
+    nonisolated(unsafe) static var moveSliceEvents = 20_000
+    /// Whether a move lets go as soon as another process waits for the other store. Tests turn
+    /// it off, with the two sizes at `Int.max`, for the move in one piece that came before.
+    nonisolated(unsafe) static var moveYieldsToWaiters = true
+
     /// Moves every session of the store at `path` into this store, exactly once (see
-    /// ``LMDBEventLog/moveSessions(fromStoreAt:)``).
+    /// ``LMDBEventLog/moveSessions(fromStoreAt:)``), without keeping an extension out: the other
+    /// store is opened one process at a time with `owner.lock` saying the app is moving, and the
+    /// move goes in transactions of at most ``moveBatchEvents`` events (the next events of one
+    /// session) and one per session deleted there, each session deleted only once this store
+    /// committed its every event. Before each, it checks whether another process waits for the
+    /// store (`owner.want`, see ``LMDBEnvironment/isOwnerWanted(_:)``); if so it releases the
+    /// store and its lock at once and reports ``MovedSessions/busy``: the next move goes on where
+    /// this one stopped. After ``moveSliceEvents`` events it releases the store and opens it again.
     func moveSessions(fromStoreAt path: String) throws -> MovedSessions {
         var report = MovedSessions()
         guard LMDBEventLog.hasData(at: path) else { return report }
-        let source: LMDBEventLog
-        do {
-            source = try LMDBEventLog.open(at: path, options: .init(durability: .perEvent, clock: context.options.clock, retention: .none,
-                                                                   oneProcessAtATime: true))
-        } catch LMDBEventLogError.storeBusy {
-            report.busy = true
+        var options = LMDBEventLog.Options(durability: .perEvent, clock: context.options.clock, retention: .none, oneProcessAtATime: true)
+        options.moving = true
+        var written: [SessionID: Int] = [:]
+        var order: [SessionID] = []
+        // The sessions moved whole, in the order they were finished.
+        func done(busy: Bool) -> MovedSessions {
+            report.sessions = order.map { .init(session: $0, events: written[$0] ?? 0) }
+            report.busy = busy
             return report
         }
-        defer { source.environment.release() }
-        for info in try source.sessions() {
-            let events = try source.events(info.id).map(\.recorded)
-            let runs = try source.runs(of: info.id)
-            let written = try adopt(info, events: events, runs: runs, imported: info.imported)
-            try source.deleteSession(info.id)
-            report.sessions.append(.init(session: info.id, events: written))
+        while true {
+            let source: LMDBEventLog
+            do {
+                source = try LMDBEventLog.open(at: path, options: options)
+            } catch LMDBEventLogError.storeBusy, LMDBEventLogError.storeHeld {
+                return done(busy: true)
+            }
+            let storePath = source.environment.path
+            let wanted = { Self.moveYieldsToWaiters && LMDBEnvironment.isOwnerWanted(storePath) }
+            let finished: Bool
+            do {
+                defer { source.environment.release() }
+                finished = try moveSlice(from: source, written: &written, finished: &order, wanted: wanted)
+            }
+            if finished { return done(busy: false) }
+            if wanted() { return done(busy: true) }
         }
-        return report
+    }
+
+    /// Moves up to ``moveSliceEvents`` events of `source`'s sessions, oldest first, deleting each
+    /// session there once this store holds it whole, and stops before the next transaction when
+    /// `wanted` says another process waits. Returns whether `source` has no session left.
+    private func moveSlice(from source: LMDBEventLog, written: inout [SessionID: Int], finished: inout [SessionID],
+                           wanted: () -> Bool) throws -> Bool {
+        var left = UInt64(max(1, Self.moveSliceEvents))
+        let batch = UInt64(max(1, Self.moveBatchEvents))
+        for info in try source.sessions() {
+            var have = (try? records.session(info.id).eventCount) ?? 0
+            while have < info.eventCount {
+                if left == 0 || wanted() { return false }
+                let through = min(info.eventCount, have + min(left, batch))
+                let events = try source.events(info.id, from: have + 1, through: through).map(\.recorded)
+                written[info.id, default: 0] += try adopt(info, events: events, after: have, runs: try source.runs(of: info.id), imported: info.imported)
+                left -= UInt64(events.count)
+                have = through
+            }
+            if wanted() { return false }
+            // This store committed every event of the session: only now is it deleted there.
+            try source.deleteSession(info.id)
+            finished.append(info.id)
+        }
+        return true
     }
 
     /// Writes `info`'s session into this store with its own id, in one transaction: created when
-    /// absent, else continued after the events it already holds; its runs are copied over. Returns
-    /// how many events it wrote.
-    func adopt(_ info: SessionInfo, events: [RecordedEvent], runs: [RunInfo], imported: Bool) throws -> Int {
+    /// absent, else continued after the events it already holds; its runs are copied over.
+    /// `events` are the session's events from seq `offset + 1`. Returns how many events it wrote.
+    func adopt(_ info: SessionInfo, events: [RecordedEvent], after offset: UInt64 = 0, runs: [RunInfo], imported: Bool) throws -> Int {
         let writer = try context.requireWriter()
         let id = info.id
         let key = try context.sessionKey(id)
@@ -49,7 +102,9 @@ extension StoreLifecycle {
                 if imported { try ImportMark.write(txn, row.eventPrefix, in: context.databases.meta) }
                 head = SessionHead(emptySession: row)
             }
-            let have = Int(min(head.row.info.eventCount, UInt64(events.count)))
+            let stored = head.row.info.eventCount
+            guard stored >= offset else { throw EventLogError.conflict(session: id, expected: offset, actual: stored) }
+            let have = Int(min(stored - offset, UInt64(events.count)))
             written = events.count - have
             if written > 0 {
                 _ = try records.appendRecords(txn, &head, Array(events[have...]), bodies: Array(bodies[have...]), id: id, key: key, collect: false)

@@ -27,8 +27,14 @@ extension LMDBEventLog: JournalingEventLog {
         try journals.beginRun(of: id, head: head, start)
     }
 
+    /// Whether a navigator writes `id`: one of this process, active or suspended (a suspended
+    /// navigator holds no lock, but its session stays its own within the process), or an active
+    /// one of another process (its writer lock is held). A suspended navigator of another process
+    /// holds nothing, so its session counts as free there (see "The app's own scenes" in
+    /// <doc:SharingAStore>).
     public func isBeingWritten(_ id: SessionID) -> Bool {
-        context.locks?.isHeld(id) ?? SessionLocks(storePath: path).isHeld(id)
+        if ProcessSessions.shared.contains(store: environment.path, id) { return true }
+        return context.locks?.isHeld(id) ?? SessionLocks(storePath: path).isHeld(id)
     }
 
     /// The navigator of `id` suspends (its journal is suspended and holds everything the log does

@@ -65,11 +65,16 @@ extension LMDBEventLog {
     ///
     /// The other store is opened with ``Options/oneProcessAtATime``, so never while its extension
     /// has it open (then nothing happens and ``MovedSessions/busy`` is set), and the extension's
-    /// own journals are recovered first, as any read-write open does. Each session is written into
-    /// this store in one transaction (created with its own id when absent, else continued after
-    /// the events this store already has) and then deleted from the other: a move killed at any
-    /// point leaves each event in one store or the other, and the next move finds a session it
-    /// had written and only deletes it there. Nothing happens when there is no store at `path`.
+    /// own journals are recovered first, as any read-write open does. A session is written into
+    /// this store in transactions of at most 500 events (created with its own id when absent, else
+    /// continued after the events this store already has), and deleted from the other store only
+    /// once this store committed all of them: a move killed at any point leaves each event in one
+    /// store or the other, and the next move continues it. The move never keeps the extension out:
+    /// before each transaction it checks whether an extension's open waits for the store, and if
+    /// so it lets go of the store at once and sets ``MovedSessions/busy`` (the sessions moved whole
+    /// so far are listed; the next move goes on from there). An extension's open therefore waits
+    /// for one transaction at most, never for the whole move. Nothing happens when there is no
+    /// store at `path`.
     ///
     /// - Throws: ``LMDBEventLogError`` when this store cannot be written, or the other cannot be
     ///   read.

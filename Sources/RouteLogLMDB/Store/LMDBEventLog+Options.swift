@@ -60,6 +60,13 @@ extension LMDBEventLog {
         /// creates (read-write logs only). ``Retention/app`` (the 50 newest sessions, none older
         /// than 30 days) by default; ``Retention/none`` keeps everything.
         public var retention: Retention
+        /// The folder of early journals (see ``LMDBEventLog/beginEarlyRun(store:session:_:fallbackDirectory:)``)
+        /// that did not fit in the store's own folder: a read-write open recovers this store's
+        /// early journals from there too. ``LMDBEventLog/defaultEarlyJournalDirectory`` by default.
+        public var earlyJournalDirectory: String?
+        /// Set by ``LMDBEventLog/moveSessions(fromStoreAt:)`` on the other store's open: its
+        /// `owner.lock` says the app is moving sessions in.
+        var moving = false
 
         /// - Parameters:
         ///   - readOnly: open for reading only.
@@ -72,13 +79,16 @@ extension LMDBEventLog {
         ///   - retention: which sessions the store keeps (``Retention/app``).
         ///   - oneProcessAtATime: one process at a time has the store open (an extension's store).
         ///   - fileProtection: the Data Protection class of the store's files on Apple platforms.
+        ///   - earlyJournalDirectory: where early journals that did not fit in the store's folder are.
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
                     maxMapSize: Int = LMDBEnvironment.Options.defaultMaxMapSize,
                     maxReaders: UInt32 = 126,
                     clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
                     retention: Retention = .app, oneProcessAtATime: Bool = false,
-                    fileProtection: FileProtection = .completeUntilFirstUserAuthentication) {
+                    fileProtection: FileProtection = .completeUntilFirstUserAuthentication,
+                    earlyJournalDirectory: String? = LMDBEventLog.defaultEarlyJournalDirectory) {
+            self.earlyJournalDirectory = earlyJournalDirectory
             self.readOnly = readOnly
             self.durability = durability
             self.snapshotInterval = snapshotInterval

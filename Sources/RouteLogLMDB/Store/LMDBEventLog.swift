@@ -143,7 +143,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             }
             return log
         } catch let error as LMDBError {
-            throw LMDBEventLogError.storage(error, operation: "opening \(path)")
+            // A released environment of this process opens again here, taking `owner.lock`.
+            switch error {
+            case .ownerBusy: throw LMDBEventLogError.storeHeld(path: path, byMove: false)
+            case .ownerMoving: throw LMDBEventLogError.storeHeld(path: path, byMove: true)
+            case .writerBusy: throw LMDBEventLogError.storeBusy(path: path, writerDied: false)
+            default: throw LMDBEventLogError.storage(error, operation: "opening \(path)")
+            }
         }
     }
 

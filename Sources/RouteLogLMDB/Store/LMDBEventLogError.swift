@@ -38,6 +38,10 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
     /// until every process has closed the store, or it has been writing for longer than this
     /// process waits. Nothing was written; a later write may succeed.
     case storeBusy(path: String, writerDied: Bool)
+    /// A ``LMDBEventLog/Options/oneProcessAtATime`` store is held by another process (its
+    /// `owner.lock`): the app moving the store's sessions into its own (`byMove`), which lets go
+    /// between short slices, or a process that has it open. Nothing was opened.
+    case storeHeld(path: String, byMove: Bool)
     /// The store's map reached ``LMDBEnvironment/Options/maxMapSize``: nothing more fits until
     /// sessions are deleted (retention) and the store compacted.
     case storeFull(path: String, maxMapSize: Int)
@@ -71,7 +75,11 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
         case .storeBusy(let path, let writerDied):
             writerDied
                 ? "store busy: a process died while writing; it clears when every process has closed the store (\(path))"
-                : "store busy: another process has been writing to \(path) for longer than this process waits"
+                : "store busy: another process is writing to \(path) and has been for longer than this process waits"
+        case .storeHeld(let path, let byMove):
+            byMove
+                ? "store busy: another process (the app moving sessions in) holds \(path)/owner.lock"
+                : "store busy: another process has the store \(path) open (it holds owner.lock: one process at a time)"
         case .storeFull(let path, let maxMapSize):
             "store \(path) is full: it reached its \(maxMapSize >> 20) MiB map; delete sessions (routelog prune) and compact it (routelog compact)"
         }
@@ -90,6 +98,8 @@ extension LMDBEventLogError {
         switch error {
         case .writerDied: self = .storeBusy(path: environment.path, writerDied: true)
         case .writerBusy: self = .storeBusy(path: environment.path, writerDied: false)
+        case .ownerBusy: self = .storeHeld(path: environment.path, byMove: false)
+        case .ownerMoving: self = .storeHeld(path: environment.path, byMove: true)
         case .mapFull: self = .storeFull(path: environment.path, maxMapSize: environment.options.maxMapSize)
         default: self = .storage(error.onFileSystem(of: environment.path), operation: "writing to \(environment.path)")
         }

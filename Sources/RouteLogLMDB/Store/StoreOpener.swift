@@ -46,7 +46,10 @@ enum StoreOpener {
             if readOnly {
                 throw LMDBEventLogError.notAStore(path: path, reason: entries.isEmpty ? "the directory is empty" : "it has no data.mdb")
             }
-            let others = entries.filter { $0 != "lock.mdb" && $0 != "owner.lock" && $0 != "writer.lock" }
+            // A `journal` folder holding only early journals (`journal/new/`) is a navigator's,
+            // written before its store could be created (see EarlyJournals.swift).
+            let earlyOnly = ((try? fm.contentsOfDirectory(atPath: (path as NSString).appendingPathComponent("journal"))) ?? []).allSatisfy { $0 == "new" }
+            let others = entries.filter { $0 != "lock.mdb" && $0 != "owner.lock" && $0 != "writer.lock" && !($0 == "journal" && earlyOnly) }
             if !others.isEmpty {
                 throw LMDBEventLogError.notAStore(path: path, reason: "it has no data.mdb but holds other files (\(others.sorted().prefix(3).joined(separator: ", ")))")
             }
@@ -101,7 +104,9 @@ enum StoreOpener {
             return try LMDBEnvironment.open(at: path, options: .init(
                 readOnly: options.readOnly, mapSize: options.initialMapSize, maxMapSize: options.maxMapSize, maxDatabases: 8,
                 maxReaders: options.maxReaders, noSync: options.durability != .perEvent, fileMode: 0o600,
-                oneProcessAtATime: options.oneProcessAtATime))
+                // A move does not wait long for an extension's request: it moves next time.
+                writerWait: options.moving ? .milliseconds(200) : .seconds(10),
+                oneProcessAtATime: options.oneProcessAtATime, ownerActivity: options.moving ? .moving : .open))
         } catch .invalid, .versionMismatch {
             throw LMDBEventLogError.notAStore(path: path, reason: "data.mdb is not an LMDB file of this version")
         } catch .permissionDenied, .readOnlyFileSystem {
@@ -110,6 +115,10 @@ enum StoreOpener {
             throw LMDBEventLogError.openReadOnlyElsewhere(path: path)
         } catch .writerBusy {
             throw LMDBEventLogError.storeBusy(path: path, writerDied: false)
+        } catch .ownerBusy {
+            throw LMDBEventLogError.storeHeld(path: path, byMove: false)
+        } catch .ownerMoving {
+            throw LMDBEventLogError.storeHeld(path: path, byMove: true)
         } catch {
             throw LMDBEventLogError.storage(error, operation: "opening \(path)")
         }

@@ -49,7 +49,7 @@ extension RouteLogError {
         case .storage(let e, let operation): .data("store error while \(operation): \(e)")
         case .sessionInUse(let id): .data("session in use: \(id) (an app or another process is writing it; nothing was deleted)")
         case .lockFailed(let path, let reason): .data("cannot lock \(path): \(reason)")
-        case .storeBusy, .storeFull: .data(error.description)
+        case .storeBusy, .storeHeld, .storeFull: .data(error.description)
         }
     }
 }

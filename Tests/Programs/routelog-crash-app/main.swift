@@ -23,6 +23,13 @@
 //       session labelled "share" of app "CrashApp" 2.0, makes COUNT calls (0: until killed),
 //       printing "session ID" and "seq N"; END `suspend` ends the request (suspend(), then
 //       exit(0)), `kill` dies by SIGKILL right after the last call.
+//   routelog-crash-app requests STORE COUNT
+//       An app extension handling COUNT requests one after the other (3 ms apart), each as the
+//       extension example of SharingAStore.md does: opens its own store one process at a time,
+//       starts a session labelled "share", makes 5 calls and suspends. Prints "request K waited MS
+//       session ID lock MS2" once the open and the navigator are there (MS: how long that took,
+//       MS2: how much of it was waiting for owner.lock), or "error K after MS: MESSAGE lock MS2",
+//       then "done".
 //   routelog-crash-app move APPSTORE EXTSTORE SEED
 //       The app at launch: restores its "main" session on APPSTORE, makes 5 calls ("session ID",
 //       "seq N"), then moves the extension's sessions from EXTSTORE ("moved ID N" each, "busy"),
@@ -32,6 +39,14 @@
 //       what its navigator tells of the run before: "previous RUN END LASTSEQ", "screens LAYOUT",
 //       then "fixture N LAYOUT": the events of the run's fixture (`fixtureData()`, read back) and
 //       the screens its replay ends on; "previous none" without one. Then flushes and exits.
+//   routelog-crash-app late STORE UNLOCK SEED [FALLBACK|-] [plain]
+//       The guarded launch path on a store that cannot be opened at launch: restores through
+//       `Navigator.restoringLatest(store:orStarting:…open:)` (label "main", app "CrashApp" 3.0)
+//       with an `open` that fails with EPERM, as Data Protection does before the first unlock,
+//       until the file UNLOCK exists. Prints "session ID", then makes calls until killed (one every
+//       200 µs), printing "seq N" after each; prints "opened" once the store holds the calls. With
+//       FALLBACK: early journals that do not fit in the store go there. With `plain`, `open`
+//       returns `any EventLog`, which takes the path without an early journal (for measurements).
 //   routelog-crash-app recover STORE
 //       Opens the store read-write (recovering journals) and prints "recovered SESSION COUNT"
 //       per recovered journal, "problem LINE" per problem, then "open".
@@ -147,6 +162,33 @@ guard args.count >= 3 else { fail("usage: routelog-crash-app navigate|recover ST
 switch args[1] {
 case "navigate":
     await navigate(args)
+case "late":
+    guard args.count >= 5, let seed = UInt64(args[4]) else { fail("usage: late STORE UNLOCK SEED [FALLBACK]", code: 64) }
+    let unlock = args[3]
+    let fallback = args.count > 5 && args[5] != "-" ? args[5] : nil
+    let new = NewSession(label: "main", appName: "CrashApp", appVersion: "3.0", build: "b3.0")
+    @Sendable func open(_ path: String) throws -> LMDBEventLog {
+        guard FileManager.default.fileExists(atPath: unlock) else {
+            throw LMDBEventLogError.permissionDenied(path: path, reason: "the store cannot be read (Operation not permitted)")
+        }
+        return try LMDBEventLog.open(at: path, options: .init(earlyJournalDirectory: fallback))
+    }
+    let navigator = args.count > 6 && args[6] == "plain"
+        ? Navigator<Screen>.restoringLatest(store: args[2], orStarting: new, retryDelay: 0.02) { path -> any EventLog in try open(path) }
+        : Navigator<Screen>.restoringLatest(store: args[2], orStarting: new, retryDelay: 0.02, earlyJournalDirectory: fallback) { try open($0) }
+    say("session \(navigator.session.rawValue)")
+    var rng = SplitMix64(seed: seed)
+    var opened = false
+    while true {
+        if let seq = call(navigator, &rng).seq { say("seq \(seq)") }
+        usleep(200)
+        if !opened && navigator.recordingError == nil && navigator.recordingStatus.writtenSeq > 0 {
+            opened = true
+            say("opened")
+        }
+        // Let the main actor run the store's "opened" callback.
+        await Task.yield()
+    }
 case "extension":
     guard args.count == 6, let seed = UInt64(args[3]), let count = Int(args[4]) else {
         fail("usage: extension STORE SEED COUNT END", code: 64)
@@ -168,6 +210,28 @@ case "extension":
     } catch {
         fail("\(error)")
     }
+case "requests":
+    guard args.count == 4, let count = Int(args[3]) else { fail("usage: requests STORE COUNT", code: 64) }
+    var kept: [Navigator<Screen>] = []  // suspended, as an extension's process keeps them between requests
+    let clock = ContinuousClock()
+    func ms(_ d: Duration) -> String { String(format: "%.1f", Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15) }
+    for k in 0..<count {
+        let start = clock.now
+        do {
+            let log = try LMDBEventLog.open(at: args[2], options: .init(retention: .none, oneProcessAtATime: true))
+            let navigator = try Navigator<Screen>(log: log, session: NewSession(label: "share", appName: "CrashApp", appVersion: "2.0", build: "b2.0"))
+            say("request \(k) waited \(ms(start.duration(to: clock.now))) session \(navigator.session.rawValue) lock \(ms(LMDBEnvironment.lastOwnerLockWait))")
+            var rng = SplitMix64(seed: UInt64(k))
+            for _ in 0..<5 { _ = call(navigator, &rng) }
+            await navigator.suspend()
+            kept.append(navigator)
+        } catch {
+            say("error \(k) after \(ms(start.duration(to: clock.now))): \(error) lock \(ms(LMDBEnvironment.lastOwnerLockWait))")
+        }
+        usleep(3_000)
+    }
+    say("done")
+    exit(0)
 case "move":
     guard args.count == 5, let seed = UInt64(args[4]) else { fail("usage: move APPSTORE EXTSTORE SEED", code: 64) }
     do {
