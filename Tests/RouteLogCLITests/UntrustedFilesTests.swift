@@ -44,7 +44,7 @@ struct UntrustedFilesTests: InProcessSuite {
 
     /// Every path option and argument, empty or blank, run as a process in a directory of its own
     /// (empty, then not) whose parent is watched too.
-    @Test(.timeLimit(.minutes(5))) func emptyPathsAreUsageErrors() async throws {
+    @Test(.timeLimit(.minutes(10))) func emptyPathsAreUsageErrors() async throws {
         let store = dir.path("st")
         do {
             let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, clock: { Sessions.t0 }, retention: .none))

@@ -68,7 +68,7 @@ struct UntrustedTextTests: InProcessSuite {
 
     // MARK: - Item 5: recorded text stays text in the generated tests
 
-    @Test(.timeLimit(.minutes(5))) func reproTestsHoldRecordedTextAsText() async throws {
+    @Test(.timeLimit(.minutes(10))) func reproTestsHoldRecordedTextAsText() async throws {
         let (path, ids) = try store("st", versions: Self.hostile, events: Self.pushes)
         for (i, id) in ids.enumerated() {
             let out = dir.path("out\(i)")
@@ -81,7 +81,7 @@ struct UntrustedTextTests: InProcessSuite {
         }
     }
 
-    @Test(.timeLimit(.minutes(5))) func agentTestsHoldRecordedTextAsText() async throws {
+    @Test(.timeLimit(.minutes(10))) func agentTestsHoldRecordedTextAsText() async throws {
         let (path, ids) = try store("st", versions: Self.hostile, events: Self.pushes)
         let tools = AgentTools(storePath: path)
         for (i, id) in ids.enumerated() {

@@ -61,7 +61,7 @@ import Testing
         if let fallback { #expect(((try? FileManager.default.contentsOfDirectory(atPath: fallback)) ?? []) == []) }
     }
 
-    @Test(.timeLimit(.minutes(2))) func everyAcknowledgedCallSurvivesASIGKILLBeforeTheStoreOpens() throws {
+    @Test(.timeLimit(.minutes(8))) func everyAcknowledgedCallSurvivesASIGKILLBeforeTheStoreOpens() throws {
         for round in 0..<3 {
             let dir = try TempDir()
             let killed = try runAndKill(store: dir.path, seed: 10 + round, seqs: 300 + 200 * round)
@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func everyAcknowledgedCallSurvivesASIGKILLAfterTheStoreOpened() throws {
+    @Test(.timeLimit(.minutes(8))) func everyAcknowledgedCallSurvivesASIGKILLAfterTheStoreOpened() throws {
         for round in 0..<3 {
             let dir = try TempDir()
             let killed = try runAndKill(store: dir.path, seed: 20 + round, seqs: 400 + 200 * round, unlockAfter: 200 + 100 * round)
@@ -80,7 +80,7 @@ import Testing
     /// The store's own folder cannot be written (here `journal/new` is a file; on a device, Data
     /// Protection before the first unlock): the early journal goes to the fallback folder, and
     /// the store's next open recovers it from there.
-    @Test(.timeLimit(.minutes(2))) func theFallbackFolderHoldsTheJournalWhenTheStoreCannotBeWritten() throws {
+    @Test(.timeLimit(.minutes(8))) func theFallbackFolderHoldsTheJournalWhenTheStoreCannotBeWritten() throws {
         let dir = try TempDir()
         let fallback = try TempDir()
         try FileManager.default.createDirectory(atPath: dir.path + "/journal", withIntermediateDirectories: true)
