@@ -36,7 +36,16 @@ def run(args, terminal, timeout=300):
     master, slave = pty.openpty()
     p = subprocess.Popen([ws.exe("routelog")] + args, stdout=subprocess.PIPE, stderr=slave, env=env)
     os.close(slave)
-    err = b""
+    err = read_terminal(master, p, timeout)
+    out = p.stdout.read()
+    p.wait(timeout=30)
+    os.close(master)
+    return p.returncode, out, err
+
+
+def read_terminal(master, p, timeout):
+    """What the child `p` writes to the pseudo-terminal `master` until it closes it or ends."""
+    got = b""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         ready, _, _ = select.select([master], [], [], 0.2)
@@ -47,13 +56,10 @@ def run(args, terminal, timeout=300):
                 break
             if not chunk:
                 break
-            err += chunk
+            got += chunk
         elif p.poll() is not None:
             break
-    out = p.stdout.read()
-    p.wait(timeout=30)
-    os.close(master)
-    return p.returncode, out, err
+    return got
 
 
 def on_one_terminal(args, timeout=300):
@@ -63,20 +69,7 @@ def on_one_terminal(args, timeout=300):
     master, slave = pty.openpty()
     p = subprocess.Popen([ws.exe("routelog")] + args, stdout=slave, stderr=slave, env=env)
     os.close(slave)
-    raw = b""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.2)
-        if ready:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            raw += chunk
-        elif p.poll() is not None:
-            break
+    raw = read_terminal(master, p, timeout)
     p.wait(timeout=30)
     os.close(master)
     # A terminal's screen: carriage return, erase to the end of the line, newline.
