@@ -36,7 +36,9 @@ extension LMDBEnvironment {
         public var writerWait: Duration
         /// Whether one process at a time may have the environment open: an exclusive `flock` on
         /// `owner.lock` in its directory is held from each open to its release; an open while
-        /// another process holds it waits up to a second and then throws ``LMDBError/writerBusy``.
+        /// another process holds it waits up to ``writerWait`` (an app's move, whose
+        /// ``ownerActivity`` is `moving`, up to a second) and then throws ``LMDBError/ownerBusy``
+        /// or ``LMDBError/ownerMoving``.
         /// For a store shared by the processes of an App Group (an app extension's store, which the
         /// app moves sessions out of), where LMDB's own locks cannot be shared.
         public var oneProcessAtATime: Bool

@@ -120,7 +120,12 @@ extension LMDBEnvironment {
         guard fd >= 0 else { throw LMDBError(rawValue: errno) }
         let clock = ContinuousClock()
         let started = clock.now
-        let deadline = started + min(options.writerWait, .seconds(1))
+        // An app's move waits a second at most for an extension's request (it moves next time).
+        // Any other open (an extension starting a request) waits up to `writerWait`: a moving
+        // app lets go at its next transaction once it sees this process waiting (`owner.want`),
+        // which on a busy machine can take longer than a second, and an extension's open must
+        // not fail because of a move.
+        let deadline = started + (options.ownerActivity == .moving ? min(options.writerWait, .seconds(1)) : options.writerWait)
         var pause: UInt32 = 500
         var want: Int32 = -1
         defer { ownerLockWait.set(started.duration(to: clock.now)) }

@@ -206,16 +206,7 @@ extension StoreJournals {
         defer { context.finishWriting(id) }
         var appended: ClosedRange<UInt64>?
         try writer.perform(weight: max(1, entries.count)) { [self] txn, scratch in
-            var head: SessionHead
-            if try context.readRow(txn, id, key) != nil {
-                head = try records.loadHead(txn, id, key, scratch)
-            } else {
-                let fresh = SessionInfo(id: id, label: info.label, appName: info.appName, appVersion: info.appVersion,
-                                        createdAt: info.createdAt, enteredAt: context.options.clock())
-                let row = try records.numberedRow(txn, fresh)
-                try txn.put(row.encode(), forKey: key, in: context.databases.sessions, options: .noOverwrite)
-                head = SessionHead(emptySession: row)
-            }
+            var head = try records.loadOrCreateHead(txn, info, key, scratch)
             let stored = head.row.info.eventCount
             let missing = entries.filter { $0.seq > stored }
             if let first = missing.first, first.seq != stored + 1 {

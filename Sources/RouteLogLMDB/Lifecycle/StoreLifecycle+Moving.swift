@@ -62,13 +62,16 @@ extension StoreLifecycle {
         var left = UInt64(max(1, Self.moveSliceEvents))
         let batch = UInt64(max(1, Self.moveBatchEvents))
         for info in try source.sessions() {
-            var have = (try? records.session(info.id).eventCount) ?? 0
-            while have < info.eventCount {
+            // `nil` until this store holds the session: a session without events (an extension
+            // killed before its first commit) is created here all the same, with its runs.
+            var have = try? records.session(info.id).eventCount
+            while have.map({ $0 < info.eventCount }) ?? true {
                 if left == 0 || wanted() { return false }
-                let through = min(info.eventCount, have + min(left, batch))
-                let events = try source.events(info.id, from: have + 1, through: through).map(\.recorded)
-                written[info.id, default: 0] += try adopt(info, events: events, after: have, runs: try source.runs(of: info.id), imported: info.imported)
-                left -= UInt64(events.count)
+                let from = have ?? 0
+                let through = min(info.eventCount, from + min(left, batch))
+                let events = through > from ? try source.events(info.id, from: from + 1, through: through).map(\.recorded) : []
+                written[info.id, default: 0] += try adopt(info, events: events, after: from, runs: try source.runs(of: info.id), imported: info.imported)
+                left -= min(left, UInt64(events.count))
                 have = through
             }
             if wanted() { return false }
@@ -91,16 +94,8 @@ extension StoreLifecycle {
         let bodies = events.map { StoredPayload.eventBody($0.event) }
         var written = 0
         try writer.perform(weight: max(1, events.count)) { [self] txn, scratch in
-            var head: SessionHead
-            if try context.readRow(txn, id, key) != nil {
-                head = try records.loadHead(txn, id, key, scratch)
-            } else {
-                let fresh = SessionInfo(id: id, label: info.label, appName: info.appName, appVersion: info.appVersion,
-                                        createdAt: info.createdAt, enteredAt: context.options.clock())
-                let row = try records.numberedRow(txn, fresh)
-                try txn.put(row.encode(), forKey: key, in: context.databases.sessions, options: .noOverwrite)
+            var head = try records.loadOrCreateHead(txn, info, key, scratch) { row in
                 if imported { try ImportMark.write(txn, row.eventPrefix, in: context.databases.meta) }
-                head = SessionHead(emptySession: row)
             }
             let stored = head.row.info.eventCount
             guard stored >= offset else { throw EventLogError.conflict(session: id, expected: offset, actual: stored) }

@@ -4,6 +4,20 @@ import RouteLogCore
 // append writes in its transaction.
 
 extension RecordLog {
+    /// The head of `info`'s session, its row created with `info`'s id and metadata when the store
+    /// does not hold it (a move from an extension's store, an early journal's recovery); `created`
+    /// runs in the same transaction after a new row is written.
+    func loadOrCreateHead(_ txn: LMDBWriteTransaction, _ info: SessionInfo, _ rowKey: [UInt8], _ scratch: Writer.Scratch,
+                          created: (SessionRow) throws -> Void = { _ in }) throws -> SessionHead {
+        if try context.readRow(txn, info.id, rowKey) != nil { return try loadHead(txn, info.id, rowKey, scratch) }
+        let fresh = SessionInfo(id: info.id, label: info.label, appName: info.appName, appVersion: info.appVersion,
+                                createdAt: info.createdAt, enteredAt: context.options.clock())
+        let row = try numberedRow(txn, fresh)
+        try txn.put(row.encode(), forKey: rowKey, in: databases.sessions, options: .noOverwrite)
+        try created(row)
+        return SessionHead(emptySession: row)
+    }
+
     /// The head of a session as stored, from the cache when it is current.
     func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ rowKey: [UInt8], _ scratch: Writer.Scratch) throws -> SessionHead {
         guard let row = try context.readRow(txn, id, rowKey) else { throw EventLogError.sessionNotFound(id) }
