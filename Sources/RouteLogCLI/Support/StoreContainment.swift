@@ -41,6 +41,8 @@ public enum StoreContainment {
     /// Set in the child's environment: the parent's process id. The child ends when its parent
     /// is gone (killed by SIGKILL, say), so stopping `routelog` in any way stops the work.
     static let parentKey = "ROUTELOG_STORE_PARENT"
+    /// The signals the parent forwards to the child (and then ends by itself).
+    static let forwardedSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
     /// Seconds between two heartbeats, and between two looks of the parent.
     static let beatInterval: Double = 0.5
 
@@ -49,6 +51,10 @@ public enum StoreContainment {
     public static func runIfNeeded(arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32? {
         if environment[childMarker] != nil {
+            // The parent ignores the signals it forwards (it handles them itself), and a spawned
+            // process inherits ignored signals: without this the child ignored the very SIGTERM or
+            // SIGINT forwarded to it, and `log --follow` never ended.
+            for sig in forwardedSignals { signal(sig, SIG_DFL) }
             beatIfWatched(environment: environment)
             injectTestFault(environment)
             return nil
@@ -73,7 +79,7 @@ public enum StoreContainment {
         child.terminationHandler = { _ in finished.signal() }
 
         // Signals meant for routelog go to the child; the parent then ends the same way.
-        let forwarded = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+        let forwarded = forwardedSignals
         var sources: [any DispatchSourceSignal] = []
         for sig in forwarded {
             signal(sig, SIG_IGN)
