@@ -109,10 +109,14 @@ enum JournalReader {
     /// all zeros), and only a bad entry or header with good bytes after it is damage.
     static func read(session: SessionID, token: String, files: [String]) -> JournalContents {
         var out = JournalContents(session: session, token: token, run: 0, files: files)
-        let segments = files.map { file in FileManager.default.contents(atPath: file).map { [UInt8]($0) } }
-        let lastStarted = segments.lastIndex { bytes in bytes.map { !$0.allSatisfy { $0 == 0 } } ?? false }
+        // From the end, the files made ahead and never started are skipped (usually none or one),
+        // so only one segment's bytes are held at a time.
+        let lastStarted = files.lastIndex { file in
+            FileManager.default.contents(atPath: file).map { !$0.allSatisfy { $0 == 0 } } ?? false
+        }
         for (i, file) in files.enumerated() {
-            guard let bytes = segments[i] else { continue }
+            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            let bytes = [UInt8](data)
             let isLast = lastStarted.map { i >= $0 } ?? true
             let problem: String? = bytes.withUnsafeBytes { raw in
                 readSegment(raw, name: (file as NSString).lastPathComponent, isLast: isLast, into: &out)
