@@ -4,8 +4,15 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BENCH_OUT ?= $(CURDIR)/.build/bench-summary.json
 FUZZ_SECONDS ?= 60
+# The tools' package (routelog, routelog-serve, routelog-mcp, the timeline, the demo), beside the
+# library at the root, which it depends on by path.
+TOOLS := Tools/RouteLogTools
+TOOLS_SWIFT = $(SWIFT) build --package-path $(TOOLS)
+TOOLS_BIN = $$($(TOOLS_SWIFT) --show-bin-path)
+PREFIX ?= /usr/local
+CONFIGURATION ?= release
 
-.PHONY: setup build test test-apple-locks doc-examples test-tsan demo bench fuzz fixtures-check apple-check clean
+.PHONY: setup build test test-apple-locks doc-examples test-tsan demo bench fuzz fixtures-check apple-check install clean
 
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
 # tests), libsqlite3-dev (the benchmark baseline), pkg-config, python3 (the doc examples check), and
@@ -37,6 +44,17 @@ setup:
 
 build: setup
 	$(SWIFT) build
+	$(TOOLS_SWIFT)
+
+# Builds the tools (CONFIGURATION, release by default) and copies routelog, routelog-serve and
+# routelog-mcp into PREFIX/bin (routelog runs the other two from its own folder).
+install: setup
+	$(TOOLS_SWIFT) -c $(CONFIGURATION) --product routelog
+	$(TOOLS_SWIFT) -c $(CONFIGURATION) --product routelog-serve
+	$(TOOLS_SWIFT) -c $(CONFIGURATION) --product routelog-mcp
+	@bin=$$($(TOOLS_SWIFT) -c $(CONFIGURATION) --show-bin-path); mkdir -p "$(PREFIX)/bin" && \
+	  for t in routelog routelog-serve routelog-mcp; do install -m 755 "$$bin/$$t" "$(PREFIX)/bin/$$t" || exit 1; done && \
+	  echo "installed routelog, routelog-serve and routelog-mcp in $(PREFIX)/bin"
 
 # First a check that the Linux build resolved no Apple-only package (agisboye/CLMDB, LMDB's sources for
 # Apple platforms, behind the BundledLMDB trait, which is off on Linux; a stale Package.resolved that
@@ -58,25 +76,32 @@ build: setup
 # Python tests share Tests/Support/routelog_testkit.py.
 test: setup
 	$(SWIFT) build --build-tests
-	@found=$$(ls -d .build/checkouts/* 2>/dev/null | grep -i '/clmdb$$' | head -1); \
-	grep -qis clmdb Package.resolved && found="$${found:+$$found and }Package.resolved"; \
+	$(TOOLS_SWIFT) --build-tests
+	@found=""; for dir in . $(TOOLS); do \
+	  c=$$(ls -d $$dir/.build/checkouts/* 2>/dev/null | grep -i '/clmdb$$' | head -1); [ -n "$$c" ] && found="$$found $$c"; \
+	  grep -qis clmdb $$dir/Package.resolved && found="$$found $$dir/Package.resolved"; \
+	done; \
 	if [ -n "$$found" ]; then \
-	  echo "make test: the Linux build resolved agisboye/CLMDB, LMDB for Apple platforms only ($$found): remove Package.resolved and .build/checkouts/CLMDB, and keep the BundledLMDB trait off on Linux" >&2; \
+	  echo "make test: the Linux build resolved agisboye/CLMDB, LMDB for Apple platforms only ($${found# }): remove those Package.resolved files and checkouts, and keep the BundledLMDB trait off on Linux" >&2; \
 	  exit 1; \
 	fi
+	Tools/AppResolve/check.sh
 	Tools/DocExamples/check.sh
 	/usr/bin/python3 Tools/Layout/check.py
 	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --package-path $(TOOLS)
 	Tools/AppleLocks/run.sh
-	/usr/bin/python3 Tests/Browser/timeline_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
-	/usr/bin/python3 Tests/Serve/serve_test.py "$$($(SWIFT) build --show-bin-path)"
-	/usr/bin/python3 Tests/Serve/store_commands_test.py "$$($(SWIFT) build --show-bin-path)"
-	/usr/bin/python3 Tests/Browser/lanes_browser_test.py "$$($(SWIFT) build --show-bin-path)" "$(CURDIR)/.build/browser"
-	/usr/bin/python3 Tests/Fleet/fleet_duckdb_test.py "$$($(SWIFT) build --show-bin-path)"
-	/usr/bin/python3 Tests/MCP/mcp_client_test.py "$$($(SWIFT) build --show-bin-path)"
-	/usr/bin/python3 Tests/Parity/front_ends_test.py "$$($(SWIFT) build --show-bin-path)"
-	/usr/bin/python3 Tests/Progress/progress_test.py "$$($(SWIFT) build --show-bin-path)"
-	/usr/bin/python3 Tests/Repro/repro_test.py "$$($(SWIFT) build --show-bin-path)"
+	APPLE_LOCKS_PACKAGE=$(TOOLS) Tools/AppleLocks/run.sh
+	/usr/bin/python3 $(TOOLS)/Tests/Browser/timeline_browser_test.py "$(TOOLS_BIN)" "$(CURDIR)/.build/browser"
+	/usr/bin/python3 $(TOOLS)/Tests/Serve/serve_test.py "$(TOOLS_BIN)"
+	/usr/bin/python3 $(TOOLS)/Tests/Serve/store_commands_test.py "$(TOOLS_BIN)"
+	/usr/bin/python3 $(TOOLS)/Tests/Browser/lanes_browser_test.py "$(TOOLS_BIN)" "$(CURDIR)/.build/browser"
+	/usr/bin/python3 $(TOOLS)/Tests/Fleet/fleet_duckdb_test.py "$(TOOLS_BIN)"
+	/usr/bin/python3 $(TOOLS)/Tests/MCP/mcp_client_test.py "$(TOOLS_BIN)"
+	/usr/bin/python3 $(TOOLS)/Tests/Parity/front_ends_test.py "$(TOOLS_BIN)"
+	/usr/bin/python3 $(TOOLS)/Tests/Progress/progress_test.py "$(TOOLS_BIN)"
+	/usr/bin/python3 $(TOOLS)/Tests/Repro/repro_test.py "$(TOOLS_BIN)"
+	/usr/bin/python3 $(TOOLS)/Tests/Install/install_test.py
 	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
 
 # libFuzzer on every parser (Tools/Fuzz), FUZZ_SECONDS per harness. The fuzzer and address
@@ -109,18 +134,20 @@ apple-check: setup
 # Part of `make test` (30-45 s on 2 cores once the tests are built); see Tools/AppleLocks/run.sh.
 test-apple-locks: setup
 	$(SWIFT) build --build-tests
+	$(TOOLS_SWIFT) --build-tests
 	Tools/AppleLocks/run.sh
+	APPLE_LOCKS_PACKAGE=$(TOOLS) Tools/AppleLocks/run.sh
 
 test-tsan: setup
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 fixtures-check: build
-	$$($(SWIFT) build --show-bin-path)/routelog fixtures check Fixtures
+	$$($(TOOLS_SWIFT) --show-bin-path)/routelog fixtures check Fixtures
 
 demo: setup
-	$(SWIFT) build --product routelog-demo
-	$(SWIFT) build --product routelog
-	@bin=$$($(SWIFT) build --show-bin-path); PATH="$$bin:$$PATH" "$$bin/routelog-demo" && \
+	$(TOOLS_SWIFT) --product routelog-demo
+	$(TOOLS_SWIFT) --product routelog
+	@bin=$$($(TOOLS_SWIFT) --show-bin-path); PATH="$$bin:$$PATH" "$$bin/routelog-demo" && \
 	  echo "The session's timeline, one HTML file to open in a browser:" && \
 	  "$$bin/routelog" report latest -o "$(CURDIR)/.build/demo-report.html"
 
@@ -128,4 +155,4 @@ bench: setup
 	cd Tools/Benchmarks && BENCH_OUT="$(BENCH_OUT)" ./run.sh
 
 clean:
-	rm -rf .build .build-tsan Tools/Benchmarks/.build
+	rm -rf .build .build-tsan $(TOOLS)/.build Tools/Benchmarks/.build

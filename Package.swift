@@ -21,6 +21,12 @@ let defaultTraits: Set<String> = ["BundledLMDB"]
 #endif
 let applePlatforms: [Platform] = [.macOS, .iOS, .macCatalyst, .tvOS, .watchOS, .visionOS]
 
+// The library an app adds: its modules and their tests, and nothing else. The command-line tools
+// (`routelog`, `routelog-serve`, `routelog-mcp`), the timeline viewer, the session layer and the demo
+// are a package of their own, Tools/RouteLogTools, which depends on this one by path; the benchmarks
+// are another (Tools/Benchmarks). So an app resolves what these modules use, and no more: on Linux
+// swift-log, swift-atomics, swift-custom-dump and xctest-dynamic-overlay (CustomDump's own
+// dependency, which the tests use too); on Apple platforms CLMDB besides.
 let package = Package(
     name: "RouteLog",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -30,10 +36,6 @@ let package = Package(
         .library(name: "RouteLog", targets: ["RouteLog"]),
         .library(name: "RouteLogTesting", targets: ["RouteLogTesting"]),
         .library(name: "RouteLogSwiftUI", targets: ["RouteLogSwiftUI"]),
-        .library(name: "RouteLogTimeline", targets: ["RouteLogTimeline"]),
-        .executable(name: "routelog", targets: ["routelog"]),
-        .executable(name: "routelog-serve", targets: ["routelog-serve"]),
-        .executable(name: "routelog-mcp", targets: ["routelog-mcp"]),
     ],
     traits: [
         .trait(
@@ -46,24 +48,15 @@ let package = Package(
         // LMDB for Apple platforms: the 0.9 line only (1.0 changes the data format and, with robust
         // locks, falls back to System V semaphores). See `defaultTraits` above.
         .package(url: "https://github.com/agisboye/CLMDB", "0.9.33"..<"0.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // The recorder's lock-free hand-over from the main actor (already in the graph through swift-nio).
+        // The recorder's lock-free hand-over from the main actor.
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
+        // RouteLogTesting's differences between states.
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         // Test-only: lets CustomDump's `expectNoDifference` record its failures in Swift Testing
-        // (without it, a difference is only printed and the test passes).
+        // (without it, a difference is only printed and the test passes). CustomDump depends on it,
+        // so it adds no package to an app's graph.
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.4.0"),
-        // The live viewer's HTTP server; only `routelog-serve` links it, so `routelog` builds without it.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
-        // Hummingbird's own dependency; `routelog-serve` reads the bound port from its channel.
-        .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
-        // Hummingbird's own dependency; `routelog-serve` tracks connections by their HTTP parts.
-        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
-        // Hummingbird's own dependency; `routelog-serve` runs its service group to stop it on a signal.
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
-        // The Model Context Protocol server; only `routelog-mcp` links it, so `routelog` builds without it.
-        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         .target(name: "RouteLogCore", swiftSettings: strict),
@@ -94,68 +87,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "RouteLogSwiftUI", dependencies: ["RouteLog"], swiftSettings: strict),
-        // The session layer every front end calls (`routelog`, `routelog-serve`, `routelog-mcp`):
-        // session references and their resolution, opening a store or a file for reading, the JSON
-        // of sessions, runs, events and states, and one mapping of every error to one line and an
-        // exit code. Not a product: its declarations are `package`, for the package's own tools.
-        .target(name: "RouteLogSessions", dependencies: ["RouteLogCore", "RouteLogLMDB"], swiftSettings: strict),
-        // The CLI's commands, predicate language and rendering, behind the thin `routelog`
-        // executable; its tests run the commands in-process.
-        .target(
-            name: "RouteLogCLI",
-            dependencies: [
-                "RouteLogCore", "RouteLogLMDB", "RouteLogSessions", "RouteLogTimeline",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: strict
-        ),
-        .executableTarget(name: "routelog", dependencies: ["RouteLogCLI"], swiftSettings: strict),
-        // The timeline viewer: report data (snapshots, per-event text patches, state diffs) and the
-        // self-contained HTML page, shared by `routelog report`, `fixtures check --report` and `routelog-serve`.
-        .target(name: "RouteLogTimeline", dependencies: ["RouteLogCore"], swiftSettings: strict),
-        // `routelog serve` runs this executable (found beside `routelog`): the live viewer over HTTP.
-        .executableTarget(
-            name: "routelog-serve",
-            dependencies: [
-                "RouteLogCore", "RouteLogLMDB", "RouteLogSessions", "RouteLogTimeline",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strict
-        ),
-        // `routelog mcp` runs this executable (found beside `routelog`): the sessions as an MCP server
-        // over stdio, a thin adapter over RouteLogCLI's read-only tools.
-        .executableTarget(
-            name: "routelog-mcp",
-            dependencies: [
-                "RouteLogCLI", "RouteLogCore",
-                .product(name: "MCP", package: "swift-sdk"),
-                // The logger its own stdio transport has to offer (MCP's `Transport` asks for one).
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "routelog-demo",
-            dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
-            swiftSettings: strict
-        ),
         // Test programs, no products: built beside the tests (`swift build --build-tests`), which start
-        // them as child processes. routelog-lmdb-crashtest, for RouteLogLMDBTests and the Python tests:
-        // appends until killed, follows, opens as another user.
+        // them as child processes. routelog-lmdb-crashtest: appends until killed, follows, opens as
+        // another user. routelog-crash-app: an app navigating on a store, then dying. The tools'
+        // package builds them too (its Tests/Programs is a link to this folder), for its own tests.
         .executableTarget(
             name: "routelog-lmdb-crashtest",
             dependencies: ["RouteLogLMDB", "RouteLogCore", "RouteLogTestSupport"],
             path: "Tests/Programs/routelog-lmdb-crashtest",
             swiftSettings: strict
         ),
-        // For the crash tests: an app navigating on a store, then dying.
         .executableTarget(
             name: "routelog-crash-app",
             dependencies: ["RouteLog", "RouteLogLMDB", "RouteLogCore"],
@@ -163,7 +104,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // Helpers shared by the test targets and test programs (one TempDir, one child-process runner,
-        // one set of event generators and a forwarding EventLog for all).
+        // one set of event generators and a forwarding EventLog for all); the tools' package links the
+        // same folder.
         .target(name: "RouteLogTestSupport", dependencies: ["RouteLogCore"], path: "Tests/RouteLogTestSupport", swiftSettings: strict),
         .testTarget(
             name: "RouteLogLMDBTests",
@@ -176,27 +118,6 @@ let package = Package(
                 "RouteLog", "RouteLogTesting", "RouteLogLMDB", "RouteLogCore", "RouteLogTestSupport",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "RouteLogCLITests",
-            dependencies: [
-                "RouteLogCLI", "RouteLogCore", "RouteLogLMDB", "RouteLogSessions", "RouteLogTestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "CustomDump", package: "swift-custom-dump"),
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            exclude: ["Golden"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "RouteLogSessionsTests",
-            dependencies: ["RouteLogSessions", "RouteLogTimeline", "RouteLogLMDB", "RouteLogCore", "RouteLogTestSupport"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "RouteLogTimelineTests",
-            dependencies: ["RouteLogTimeline", "RouteLogCore"],
             swiftSettings: strict
         ),
         .testTarget(

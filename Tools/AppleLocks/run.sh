@@ -39,7 +39,7 @@
 # Environment: SWIFT (default swift), BIN_PATH (the test build's folder, default .build/debug),
 # APPLE_LOCKS_FILTER (the --filter regex, default below), APPLE_LOCKS_TIMEOUT (seconds, default 900:
 # a run that takes longer is reported as hung, and killed). The run's output is also kept in
-# .build/apple-locks/test.log.
+# .build/apple-locks/test-<the package's test bundle>.log.
 # Exit status: 0 when every selected test passes; 1 when a test fails, the run hangs, or a check of
 # 1-3 fails; 2 when the setup fails (no LMDB source, no test build).
 set -euo pipefail
@@ -47,7 +47,15 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 started=$(date +%s.%N)
 swift=${SWIFT:-swift}
-bin=${BIN_PATH:-$root/.build/debug}
+# APPLE_LOCKS_PACKAGE: the package whose tests run: the library at the root (by default) or the
+# tools' package, Tools/RouteLogTools (`make test` runs both, one after the other).
+package=${APPLE_LOCKS_PACKAGE:-.}
+case $package in
+  .) xctest_name=RouteLogPackageTests ;;
+  Tools/RouteLogTools) xctest_name=RouteLogToolsPackageTests ;;
+  *) echo "test-apple-locks: APPLE_LOCKS_PACKAGE=$package is neither . nor Tools/RouteLogTools" >&2; exit 2 ;;
+esac
+bin=${BIN_PATH:-$root/$package/.build/debug}
 limit=${APPLE_LOCKS_TIMEOUT:-900}
 # Left out: MultiProcessTests' writersAndFollowersWithKilledWriters, six writers on one store
 # with two of them SIGKILLed while they append. With robust mutexes the next writer recovers;
@@ -56,7 +64,11 @@ limit=${APPLE_LOCKS_TIMEOUT:-900}
 # all have closed it, which is the documented behaviour on Apple platforms (where RouteLog never
 # lets two processes share a store) and what KilledWriterTests and twoWritersOneCrashes check.
 skip=${APPLE_LOCKS_SKIP:-'writersAndFollowersWithKilledWriters'}
-filter=${APPLE_LOCKS_FILTER:-'RouteLogLMDBTests\.|RouteLogTests\.(KilledWriterTests|SuspensionTests|OpenFailureTests|FullDiskTests|RestoreOwnSessionTests)|RouteLogCLITests\.(CrashRecoveryTests|JournalDamageTests|LifecycleEndToEndTests|CorruptStoreTests|RunEndTests|ExtensionStoreTests|StoreTests/followTailsAConcurrentWriter)'}
+if [[ $package == . ]]; then
+  filter=${APPLE_LOCKS_FILTER:-'RouteLogLMDBTests\.|RouteLogTests\.(KilledWriterTests|SuspensionTests|OpenFailureTests|FullDiskTests|RestoreOwnSessionTests)'}
+else
+  filter=${APPLE_LOCKS_FILTER:-'RouteLogCLITests\.(CrashRecoveryTests|JournalDamageTests|LifecycleEndToEndTests|CorruptStoreTests|RunEndTests|ExtensionStoreTests|StoreTests/followTailsAConcurrentWriter)'}
+fi
 libdir=$root/.build/apple-locks
 lib=$libdir/liblmdb.so.0
 tools=(mdb_stat mdb_dump mdb_load mdb_copy)
@@ -108,8 +120,8 @@ fi
 say "$(rel "$lib") (LMDB $version) imports $(grep -E '^sem_' <<<"$imports" | tr '\n' ' ' | sed 's/ $//; s/ /, /g') and not pthread_mutexattr_setrobust"
 
 # 3a. The swap, as the dynamic loader will do it.
-xctest=$bin/RouteLogPackageTests.xctest
-[[ -x $xctest ]] || die "no $xctest: build the tests first (swift build --build-tests)"
+xctest=$bin/$xctest_name.xctest
+[[ -x $xctest ]] || die "no $xctest: build the tests first (swift build --build-tests --package-path $package)"
 # The test run's environment (only the run's: this script's own helpers do not carry the token).
 token=$$-$(date +%s%N)
 run_env=("LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "PATH=$libdir/bin:$PATH"
@@ -158,11 +170,11 @@ sample() { # PID of the run
   done
 }
 : >"$work/maps"
-say "swift test --skip-build --filter '$filter' --skip '$skip' (timeout ${limit}s; LD_LIBRARY_PATH and PATH: $(rel "$libdir"), ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem)"
-log=$libdir/test.log
+say "swift test --skip-build --package-path $package --filter '$filter' --skip '$skip' (timeout ${limit}s; LD_LIBRARY_PATH and PATH: $(rel "$libdir"), ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem)"
+log=$libdir/test-${xctest_name}.log
 set +e
 # stdbuf: line-buffered output (inherited by the test process), so that a killed run's log is whole.
-env "${run_env[@]}" timeout --kill-after=30 "$limit" stdbuf -oL -eL "$swift" test --skip-build --filter "$filter" --skip "$skip" >"$log" 2>&1 &
+env "${run_env[@]}" timeout --kill-after=30 "$limit" stdbuf -oL -eL "$swift" test --skip-build --package-path "$package" --filter "$filter" --skip "$skip" >"$log" 2>&1 &
 runner=$!
 tail -n +1 -f --pid="$runner" "$log" &
 tailer=$!

@@ -16,6 +16,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "RouteLog", path: "../.."),
+        // The timeline viewer, for the report figures (the tools' package).
+        .package(name: "RouteLogTools", path: "../RouteLogTools"),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: []),
     ],
     targets: [
@@ -29,7 +31,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "routelog-bench-summary",
-            dependencies: ["RouteLogBenchSupport"] + routeLog("RouteLogCore", "RouteLogTimeline", "RouteLogLMDB", "RouteLog", "RouteLogTesting")
+            dependencies: ["RouteLogBenchSupport", .product(name: "RouteLogTimeline", package: "RouteLogTools")]
+                + routeLog("RouteLogCore", "RouteLogLMDB", "RouteLog", "RouteLogTesting")
         ),
         // A one-workload driver for profilers (callgrind, perf).
         .executableTarget(

@@ -13,8 +13,13 @@ out="${BENCH_OUT:-../../.build/bench-summary.json}"
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 
 "$SWIFT" build -c release --product routelog-bench-summary
-# The cli figures run the release `routelog` binary of the main package as a child process.
-case "${BENCH_ONLY:-cli}" in cli) (cd ../.. && "$SWIFT" build -c release --product routelog) ;; esac
+# The cli figures run the release `routelog` binary of the tools' package as a child process.
+case "${BENCH_ONLY:-cli}" in
+  cli)
+    "$SWIFT" build -c release --package-path ../RouteLogTools --product routelog
+    export ROUTELOG_BIN="${ROUTELOG_BIN:-$("$SWIFT" build -c release --package-path ../RouteLogTools --show-bin-path)/routelog}"
+    ;;
+esac
 "$("$SWIFT" build -c release --show-bin-path)/routelog-bench-summary" --out "$out" ${BENCH_ONLY:+--only "$BENCH_ONLY"}
 
 if [ -n "${BENCH_PACKAGE:-}" ]; then

@@ -6,27 +6,37 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
 SWIFTC=${SWIFTC:-swiftc}
-bin=$($SWIFT build --show-bin-path)
 out=.build/doc-examples
 rm -rf "$out"
-docs=(README.md Sources/*/*.docc/*.md)
-count=$(python3 Tools/DocExamples/extract.py "$out" "${docs[@]}")
 plugins="$(dirname "$(dirname "$(command -v "$SWIFTC")")")/lib/swift/host/plugins"
-# RouteLog links swift-atomics, whose C shim module the type-checker must find like CSystemLMDB's.
-atomics_shims="$(dirname "$(dirname "$bin")")/checkouts/swift-atomics/Sources/_AtomicsShims/include/module.modulemap"
 failed=0
-for dir in "$out"/*/; do
-  origin=$(cat "$dir/origin")
-  if ! "$SWIFTC" -typecheck -swift-version 6 -I "$bin/Modules" -I "$bin" \
-      -Xcc -fmodule-map-file=Sources/CSystemLMDB/module.modulemap -Xcc -fmodule-map-file="$atomics_shims" -plugin-path "$plugins" \
-      "$dir"/*.swift >"$dir/errors.txt" 2>&1; then
-    echo "doc example does not compile: $origin (extracted to $dir)"
-    sed 's/^/    /' "$dir/errors.txt" | head -40
-    failed=$((failed + 1))
-  fi
-done
+total=0
+# check NAME PACKAGE DOC...: the blocks of DOC..., against the modules PACKAGE's build made (the
+# library's at the root; the tools' package's for its own articles).
+check() {
+  local name=$1 package=$2 bin count dir origin
+  shift 2
+  bin=$($SWIFT build --package-path "$package" --show-bin-path)
+  count=$(python3 Tools/DocExamples/extract.py "$out/$name" "$@")
+  total=$((total + count))
+  # RouteLog links swift-atomics, whose C shim module the type-checker must find like CSystemLMDB's.
+  local atomics_shims="$(dirname "$(dirname "$bin")")/checkouts/swift-atomics/Sources/_AtomicsShims/include/module.modulemap"
+  for dir in "$out/$name"/*/; do
+    [ -d "$dir" ] || continue
+    origin=$(cat "$dir/origin")
+    if ! "$SWIFTC" -typecheck -swift-version 6 -I "$bin/Modules" -I "$bin" \
+        -Xcc -fmodule-map-file=Sources/CSystemLMDB/module.modulemap -Xcc -fmodule-map-file="$atomics_shims" -plugin-path "$plugins" \
+        "$dir"/*.swift >"$dir/errors.txt" 2>&1; then
+      echo "doc example does not compile: $origin (extracted to $dir)"
+      sed 's/^/    /' "$dir/errors.txt" | head -40
+      failed=$((failed + 1))
+    fi
+  done
+}
+check library . README.md Sources/*/*.docc/*.md
+check tools Tools/RouteLogTools Tools/RouteLogTools/Sources/*/*.docc/*.md
 if [ "$failed" -gt 0 ]; then
-  echo "$failed of $count doc example chains do not compile"
+  echo "$failed of $total doc example chains do not compile"
   exit 1
 fi
-echo "$count doc example chains compile"
+echo "$total doc example chains compile"

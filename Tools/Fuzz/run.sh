@@ -11,6 +11,8 @@
 # Tools/Fuzz/Regressions/NAME/ and replayed before each run. Exit status 1 when a harness found a crash or did not run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+# The tools' sources (the CLI's predicate language, the session layer's references).
+tools="$root/Tools/RouteLogTools/Sources"
 write_seeds=0
 if [ "${1:-}" = "--seeds" ]; then write_seeds=1; shift; fi
 seconds="${1:-${FUZZ_SECONDS:-60}}"
@@ -35,11 +37,11 @@ staged="$out/staged"
 mkdir -p "$staged"
 parsers=()
 while IFS= read -r f; do parsers+=("$f"); done < <(
-  { find "$root/Sources/RouteLogLMDB/Format" "$root/Sources/RouteLogCLI/Predicate" -name '*.swift' ! -name Judge.swift
-    find "$root/Sources/RouteLogSessions" \( -name SessionRef.swift -o -name RouteLogError.swift -o -name Printable.swift \); } | sort)
+  { find "$root/Sources/RouteLogLMDB/Format" "$tools/RouteLogCLI/Predicate" -name '*.swift' ! -name Judge.swift
+    find "$tools/RouteLogSessions" \( -name SessionRef.swift -o -name RouteLogError.swift -o -name Printable.swift \); } | sort)
 for src in "${parsers[@]}"; do
   name="$(basename "$(dirname "$src")")-$(basename "$src")"
-  grep -v -E '^import (RouteLogCore|RouteLogLMDB|RouteLogSessions|RouteLogTimeline|ArgumentParser)$' "$src" > "$staged/$name.tmp"
+  grep -v -E '^(@_spi\([A-Za-z]+\) )?import (RouteLogCore|RouteLogLMDB|RouteLogSessions|RouteLogTimeline|ArgumentParser)$' "$src" > "$staged/$name.tmp"
   # Unchanged copies keep their time, so an unchanged tree does not rebuild the fuzzer.
   cmp -s "$staged/$name.tmp" "$staged/$name" && rm "$staged/$name.tmp" || mv "$staged/$name.tmp" "$staged/$name"
   sources+=("$staged/$name")

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The README's project layout is true: every path it names exists, and every target and folder
-under Sources/, Tests/ and Tools/ (and every target of Package.swift) is named in it.
+under Sources/, Tests/, Tools/ and the tools' package's Sources/ and Tests/ (and every target of
+both Package.swift files) is named in it.
 
     /usr/bin/python3 Tools/Layout/check.py [ROOT]
 
@@ -26,7 +27,7 @@ for path in sorted(named):
         problems.append(f"README names {path}, which does not exist")
 
 # Every folder one level under Sources/, Tests/ and Tools/ is named (itself or a path inside it).
-for top in ["Sources", "Tests", "Tools"]:
+for top in ["Sources", "Tests", "Tools", "Tools/RouteLogTools/Sources", "Tools/RouteLogTools/Tests"]:
     for name in sorted(os.listdir(os.path.join(root, top))):
         folder = f"{top}/{name}"
         if name.startswith(".") or not os.path.isdir(os.path.join(root, folder)):
@@ -34,8 +35,8 @@ for top in ["Sources", "Tests", "Tools"]:
         if not any(p.rstrip("/") == folder or p.startswith(folder + "/") for p in named):
             problems.append(f"README does not name {folder}")
 
-# Every target of the package is named by its name.
-manifest = open(os.path.join(root, "Package.swift"), encoding="utf-8").read()
+# Every target of both packages (the library's and the tools') is named by its name.
+manifest = "".join(open(os.path.join(root, m), encoding="utf-8").read() for m in ["Package.swift", "Tools/RouteLogTools/Package.swift"])
 targets = re.findall(r"\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*\"([^\"]+)\"", manifest)
 for t in targets:
     if f"`{t}`" not in section and not any(p.rstrip("/").endswith("/" + t) for p in named):
@@ -45,4 +46,4 @@ for p in problems:
     print(f"layout: {p}")
 if problems:
     sys.exit(1)
-print(f"layout: the README names {len(named)} paths, every target ({len(targets)}) and every folder of Sources/, Tests/ and Tools/")
+print(f"layout: the README names {len(named)} paths, every target ({len(set(targets))}) and every folder of Sources/, Tests/, Tools/ and the tools' package")

@@ -150,7 +150,7 @@ extension LMDBEnvironment {
 
     /// How long this process's last ``Options/oneProcessAtATime`` open waited for `owner.lock`
     /// (measurements: the test programs print it).
-    package static var lastOwnerLockWait: Duration { ownerLockWait.get() }
+    @_spi(Tools) public static var lastOwnerLockWait: Duration { ownerLockWait.get() }
     private static let ownerLockWait = LockedDuration()
 
     /// What the process holding `owner.lock` (open as `fd`) wrote it does, if it did.

@@ -207,7 +207,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// How many stored events ``read(_:from:through:_:)`` reads in one read transaction: the
     /// events `from + k·readChunk ..< from + (k+1)·readChunk` are read together, and a corrupt or
     /// missing record fails its whole chunk (none of its events reach `body`).
-    package static var readChunk: UInt64 { RecordLog.readChunk }
+    @_spi(Tools) public static var readChunk: UInt64 { RecordLog.readChunk }
 
     /// The latest stored snapshot at or before `seq` (see ``EventLog/snapshot(_:atOrBefore:)``).
     public func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {

@@ -53,7 +53,7 @@
 import Foundation
 import RouteLog
 import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogLMDB
 
 enum Screen: Routable {
     case inbox

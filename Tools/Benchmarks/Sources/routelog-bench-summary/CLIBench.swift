@@ -25,7 +25,7 @@ enum CLIBench {
 
     static func binary() throws -> String {
         if let bin = ProcessInfo.processInfo.environment["ROUTELOG_BIN"], !bin.isEmpty { return bin }
-        // The first `.build/release/routelog` above this binary (Tools/Benchmarks/.build/… → the repository).
+        // The first `.build/release/routelog` above this binary (run.sh sets ROUTELOG_BIN to the tools' package's).
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         var path = ""
         while dir.path != "/" {
@@ -34,7 +34,7 @@ enum CLIBench {
             dir = dir.deletingLastPathComponent()
         }
         guard !path.isEmpty else {
-            throw BenchError("no .build/release/routelog above \(CommandLine.arguments[0]): build it with `swift build -c release --product routelog` or set ROUTELOG_BIN")
+            throw BenchError("no .build/release/routelog above \(CommandLine.arguments[0]): build it with `swift build -c release --package-path Tools/RouteLogTools --product routelog` (from the repository) or set ROUTELOG_BIN")
         }
         return path
     }

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
+
+/// `routelog compact`: a compacted copy of the store.
+struct CompactCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact",
+        abstract: "Write a compacted copy of the store.",
+        discussion: """
+        Copies the store into DIR (created if missing; it must be empty) without its free pages \
+        (LMDB's mdb_env_copy2 with MDB_CP_COMPACT). The copy reads one consistent snapshot of the \
+        store, so an app may keep writing meanwhile; replace the store with the copy only while \
+        nothing has it open. The store itself is not changed. The copy is written into a temporary \
+        directory beside DIR and renamed into place when complete, so a failure or a kill leaves \
+        nothing half-written at DIR; its files get the store's modes.
+        """
+    )
+
+    @OptionGroup var store: StoreOptions
+    @Option(name: .shortAndLong, help: ArgumentHelp("The directory of the copy.", valueName: "dir"), completion: .directory)
+    var output: String
+    @Flag(help: "Print a JSON object instead of a sentence.") var json = false
+
+    func validate() throws { try PathOption.check(output, "-o") }
+
+    func run() throws {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDir) {
+            guard isDir.boolValue else { throw RouteLogError.usage("bad -o \(printable(output)): a file, not a directory") }
+            if !((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isEmpty {
+                throw RouteLogError.usage("bad -o \(printable(output)): the directory is not empty")
+            }
+        }
+        let lmdb = try store.workspace().store()
+        try call { try lmdb.compactCopy(to: output) }
+        let before = LMDBEventLog.bytesOnDisk(at: store.path), after = LMDBEventLog.bytesOnDisk(at: output)
+        let out = Output.stdout()
+        if json {
+            out.line(JSONValue.object(["store": .string(store.path), "output": .string(output), "bytesBefore": .int(Int64(before)),
+                                       "bytesAfter": .int(Int64(after))]).canonicalText)
+        } else {
+            out.line("compacted \(store.path) (\(StatsCommand.bytes(before))) to \(output) (\(StatsCommand.bytes(after)))")
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
+
+/// A run of a stored session reproduced for a test suite: what `routelog repro` writes and the MCP
+/// server's `reproduce_crash` tool answers. The fixture rebuilds the state the run started from
+/// and replays the run's events to the screens it ended on (``RouteLogCore/Reproduction``); the
+/// test replays it and states those screens; the shortest path (asked for) is the fewest of the
+/// session's events, from its start, that reach the same screens.
+struct RunReproduction {
+    let session: ResolvedSession
+    let run: RunInfo
+    let lastSeq: UInt64
+    /// The file name without `.json`, and the fixture's name.
+    let name: String
+    let fixture: Fixture
+    /// What was on screen after ``lastSeq``.
+    let screens: ScreenLayout
+    /// The shortest path to the same screens, when asked for and one exists.
+    private(set) var shortest: Minimize.Result<RecordedEvent>?
+    /// Whether the search for ``shortest`` ran to its end (`false`: it stopped at its budget, and a
+    /// shorter path may exist).
+    private(set) var shortestComplete = true
+    /// The session's events up to ``lastSeq``, read for ``findShortest(budget:progress:)`` when
+    /// asked for and not yet searched.
+    private var pendingShortest: [RecordedEvent]?
+    /// The state after ``lastSeq``.
+    private let state: NavigationState
+
+    /// The reproduction of run `number` of `s` (default: its last crashed run). With `shortest`,
+    /// the session's events are read for the shortest path, which ``findShortest(budget:progress:)``
+    /// then searches (apart from the store: an MCP server searches it outside its store lock).
+    init(_ s: ResolvedSession, run number: Int?, name: String?, shortest: Bool) throws(RouteLogError) {
+        guard let store = s.store else {
+            throw .usage("repro reproduces a run of a stored session: \(printableName(s.name)) is a file, which records no runs")
+        }
+        let runs = s.marks().runs
+        if runs.isEmpty { throw .data("no runs in session \(s.name): it was recorded before runs were, or imported") }
+        let run: RunInfo
+        if let number {
+            guard let r = runs.first(where: { $0.number == number }) else {
+                throw .usage("no run \(number) in session \(s.name) (its runs are 1…\(runs.count))")
+            }
+            run = r
+        } else {
+            guard let r = runs.last(where: { if case .crashed = $0.end { true } else { false } }) else {
+                let ends = Dictionary(grouping: runs, by: \.end.name).map { "\($0.value.count) \($0.key)" }.sorted()
+                throw .usage("no crashed run in session \(s.name) (runs: \(ends.joined(separator: ", "))); give --run N to reproduce another")
+            }
+            run = r
+        }
+        let lastSeq = runs.lastSeq(of: run, head: s.info.eventCount)
+        let name = name ?? "\(run.end.name)-run-\(run.number)-\(s.id.rawValue.prefix(8))"
+        let state = try s.state(at: lastSeq)
+        session = s
+        self.run = run
+        self.lastSeq = lastSeq
+        self.name = name
+        fixture = try call { try Reproduction.fixture(of: run, lastSeq: lastSeq, session: s.info, in: store, name: name) }
+        screens = ScreenLayout(state)
+        self.state = state
+        if shortest {
+            pendingShortest = try call { try store.events(s.id, from: 1, through: lastSeq) }.map(\.recorded)
+        }
+    }
+
+    /// Searches the shortest path to the screens (if asked for at init), within `budget` events
+    /// folded (see ``RouteLogCore/Reproduction/shortestPath(_:reaching:limit:budget:progress:)``).
+    mutating func findShortest(budget: Int = Reproduction.shortestBudget,
+                               progress: ((Int, Int) -> Void)? = nil) throws(RouteLogError) {
+        guard let events = pendingShortest else { return }
+        pendingShortest = nil
+        setShortest(try call { try Reproduction.shortestPath(events, reaching: state, budget: budget, progress: progress) })
+    }
+
+    /// What the shortest path's search needs, apart from the store.
+    struct ShortestWork: Sendable {
+        let events: [RecordedEvent]
+        let target: NavigationState
+    }
+
+    /// The search asked for at init, to run elsewhere (``setShortest(_:)`` takes its answer).
+    mutating func takeShortestWork() -> ShortestWork? {
+        guard let events = pendingShortest else { return nil }
+        pendingShortest = nil
+        return ShortestWork(events: events, target: state)
+    }
+
+    /// The answer of a search of ``takeShortestWork()``.
+    mutating func setShortest(_ found: Reproduction.ShortestPath?) {
+        shortest = found?.result
+        shortestComplete = found?.complete ?? true
+    }
+
+    /// The line saying the search stopped at its budget, or `nil`.
+    var shortestNote: String? {
+        guard let shortest, !shortestComplete else { return nil }
+        return "shortest path: the search stopped at its budget of \(Reproduction.shortestBudget.grouped) events folded; "
+            + "\(shortest.elements.count) events reach the screens, fewer might"
+    }
+
+    /// The shortest path as a fixture (its events renumbered from seq 1), if one was found.
+    var shortestFixture: Fixture? {
+        guard let shortest else { return nil }
+        let events = shortest.elements
+        return Fixture(name: name + "-shortest",
+                       description: "The fewest events of session \(session.id.rawValue) from its start (\(events.count) of \(lastSeq)) that reach the screens run \(run.number) ended on.",
+                       events: events, expect: Fixture.Expectation(replay(events.map(\.event))))
+    }
+
+    /// A Swift Testing test that replays the fixture at `fixturePath` and checks the screens; with
+    /// `routeType`, one more that restores it with today's routes (`expectRestore`), and with
+    /// `module` the import of the app's module that declares them.
+    /// Recorded text (the session's id, the run's app version and build) goes into the comments
+    /// through ``SwiftSource/comment(_:)`` and the paths and screens into literals through
+    /// ``SwiftSource/literal(_:)``: nothing recorded becomes code. `routeType` and `module` must be
+    /// checked Swift names (the command's validation does it).
+    func test(fixturePath: String, routeType: String?, module: String?) -> String {
+        let ident = SwiftSource.identifier(name, prefix: "reproduce")
+        var what = "Run \(run.number) of session \(session.id.rawValue)"
+        if let v = run.appVersion { what += ", app \(v)" + (run.build.map { " (build \($0))" } ?? "") }
+        what += ", seqs \(run.firstSeq)…\(lastSeq); the run ended \(run.end.name)."
+        var out = "import RouteLogTesting\nimport Testing\n"
+        if let module { out += "@testable import \(module)\n" }
+        out += """
+
+        // \(SwiftSource.comment(what))
+        // Regenerate with: routelog repro \(SwiftSource.comment(session.id.rawValue)) --run \(run.number)
+
+        /// The screens the app was on when the run ended: the fixture replays to them.
+        @Test func \(ident)() {
+            let result = expectReplay(fixture: \(SwiftSource.literal(fixturePath)))
+            #expect(result.map { ScreenLayout($0.replay.state).description } == \(SwiftSource.literal(screens.description)))
+        }
+
+        """
+        if let routeType {
+            out += """
+
+            /// Today's routes and migrations restore the state the run ended on.
+            @Test func \(ident)Restores() {
+                expectRestore(fixture: \(SwiftSource.literal(fixturePath)), as: \(routeType).self)
+            }
+
+            """
+        }
+        return out
+    }
+
+    /// What `repro --json` prints (the files written are added by the command).
+    var json: [String: JSONValue] {
+        var o: [String: JSONValue] = [
+            "session": .string(session.id.rawValue), "run": run.json, "lastSeq": .int(Int64(clamping: lastSeq)),
+            "screens": .string(screens.description), "name": .string(name), "events": .int(Int64(fixture.events.count)),
+        ]
+        if let shortest {
+            o["shortestEvents"] = .int(Int64(shortest.elements.count))
+            o["shortestComplete"] = .bool(shortestComplete)
+        }
+        return o
+    }
+}

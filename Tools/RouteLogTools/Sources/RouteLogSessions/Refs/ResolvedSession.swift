@@ -1,0 +1,95 @@
+import Foundation
+import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
+
+/// A session a reference named, open for reading: in the store, or read from a fixture or export
+/// file (a read-only log of its own).
+package struct ResolvedSession {
+    /// Where the session's events are.
+    package enum Source {
+        case store(LMDBEventLog)
+        case file(FileEventLog)
+    }
+
+    package let source: Source
+    package let id: SessionID
+    package let info: SessionInfo
+    /// How the user named it (for messages): the id, or the file's path as given.
+    package let name: String
+    /// The `@N` seq, checked against the session's length.
+    package let seq: UInt64?
+
+    package init(store: LMDBEventLog, info: SessionInfo, seq: UInt64?) {
+        source = .store(store)
+        id = info.id
+        self.info = info
+        name = info.id.rawValue
+        self.seq = seq
+    }
+
+    package init(file: FileEventLog, name: String, seq: UInt64?) {
+        source = .file(file)
+        id = file.info.id
+        info = file.info
+        self.name = name
+        self.seq = seq
+    }
+
+    /// The log to read the session's events from.
+    package var log: any EventLog {
+        switch source {
+        case .store(let store): store
+        case .file(let file): file
+        }
+    }
+
+    /// The store that holds the session, `nil` for a file's session.
+    package var store: LMDBEventLog? {
+        if case .store(let store) = source { store } else { nil }
+    }
+
+    /// The file's parsed content, `nil` for a stored session.
+    package var document: Fixture? {
+        if case .file(let file) = source { file.document } else { nil }
+    }
+
+    /// How a written file names this session: a file by its name without the folders (no
+    /// absolute path of the machine it was made on), a stored session by its id.
+    package var portableName: String {
+        document == nil ? name : URL(fileURLWithPath: name).lastPathComponent
+    }
+
+    /// The `@N` seq, or the last seq.
+    package var seqOrHead: UInt64 { seq ?? info.eventCount }
+
+    /// Fails with an "empty session" data error when the session has no events.
+    package func requireEvents() throws(RouteLogError) {
+        if info.eventCount == 0 { throw .data("empty session: \(name) has no events") }
+    }
+
+    /// Checks that `seq` exists in this session (0 is the state before any event).
+    package func check(seq: UInt64, what: String = "seq") throws(RouteLogError) {
+        if seq > info.eventCount {
+            throw .usage("\(what) out of range: \(seq) (session \(name) has \(info.eventCount) events)")
+        }
+    }
+
+    /// The stored event at `seq` (≥ 1).
+    package func event(at seq: UInt64) throws(RouteLogError) -> StoredEvent? {
+        var found: StoredEvent?
+        try call { try log.read(id, from: seq, through: seq) { found = $0; return false } }
+        return found
+    }
+
+    /// The state after `seq` (0: before any event).
+    package func state(at seq: UInt64) throws(RouteLogError) -> NavigationState {
+        try call { try log.state(of: id, at: seq) }
+    }
+
+    /// The session's runs and the events a reader shows from a crashed app's journal (none for a
+    /// file's session).
+    package func marks() -> RunMarks {
+        guard let store else { return RunMarks(runs: [], journaled: nil) }
+        return RunMarks(runs: (try? store.runs(of: id)) ?? [], journaled: store.journaled(id))
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
+
+/// Opens the store the tools read and write.
+package enum StoreAccess {
+    /// Opens the store at `path`. Read-only unless `writable`: a read never creates or changes a
+    /// store, and can run while an app writes the same store. A writable open creates the store
+    /// when missing unless `create` is false. The tools keep every session: no retention.
+    package static func open(path: String, writable: Bool, create: Bool = true) throws(RouteLogError) -> LMDBEventLog {
+        var isDir: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+        if !writable || !create {
+            guard exists else { throw .data("not a store: \(path) (no such directory; give --store DIR or set ROUTELOG_STORE)") }
+        }
+        if exists && !isDir.boolValue { throw .data("not a store: \(path) (a file, not a store directory)") }
+        if !create { try call { try LMDBEventLog.requireData(at: path) } }
+        let log = try call {
+            try LMDBEventLog.open(at: path, options: .init(readOnly: !writable, durability: writable ? .perEvent : .none, retention: .none))
+        }
+        // A reader shows a crashed app's journaled events; one it cannot trust stops the command
+        // (the next read-write open recovers what comes before the damage).
+        if !writable, let problem = log.journalRecovery.problems.first { throw .data(problem) }
+        return log
+    }
+
+    /// The store path a tool uses: `option` (`--store DIR`), else `$ROUTELOG_STORE`, else the
+    /// platform's default (``LMDBEventLog/defaultPath``).
+    package static func path(_ option: String?) -> String {
+        if let option, !option.isEmpty { return option }
+        return LMDBEventLog.defaultPath
+    }
+}
