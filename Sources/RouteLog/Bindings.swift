@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A navigation stack as a get/set pair, for `NavigationStack(path:)`.
 ///

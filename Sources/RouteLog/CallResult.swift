@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What a navigator call did.
 public enum CallResult: Hashable, Sendable, CustomStringConvertible {

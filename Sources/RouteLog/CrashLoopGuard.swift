@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What the crash-loop guard did when the previous launch crashed while opening or restoring.
 public struct StoreRecovery: Hashable, Sendable, CustomStringConvertible {
@@ -12,7 +12,7 @@ public struct StoreRecovery: Hashable, Sendable, CustomStringConvertible {
     /// How many launches in a row died while opening or restoring it.
     public var deaths: Int
 
-    public init(store: String, movedTo: String, deaths: Int) {
+    @_spi(Tools) public init(store: String, movedTo: String, deaths: Int) {
         self.store = store
         self.movedTo = movedTo
         self.deaths = deaths

@@ -1,6 +1,6 @@
 internal import Atomics
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The journal of a navigator on the guarded launch path whose store could not be opened at
 /// launch: its calls go into an early journal (one that needs no store, see

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A Sheet Stack-style view of a navigator: `push` presents on top of everything, `pop`
 /// dismisses the top-most presentation. Produces the same events as the navigator's own calls.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The recent past a navigator keeps in memory for in-app time travel: the last `capacity`
 /// events with their outcomes, and a checkpoint (the state) every ``checkpointInterval`` events.

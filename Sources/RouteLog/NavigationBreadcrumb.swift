@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What a crash reporter's navigation breadcrumb needs to know about one navigator call.
 ///
@@ -39,7 +39,7 @@ public struct NavigationBreadcrumb: Hashable, Sendable, CustomStringConvertible 
     /// Milliseconds since 1970, as recorded in the event's metadata.
     public var timestamp: Int64
 
-    public init(from: String?, to: String?, event: Event, outcome: Outcome, seq: UInt64, run: Int?, session: SessionID,
+    @_spi(Tools) public init(from: String?, to: String?, event: Event, outcome: Outcome, seq: UInt64, run: Int?, session: SessionID,
                 origin: Origin, callSite: CallSite?, timestamp: Int64) {
         self.from = from
         self.to = to

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // How typed snapshots print: `print`, `String(describing:)`, `dump` and custom-dump's
 // `customDump` / `expectNoDifference` show what a reader of the snapshot wrote (path and

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// One screen of a typed snapshot: a navigation stack and at most one presentation.
 public struct Screen<Route: Routable>: Hashable, Sendable {

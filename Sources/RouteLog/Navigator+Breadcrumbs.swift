@@ -1,5 +1,5 @@
 import Logging
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Navigation breadcrumbs, beside Navigator.swift: the observers that hear of every recorded call
 // (for a crash reporter), and how a call made from inside an observer is delivered.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension Navigator {
     /// A navigator on the screens a fixture's events end on: its events in an in-memory log,

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Suspension: an app in the background holds no file and no lock of its store.
 ///

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension Navigator {
     /// The run of this session before this launch's, when the store records runs (a journaling

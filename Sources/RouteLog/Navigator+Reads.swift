@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // The navigator's reads, beside Navigator.swift: the state shown (live or travelled to), its
 // stacks and presentations with typed routes, decoded through the route cache.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // The recording's status as the navigator shows it, beside Navigator.swift: the recorder's
 // failures and recoveries, what was reported at launch about the store, and `flush()`.

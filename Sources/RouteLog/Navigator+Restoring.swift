@@ -1,5 +1,5 @@
 import Logging
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Opening a recorded session, beside Navigator.swift: restoring one session by id, and the newest
 // session of a scene (or a new one). What a restore did is `RestoreReport` (RestoreReport.swift).

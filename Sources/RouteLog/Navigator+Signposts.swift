@@ -1,6 +1,6 @@
 #if canImport(os)
 import os
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Signposts, beside Navigator.swift: on Apple platforms every recorded call is a signpost event,
 // so an Instruments recording shows navigation on the timeline of SwiftUI's updates.

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // In-app time travel, beside Navigator.swift: travelling to a past seq and the checks that its
 // routes still decode. The states come from the in-memory `History` (History.swift), or the log.

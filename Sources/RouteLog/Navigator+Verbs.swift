@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // The navigator's vocabulary, beside Navigator.swift: reads named for what they read, `pop(to:)`,
 // and the labels the core's events use. The verbs and where each one places are tabulated in the

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Observation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 #if canImport(os)
 import class os.OSLog
 #endif

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The observed head of a navigator (see `Navigator.head`): the seq of the session's last event
 /// and the result of the last call.

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A log whose store could not be opened yet (before the first unlock after a reboot, on a full
 /// disk, a damaged file): the navigator works on in memory while every append tries the open

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The launch before this one, as the store recorded it: how it ended (``RunInfo/end``: crashed,
 /// suspended, clean…), its last event, and the state the user saw then.

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A route as a session recorded it, handed to ``Routable/migrate(_:)`` when a session is
 /// restored: its id, type name and payload as recorded, and the app version that recorded the

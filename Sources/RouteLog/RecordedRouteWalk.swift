@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // The routes a recorded state or event holds: what restoring and time travel search when they
 // name the event that recorded a route.

@@ -2,7 +2,7 @@ internal import Atomics
 import Dispatch
 import Foundation
 import Logging
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Why recording to the log stopped. Navigation keeps working in memory meanwhile.
 public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -30,7 +30,7 @@ public struct RecordingStatus: Hashable, Sendable {
     public var error: RecordingError?
 
     /// A status with these values.
-    public init(writtenSeq: UInt64, pendingCount: Int, error: RecordingError? = nil) {
+    @_spi(Tools) public init(writtenSeq: UInt64, pendingCount: Int, error: RecordingError? = nil) {
         self.writtenSeq = writtenSeq
         self.pendingCount = pendingCount
         self.error = error

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What restoring a session will do, computed before the navigator exists.
 struct RestorePlan {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Where the state a restore started from came from.
 public enum RecordedStateSource: Hashable, Sendable {
@@ -55,7 +55,7 @@ public struct RestoreReport: Hashable, Sendable {
     public var causes: [DroppedRoute] { dropped.filter(\.isCause) }
 
     /// A report.
-    public init(session: SessionID, seq: UInt64, appVersion: String? = nil, recordedDigest: Digest, foldedDigest: Digest,
+    @_spi(Tools) public init(session: SessionID, seq: UInt64, appVersion: String? = nil, recordedDigest: Digest, foldedDigest: Digest,
                 source: RecordedStateSource = .folded, migrated: [MigratedRoute] = [], dropped: [DroppedRoute] = [],
                 resetSeq: UInt64? = nil, reason: String? = nil) {
         self.session = session
@@ -77,7 +77,7 @@ public struct RestoreReport: Hashable, Sendable {
     /// error or "removed by a migration", and how many routes went with it), then the number of
     /// migrated routes, then, when an older reducer recorded the session, how its state was
     /// rebuilt. Parts are separated by `; `.
-    public static func reason(dropped: [DroppedRoute], migrated: Int, source: RecordedStateSource, seq: UInt64,
+    @_spi(Tools) public static func reason(dropped: [DroppedRoute], migrated: Int, source: RecordedStateSource, seq: UInt64,
                               recordedDigest: Digest, invalid: String? = nil) -> String {
         var parts: [String] = []
         var i = 0

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A route an app navigates to: a screen, a sheet, an alert.
 ///

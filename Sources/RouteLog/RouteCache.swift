@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The typed routes of recently recorded or read route references, so that reads need not decode
 /// JSON again. Direct-mapped: ``capacity`` slots, a reference's slot chosen by the hash of its

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A route a restore re-recorded in its new form.
 public struct MigratedRoute: Hashable, Sendable {
@@ -8,7 +8,7 @@ public struct MigratedRoute: Hashable, Sendable {
     public var to: RouteRef
 
     /// A migrated route.
-    public init(from: RouteRef, to: RouteRef) {
+    @_spi(Tools) public init(from: RouteRef, to: RouteRef) {
         self.from = from
         self.to = to
     }
@@ -37,7 +37,7 @@ public struct DroppedRoute: Hashable, Sendable, CustomStringConvertible {
     public var reason: Reason
 
     /// A dropped route.
-    public init(route: RouteRef, seq: UInt64? = nil, reason: Reason) {
+    @_spi(Tools) public init(route: RouteRef, seq: UInt64? = nil, reason: Reason) {
         self.route = route
         self.seq = seq
         self.reason = reason
@@ -85,7 +85,7 @@ public struct RouteRestoration: Hashable, Sendable {
 
     /// Names the seq that recorded each dropped route: the last applied event among `events`
     /// (in seq order) that carries it.
-    public mutating func nameSeqs(from events: some Sequence<StoredEvent>) {
+    @_spi(Tools) public mutating func nameSeqs(from events: some Sequence<StoredEvent>) {
         var finder = RecordingSeqFinder(routes: dropped.map(\.route))
         for e in events { finder.see(e) }
         finder.name(&dropped)

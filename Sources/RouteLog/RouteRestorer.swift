@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Runs the routes of a recorded state through the migrations and drops the least that must go.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLog
+@_spi(Tools) import RouteLog
 
 /// What restoring the last state of every session of a corpus with today's route type gave, by
 /// the app version that recorded each session: how many came back whole, partly or not at all,

@@ -1,6 +1,6 @@
 import CustomDump
-import RouteLog
-import RouteLogCore
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// Runs `calls` on `navigator` and checks, exhaustively, how the state changed.

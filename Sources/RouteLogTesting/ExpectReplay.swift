@@ -1,7 +1,7 @@
 import CustomDump
 import Foundation
-import RouteLog
-import RouteLogCore
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// Replays a fixture file and checks its expectations: each outcome, the final state, the digest.

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLog
+@_spi(Tools) import RouteLog
 import Testing
 
 /// Restores the last state of every session of a corpus with today's route type and migrations,

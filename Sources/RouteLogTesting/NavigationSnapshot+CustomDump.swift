@@ -1,5 +1,5 @@
 import CustomDump
-import RouteLog
+@_spi(Tools) import RouteLog
 
 // How typed snapshots show in custom-dump's `customDump` and `expectNoDifference` diffs: what a
 // reader of the snapshot wrote, never the storage behind `presented`.

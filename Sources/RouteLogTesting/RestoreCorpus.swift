@@ -1,5 +1,5 @@
 import Foundation
-import RouteLog
+@_spi(Tools) import RouteLog
 
 /// A corpus that could not be read at all (a missing path, an export without route payloads).
 public struct CorpusError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Testing
-@testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogCore
 
 /// Hand-picked values that cover every tag, flag and optional field of the binary format.
 enum BinarySamples {

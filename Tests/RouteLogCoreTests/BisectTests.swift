@@ -1,5 +1,5 @@
 import Testing
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A session folded once, with everything a test needs to judge a bisect by hand.
 private struct Reference {

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// The canonical text of numbers and times: both feed digests and exports, so their exact form is

@@ -1,5 +1,5 @@
 import CustomDump
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Readable `expectNoDifference` diffs: states and frames dump as their public shape
 // (`root` or `tabs` + `selectedTab`; `path` + `presented`), not their storage.

@@ -1,5 +1,5 @@
 import Testing
-@testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogCore
 
 /// The fixture reader reads most event objects straight from their bytes
 /// (`JSONParser.readRecordedEvent`) and gives anything else to the general path (a `JSONValue`

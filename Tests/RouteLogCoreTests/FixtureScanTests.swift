@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// ``Fixture/scan(contentsOf:event:)`` reads what ``Fixture/init(contentsOf:)`` reads, without

@@ -1,5 +1,5 @@
 import Foundation
-@testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogCore
 import Testing
 
 /// A fixture file cut short while it is read (a copy or download still in progress, a `truncate`)

@@ -1,5 +1,5 @@
 import Testing
-@testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogCore
 
 /// The fixture reader streams the `events` array (no tree of the whole file is built): on any
 /// text, it must give the fixture, or the error, that parsing the whole tree first gives.

@@ -1,6 +1,6 @@
 import CustomDump
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// The fixture corpus in `Fixtures/`, found relative to this file.

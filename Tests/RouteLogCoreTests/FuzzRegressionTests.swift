@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// Inputs the fuzzers found (their files are in `Tools/Fuzz/Regressions/`), as unit tests.

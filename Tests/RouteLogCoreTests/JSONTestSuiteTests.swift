@@ -1,5 +1,5 @@
 import Foundation
-@testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogCore
 import Testing
 
 /// The JSON parser against the categories of JSONTestSuite (Seriot's parsing tests), written out

@@ -1,5 +1,5 @@
 import Testing
-@testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogCore
 
 /// `Lifetimes` and `Blame` (one pass) against a naive recomputation that keeps every state of the
 /// session and follows each element from state to state by what it is and where it stands.

@@ -1,5 +1,5 @@
 import Testing
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Failure predicates over a replayed session, each a plausible bug report.
 private let failures: [(String, @Sendable ([Event]) -> Bool)] = [

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogCore
 
 /// Seeded property tests over long generated sessions.
 ///

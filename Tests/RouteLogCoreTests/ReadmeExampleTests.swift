@@ -1,5 +1,5 @@
 import Testing
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The README's first example, kept honest: if the model changes, this fails and the README is updated.
 @Test func readmeModelExample() {

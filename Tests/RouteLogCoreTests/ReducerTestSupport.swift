@@ -1,5 +1,5 @@
 import CustomDump
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 // The builders of the reducer tests: routes, frames, presentations and states in one line each,

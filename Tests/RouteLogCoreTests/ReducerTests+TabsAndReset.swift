@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 // The reducer rules of tabs and resets, and the precedence of rejection reasons (see

@@ -1,5 +1,5 @@
 import CustomDump
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 // One test per reducer rule of ReducerRules.md (the RouteLogCore catalog) and per precedence rule, in the style of TCA's

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// A run reproduced from the state it started in: its fixture replays to the screens the session

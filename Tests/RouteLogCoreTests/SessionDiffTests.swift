@@ -1,5 +1,5 @@
 import Testing
-@testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogCore
 
 @Suite struct SessionDiffTests {
     let base: [Event] = [

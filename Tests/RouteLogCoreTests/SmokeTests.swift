@@ -1,5 +1,5 @@
 import Testing
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 @Test func pushShowDismissSmoke() throws {
     var s = NavigationState()

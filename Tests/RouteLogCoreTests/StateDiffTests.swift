@@ -1,5 +1,5 @@
 import Testing
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Folds `events` from the empty state (seqs from 1).
 private func fold(_ events: [Event]) -> NavigationState {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// The public state queries of `NavigationState`: the chain, the top-most presentation, the

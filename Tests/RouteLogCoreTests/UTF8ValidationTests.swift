@@ -1,4 +1,4 @@
-@testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogCore
 import Testing
 
 /// RouteLog's own UTF-8 validator (iOS 17 has no `String(validating:as:)`) agrees with the standard

@@ -1,5 +1,5 @@
 import Dispatch
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 import Testing
 
 /// The store watchdog's call counters stay exact with several threads in LMDB at once.

@@ -1,7 +1,7 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 /// A store with one session of `count` events, and raw access to its `events` database.
 private struct Fixture {

@@ -1,8 +1,8 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import RouteLogTestSupport
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 /// ``FixtureImport``: files read once, their sessions entering the store together after the last
 /// one, or not at all.

@@ -1,8 +1,8 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import RouteLogTestSupport
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 /// The first of `names` found on the PATH or in /usr/bin.
 @Suite("LMDBEventLog interoperability and export")

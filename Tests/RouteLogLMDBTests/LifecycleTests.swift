@@ -1,8 +1,8 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Synchronization
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 /// Options for lifecycle tests: no sync, small snapshots interval, the given retention and clock.
 func lifecycleOptions(_ retention: LMDBEventLog.Retention = .none, snapshotInterval: UInt64 = 16,

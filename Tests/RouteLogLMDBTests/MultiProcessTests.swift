@@ -1,8 +1,8 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import RouteLogTestSupport
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 /// Many processes on one store: concurrent first opens, writers and followers in separate
 /// processes, writers killed with SIGKILL. Every child is a real process

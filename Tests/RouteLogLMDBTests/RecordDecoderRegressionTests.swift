@@ -1,7 +1,7 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 /// `Tools/Fuzz/Regressions/record/session-row-last-time-flag`: a session row's last-time flag
 /// accepted any byte (2 read as "no time"), so two rows decoded to one value. One encoding per row now.

@@ -1,7 +1,7 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 @Suite("LMDBEventLog reliability", .serialized)
 struct ReliabilityTests {

@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import Testing
 
 /// Sessions are listed in the order they entered the store (a counter the store keeps), whatever

@@ -1,7 +1,7 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 /// How a store is created and recognized: in one write transaction, judged inside LMDB's lock.
 /// (Concurrent creation by many processes is in MultiProcessTests.)

@@ -1,7 +1,7 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 /// Events with every kind of metadata: times far from the session's creation, before it, equal
 /// to the previous one and absent; call sites repeated, new and absent; notes; all origins.

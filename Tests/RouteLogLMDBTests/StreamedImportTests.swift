@@ -1,8 +1,8 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import RouteLogTestSupport
 import Testing
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLogLMDB
 
 /// ``LMDBEventLog/importFixture(contentsOf:checked:label:progress:)``: a file read again and written in
 /// batches gives the session an import of the whole fixture gives, and all or nothing.

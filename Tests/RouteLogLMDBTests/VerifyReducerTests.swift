@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import Testing
 
 /// `verify(session:reducer:)` replays with the reducer it is given: a changed rule is caught at the

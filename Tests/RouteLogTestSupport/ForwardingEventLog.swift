@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A log that forwards every ``EventLog`` method to `inner`: a test log subclasses it and
 /// overrides only what it changes (an append that fails, or waits).

@@ -1,9 +1,9 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `n` recorded events from a seeded generator; event `i` gets `meta(i)`. The default: timestamps
 /// counting up from `startTime` one millisecond apart, every third event the user's.
-public func generatedEvents(
+package func generatedEvents(
     _ n: Int, seed: UInt64, mix: SessionGenerator.Mix = .realistic, startTime: Int64 = 1_700_000_000_000,
     meta: ((Int) -> EventMetadata)? = nil
 ) -> [RecordedEvent] {
@@ -16,7 +16,7 @@ public func generatedEvents(
 /// The batches a `routelog-lmdb-crashtest write` child appends for `seed`: 1–8 events each from a
 /// seeded generator, each event stamped with its seq. The tests compute the same batches to check
 /// what was stored.
-public func writerBatches(seed: UInt64) -> some Sequence<[RecordedEvent]> {
+package func writerBatches(seed: UInt64) -> some Sequence<[RecordedEvent]> {
     var generator = SessionGenerator(seed: seed)
     var rng = SplitMix64(seed: seed ^ 0x5EED)
     var seq: Int64 = 0
@@ -28,12 +28,12 @@ public func writerBatches(seed: UInt64) -> some Sequence<[RecordedEvent]> {
 }
 
 /// The first `count` events of ``writerBatches(seed:)``.
-public func writerEvents(seed: UInt64, count: Int) -> [RecordedEvent] {
+package func writerEvents(seed: UInt64, count: Int) -> [RecordedEvent] {
     Array(writerBatches(seed: seed).joined().prefix(count))
 }
 
 /// A seed from the clock (milliseconds, 32 bits), for tests that try new random moments each run
 /// and name the seed in their failures.
-public func clockSeed() -> UInt64 {
+package func clockSeed() -> UInt64 {
     UInt64(Date().timeIntervalSince1970 * 1000) & 0xFFFF_FFFF
 }

@@ -1,5 +1,5 @@
-import RouteLog
-import RouteLogCore
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// Scripts the get/set/nil sequences SwiftUI performs on the bindings.

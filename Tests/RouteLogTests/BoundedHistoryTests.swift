@@ -1,7 +1,7 @@
 import Foundation
 @_spi(Benchmarks) import RouteLog
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import Testing
 
 /// A navigator's memory stays bounded however long the session, and time travel still reaches

@@ -1,7 +1,7 @@
 import Foundation
-import RouteLog
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import Testing
 
 /// Navigation breadcrumbs: what `onNavigation` observers receive after each recorded call.

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import RouteLog
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import Testing
 
 /// The crash-loop guard: a store whose open or restore crashed several launches in a row is moved aside.

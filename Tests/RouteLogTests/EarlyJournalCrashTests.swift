@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import RouteLogTestSupport
 import Testing
 

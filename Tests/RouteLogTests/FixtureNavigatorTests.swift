@@ -1,6 +1,6 @@
 import Foundation
-import RouteLog
-import RouteLogLMDB
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogLMDB
 import RouteLogTestSupport
 import Testing
 

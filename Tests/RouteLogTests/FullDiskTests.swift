@@ -1,7 +1,7 @@
 import Foundation
-@testable import RouteLog
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) @testable import RouteLog
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import RouteLogTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
-import RouteLog
-import RouteLogCore
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
 import RouteLogTestSupport
 import RouteLogTesting
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
-import RouteLog
-import RouteLogCore
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
 import RouteLogTestSupport
 
 /// A generated fleet of sessions in several app versions, for the restore gate: versions 1.x

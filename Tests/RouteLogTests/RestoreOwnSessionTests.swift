@@ -1,7 +1,7 @@
 import Foundation
-import RouteLog
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import RouteLogTestSupport
 import Testing
 

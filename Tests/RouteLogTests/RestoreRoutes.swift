@@ -1,4 +1,4 @@
-import RouteLog
+@_spi(Tools) import RouteLog
 
 /// Version 1 of an app's routes: what the recorded sessions hold.
 enum RouteV1: Routable {

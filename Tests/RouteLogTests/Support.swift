@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import RouteLog
-import RouteLogCore
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
 import RouteLogTestSupport
 
 /// The routes of a small podcast app.

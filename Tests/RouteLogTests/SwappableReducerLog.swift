@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A log whose appends fold with a chosen reducer: the app's reducer before and after an update.
 final class SwappableReducerLog: EventLog, @unchecked Sendable {

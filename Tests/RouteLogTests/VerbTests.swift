@@ -1,4 +1,4 @@
-import RouteLog
+@_spi(Tools) import RouteLog
 import RouteLogTesting
 import Testing
 

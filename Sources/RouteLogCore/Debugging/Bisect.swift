@@ -1,5 +1,5 @@
 /// What a bisect predicate sees at one seq: the state after that event, and the event itself.
-public struct BisectContext: Hashable, Sendable {
+@_spi(Tools) public struct BisectContext: Hashable, Sendable {
     /// The seq (0 = before any event).
     public var seq: UInt64
     /// The state after the event at ``seq``, folded with the current reducer.
@@ -19,7 +19,7 @@ public struct BisectContext: Hashable, Sendable {
 }
 
 /// Errors from ``Bisect``.
-public enum BisectError: Error, Hashable, Sendable, CustomStringConvertible {
+@_spi(Tools) public enum BisectError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The source did not hold the event at this seq although its count says it should.
     case missingEvent(seq: UInt64)
 
@@ -35,7 +35,7 @@ public enum BisectError: Error, Hashable, Sendable, CustomStringConvertible {
 /// materialized by folding at most K - 1 events from the nearest checkpoint.
 ///
 /// Building it folds every event once, recording each outcome and digest.
-public struct CheckpointedSession: Sendable {
+@_spi(Tools) public struct CheckpointedSession: Sendable {
     /// The events, numbered from 1, with their outcomes and the digest after each.
     public let events: [StoredEvent]
     /// The distance K between checkpoints (at seqs 0, K, 2K, …).
@@ -107,7 +107,7 @@ public struct CheckpointedSession: Sendable {
 /// A predicate either answers `Bool` (true = it holds, "bad"; the `firstSeq` functions) or a
 /// ``Verdict`` that may also ``Verdict/skip`` a seq it cannot judge (the `run` functions); a
 /// binary search then tries a neighbour, as `git bisect run` does with exit code 125.
-public enum Bisect {
+@_spi(Tools) public enum Bisect {
     /// How the search proceeds.
     public enum Mode: String, Hashable, Sendable, CaseIterable {
         /// Binary search; correct for monotone predicates.
@@ -358,7 +358,7 @@ protocol BisectSource {
     func read(from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws
 }
 
-extension CheckpointedSession: BisectSource {
+@_spi(Tools) extension CheckpointedSession: BisectSource {
     func read(from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
         guard from >= 1, from <= through, from <= count else { return }
         for i in Int(from - 1)..<Int(min(through, count)) {

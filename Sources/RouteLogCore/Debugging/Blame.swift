@@ -1,6 +1,6 @@
 /// A session's state at one seq with, for each of its elements, the event that put it there and the
 /// event that later took it away (see ``Lifetime``): what `git blame` is to a file.
-public struct Blame: Hashable, Sendable {
+@_spi(Tools) public struct Blame: Hashable, Sendable {
     /// The seq blamed (0 is the state before any event).
     public var seq: UInt64
     /// The state at ``seq``.

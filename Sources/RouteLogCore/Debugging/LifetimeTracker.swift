@@ -1,7 +1,7 @@
 /// Folds events one at a time, as a ``Replayer`` does, while following each element of the state
 /// (see ``Lifetime``). Feed it a session's events in order; read ``lifetimes`` at the end and
 /// ``layout`` at any seq whose state is to be blamed.
-public struct LifetimeTracker: Sendable {
+@_spi(Tools) public struct LifetimeTracker: Sendable {
     public private(set) var state = NavigationState()
     public private(set) var seq: UInt64 = 0
     private var all: [Lifetime] = []

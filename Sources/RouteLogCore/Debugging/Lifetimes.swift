@@ -6,7 +6,7 @@
 /// replacing show, a `setTabs` that drops its tab, a reset). A presentation updated in place by a
 /// `show` of the same id and style keeps its life; the update's seq is added to ``updates``.
 /// A reset ends every element and bears every element of its state anew, even one it leaves as it was.
-public struct Lifetime: Hashable, Sendable {
+@_spi(Tools) public struct Lifetime: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// A tab (``routeID`` is the tab id).
         case tab
@@ -60,7 +60,7 @@ public struct Lifetime: Hashable, Sendable {
 }
 
 /// Every element's life over a session (see ``Lifetime``), from one pass over its events.
-public struct Lifetimes: Hashable, Sendable {
+@_spi(Tools) public struct Lifetimes: Hashable, Sendable {
     /// Every element, in the order they were born (ties in the state's tree order).
     public var all: [Lifetime]
     /// The seqs of the rejected events.

@@ -1,5 +1,5 @@
 /// Errors from ``Minimize``.
-public enum MinimizeError: Error, Hashable, Sendable, CustomStringConvertible {
+@_spi(Tools) public enum MinimizeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The full input does not satisfy the failure predicate, so there is nothing to minimize.
     case inputDoesNotFail(count: Int)
 
@@ -24,7 +24,7 @@ public enum MinimizeError: Error, Hashable, Sendable, CustomStringConvertible {
 /// therefore renumbers token references in each candidate by default (see
 /// ``subsequence(of:keeping:renumberingTokens:)``): a swipe on the sheet created by event 40 still
 /// names that sheet once events before it are gone.
-public enum Minimize {
+@_spi(Tools) public enum Minimize {
     /// A minimized list.
     public struct Result<Element: Sendable>: Sendable {
         /// The 1-minimal failing list.

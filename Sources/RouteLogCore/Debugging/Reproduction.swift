@@ -7,7 +7,7 @@
 /// pushed, each presentation shown from the frame it sits on. Presentations are numbered by the
 /// seq that shows them, so the run's events are renumbered to keep naming the same presentations
 /// (as ``Minimize`` renumbers a subsequence).
-public enum Reproduction {
+@_spi(Tools) public enum Reproduction {
     /// Events that build `state` from an empty state, and the token each presentation of `state`
     /// gets in them (by its token in `state`). Their replay has the layout of `state`
     /// (``ScreenLayout``); `nil` when it would not (a state the reducer cannot build by calls).
@@ -250,7 +250,7 @@ public enum Reproduction {
     }
 }
 
-extension Reproduction {
+@_spi(Tools) extension Reproduction {
     /// The fixture of `run` of the session `info` in `log`: ``fixture(name:description:session:start:firstSeq:run:)``
     /// of its events up to `lastSeq` (the run's last event), or, when its start state cannot be
     /// built by calls, the session's events from seq 1 to `lastSeq`. Its description says which
@@ -279,7 +279,7 @@ extension Reproduction {
     }
 }
 
-extension Reproduction {
+@_spi(Tools) extension Reproduction {
     /// The longest prefix ``shortest(_:reaching:limit:)`` minimizes by default.
     public static let shortestLimit = 10_000
     /// The events ``shortestPath(_:reaching:limit:budget:progress:)`` folds at most by default
@@ -288,7 +288,7 @@ extension Reproduction {
 }
 
 /// Why no shortest path was searched for.
-public enum ShortestPathError: Error, Hashable, Sendable, CustomStringConvertible {
+@_spi(Tools) public enum ShortestPathError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The session reaches the screens only after `events` events, more than `limit`.
     case tooLong(events: Int, limit: Int)
 

@@ -21,7 +21,7 @@
 ///   then every part not yet searched is aligned by its common head and tail only, the rest
 ///   removed and inserted (paired as `changed`). ``searchStopped`` says so; the text and JSON
 ///   renderings name it.
-public struct SessionDiff: Hashable, Sendable {
+@_spi(Tools) public struct SessionDiff: Hashable, Sendable {
     /// One event of a session, as the diff sees it.
     public struct Step: Hashable, Sendable {
         /// The event's seq in its session (1-based).

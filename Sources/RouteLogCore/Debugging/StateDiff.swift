@@ -18,7 +18,7 @@
 /// path by index, then its presentation's fields, then the presentation's content frame).
 ///
 /// A diff renders as text in swift-custom-dump's style (``text(context:)``) and as JSON (``json``).
-public struct StateDiff: Hashable, Sendable {
+@_spi(Tools) public struct StateDiff: Hashable, Sendable {
     /// One difference between the two states.
     public struct Change: Hashable, Sendable, CustomStringConvertible {
         /// Whether something appeared, disappeared, or changed its value.

@@ -2,7 +2,7 @@
 // The layout is specified in RouteLogCore.docc/BinaryFormat.md; keep the two in step.
 
 /// A failure to decode RouteLog binary data: what is wrong and at which byte.
-public struct BinaryDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+@_spi(Tools) public struct BinaryDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The offset, from the start of the decoded buffer, of the value that is wrong.
     public var offset: Int
     /// What is wrong there.
@@ -30,7 +30,7 @@ public struct BinaryDecodingError: Error, Hashable, Sendable, CustomStringConver
 /// let bytes = BinaryCodec.encode(RecordedEvent(.push(RouteRef(id: "inbox"))))
 /// let event = try BinaryCodec.decodeRecordedEvent(bytes)
 /// ```
-public enum BinaryCodec {
+@_spi(Tools) public enum BinaryCodec {
     /// The format version this build writes, and the newest it reads.
     public static let formatVersion: UInt8 = 1
 
@@ -103,19 +103,19 @@ public enum BinaryCodec {
 
 /// A value the binary codec encodes: ``RecordedEvent``, ``Event``, ``NavigationState``,
 /// ``Outcome`` and ``Digest``. The conformances are the codec's; other types should not conform.
-public protocol BinaryCodable {
+@_spi(Tools) public protocol BinaryCodable {
     /// How the value's body (without the version byte) is written and read.
     static var binaryCoding: BinaryCoding<Self> { get }
 }
 
 /// The writer and reader methods of one ``BinaryCodable`` type.
-public struct BinaryCoding<Value>: Sendable {
+@_spi(Tools) public struct BinaryCoding<Value>: Sendable {
     @usableFromInline let write: @Sendable (inout BinaryWriter, Value) -> Void
     @usableFromInline let read: @Sendable (inout BinaryReader) throws(BinaryDecodingError) -> Value
 }
 
-extension RecordedEvent: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readRecordedEvent() }) }
-extension Event: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readEvent() }) }
-extension NavigationState: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readState() }) }
-extension Outcome: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readOutcome() }) }
-extension Digest: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readDigest() }) }
+@_spi(Tools) extension RecordedEvent: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readRecordedEvent() }) }
+@_spi(Tools) extension Event: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readEvent() }) }
+@_spi(Tools) extension NavigationState: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readState() }) }
+@_spi(Tools) extension Outcome: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readOutcome() }) }
+@_spi(Tools) extension Digest: BinaryCodable { public static let binaryCoding = BinaryCoding<Self>(write: { $0.write($1) }, read: { r throws(BinaryDecodingError) in try r.readDigest() }) }

@@ -5,7 +5,7 @@
 ///
 /// The reader does not own the buffer: it must stay valid while the reader is used. Values it
 /// returns (strings, events, states) are owned copies.
-public struct BinaryReader {
+@_spi(Tools) public struct BinaryReader {
     @usableFromInline let base: UnsafeRawPointer?
     /// The number of bytes in the buffer.
     public let count: Int

@@ -4,7 +4,7 @@
 ///
 /// The primitives (varints, fixed-width integers, length-prefixed bytes and strings) are public so
 /// that a store can encode its own record envelope with the same rules as the codec.
-public struct BinaryWriter: Sendable {
+@_spi(Tools) public struct BinaryWriter: Sendable {
     /// The bytes written so far.
     public var bytes: [UInt8]
 

@@ -12,20 +12,20 @@ public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 
     /// The same error, addressed inside `outer` (`outer.path`).
-    public func within(_ outer: String) -> FormatError {
+    @_spi(Tools) public func within(_ outer: String) -> FormatError {
         FormatError(path: path.isEmpty ? outer : (path.hasPrefix("[") ? outer + path : "\(outer).\(path)"), message: message)
     }
 }
 
 /// Types with a canonical JSON form (sorted keys; defaults omitted; byte-identical on every run).
-public protocol CanonicalJSONConvertible {
+@_spi(Tools) public protocol CanonicalJSONConvertible {
     /// The canonical JSON value.
     var json: JSONValue { get }
     /// Reads the canonical form, and also the lenient hand-written forms documented per type.
     init(json: JSONValue) throws(FormatError)
 }
 
-extension CanonicalJSONConvertible {
+@_spi(Tools) extension CanonicalJSONConvertible {
     /// The canonical JSON text.
     public var canonicalJSON: String { json.canonicalText }
 

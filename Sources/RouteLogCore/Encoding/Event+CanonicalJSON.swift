@@ -17,7 +17,7 @@ extension FrameRef {
     }
 }
 
-extension Event: CanonicalJSONConvertible {
+@_spi(Tools) extension Event: CanonicalJSONConvertible {
     /// `{"<kind>": {fields}}`, with default fields left out. Examples:
     /// `{"push": {"route": …, "frame"?: "root" | N}}`, `{"pop": {"count"?: 2}}`,
     /// `{"show": {"route": …, "style": "sheet", "dismissible"?: false, "placement"?: "onTop" | {"in": "root" | N}}}`,

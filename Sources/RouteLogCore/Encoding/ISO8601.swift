@@ -3,7 +3,7 @@
 /// Not Foundation's `ISO8601FormatStyle`: it goes through a `Double` of seconds and truncates, so
 /// some milliseconds print one lower (`…54.123` as `…54.122`, `-1` ms as `…59.998`), and it uses the
 /// Julian calendar before 1582. Where Foundation is exact the two agree (the tests compare them).
-public enum ISO8601 {
+@_spi(Tools) public enum ISO8601 {
     /// The timestamps (milliseconds) that ``format(milliseconds:)`` writes with a four-digit year,
     /// 0001-01-01T00:00:00.000Z through 9999-12-31T23:59:59.999Z, which ``parse(_:)`` reads back.
     public static let range: ClosedRange<Int64> = -62_135_596_800_000 ... 253_402_300_799_999

@@ -10,11 +10,11 @@ extension JSONValue {
     /// Maximum nesting depth accepted by the parser; deeper input is an error, not a stack overflow.
     /// A presentation takes two levels (its frame and itself), so this admits any valid state
     /// (``NavigationState/maxChainDepth``) with room to spare.
-    public static let maxDepth = 1_000
+    @_spi(Tools) public static let maxDepth = 1_000
 
     /// Maximum length of one string, in UTF-8 bytes (1 MiB): longer is an error
     /// ("string longer than 1048576 bytes"), so one value cannot claim the whole memory.
-    public static let maxStringBytes = 1 << 20
+    @_spi(Tools) public static let maxStringBytes = 1 << 20
 
     /// Parses JSON text (RFC 8259). Duplicate object keys are an error.
     public init(parsing text: String) throws(JSONError) {

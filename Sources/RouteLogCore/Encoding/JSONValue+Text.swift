@@ -80,7 +80,7 @@ extension JSONValue {
 extension JSONValue {
     /// `text` on one line: control characters and line separators written as JSON escapes
     /// (`\n`, `\u0001`, `\u2028`), everything else as is. For error messages that quote input.
-    public static func escapingControlCharacters(_ text: String) -> String {
+    @_spi(Tools) public static func escapingControlCharacters(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {

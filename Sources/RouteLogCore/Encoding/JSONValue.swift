@@ -45,7 +45,7 @@ public enum JSONValue: Hashable, Sendable {
     public var isNull: Bool { self == .null }
 
     /// A short name of the value's kind for error messages.
-    public var kindName: String {
+    @_spi(Tools) public var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -57,7 +57,7 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// Object keys in canonical order (by UTF-8 bytes).
-    public static func sortedKeys<S: Sequence<String>>(_ keys: S) -> [String] {
+    @_spi(Tools) public static func sortedKeys<S: Sequence<String>>(_ keys: S) -> [String] {
         keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }

@@ -1,6 +1,6 @@
 // The canonical JSON forms of a state and its parts: routes, frames, presentations, tabs.
 
-extension RouteRef: CanonicalJSONConvertible {
+@_spi(Tools) extension RouteRef: CanonicalJSONConvertible {
     /// `{"id": "…", "type"?: "…", "payload"?: any JSON}`. A bare string is read as `{"id": string}`.
     public var json: JSONValue {
         objectValue([("id", .string(id)), ("type", type.map(JSONValue.string)), ("payload", payload.map(\.value))])
@@ -14,7 +14,7 @@ extension RouteRef: CanonicalJSONConvertible {
     }
 }
 
-extension Frame: CanonicalJSONConvertible {
+@_spi(Tools) extension Frame: CanonicalJSONConvertible {
     /// `{"path": [Route], "presented": Presentation | null}`. Both keys may be left out when empty.
     public var json: JSONValue {
         .object(["path": .array(path.map(\.json)), "presented": presented?.json ?? .null])
@@ -33,7 +33,7 @@ extension Frame: CanonicalJSONConvertible {
     }
 }
 
-extension Presentation: CanonicalJSONConvertible {
+@_spi(Tools) extension Presentation: CanonicalJSONConvertible {
     /// `{"token": N, "style": …, "dismissible": Bool, "route": Route, "content": Frame | null}`.
     /// On input `dismissible` defaults to true and a missing `content` of a sheet, cover or
     /// popover is an empty frame.
@@ -55,7 +55,7 @@ extension Presentation: CanonicalJSONConvertible {
     }
 }
 
-extension NavigationState: CanonicalJSONConvertible {
+@_spi(Tools) extension NavigationState: CanonicalJSONConvertible {
     /// `{"root": Frame}` without tabs; `{"tabs": [{"id": "…", "root": Frame}], "selectedTab": "…"}` with tabs.
     public var json: JSONValue {
         if let tabs {
@@ -95,4 +95,10 @@ extension NavigationState {
             self.init(root: try r.decodeIfPresent("root", as: Frame.self) ?? Frame())
         }
     }
+}
+
+extension NavigationState {
+    /// The state's canonical JSON text: keys sorted, defaults omitted, the same bytes on every run
+    /// and machine (the form fixtures store and the digest describes).
+    public var canonicalJSON: String { json.canonicalText }
 }

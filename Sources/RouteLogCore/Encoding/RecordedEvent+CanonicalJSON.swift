@@ -1,6 +1,6 @@
 // The canonical JSON forms of what a log stores with each event: its metadata and its outcome.
 
-extension EventMetadata: CanonicalJSONConvertible {
+@_spi(Tools) extension EventMetadata: CanonicalJSONConvertible {
     /// `{"time"?: "2026-11-22T21:43:54.123Z", "origin": "app"|"user"|"system"|"deepLink", "site"?: "File.swift:12", "note"?: "…"}`.
     /// `time` is left out when it is unknown (0), and written as milliseconds when it falls outside
     /// the years 0001–9999 that ISO 8601 text can hold.
@@ -45,7 +45,7 @@ extension EventMetadata: CanonicalJSONConvertible {
     }
 }
 
-extension RecordedEvent: CanonicalJSONConvertible {
+@_spi(Tools) extension RecordedEvent: CanonicalJSONConvertible {
     /// The event's JSON with its metadata under `"meta"`: `{"push": {…}, "meta": {…}}`.
     /// `meta` is left out when it holds only defaults.
     public var json: JSONValue {
@@ -64,7 +64,7 @@ extension RecordedEvent: CanonicalJSONConvertible {
     }
 }
 
-extension Outcome: CanonicalJSONConvertible {
+@_spi(Tools) extension Outcome: CanonicalJSONConvertible {
     /// `"applied"`, `"applied:updatedInPlace"` or `"rejected:<reason>"`.
     public var json: JSONValue { .string(description) }
 

@@ -3,14 +3,14 @@
 // a new case at its end. RouteLogCore.docc/BinaryFormat.md lists them.
 
 /// A type whose values have fixed one-byte codes in the wire formats.
-public protocol WireCoded: Equatable, Sendable {
+@_spi(Tools) public protocol WireCoded: Equatable, Sendable {
     /// Every value in code order: the value at index `i` has code ``wireCodeBase`` + `i`.
     static var wireTable: [Self] { get }
     /// The code of the table's first value.
     static var wireCodeBase: UInt8 { get }
 }
 
-extension WireCoded {
+@_spi(Tools) extension WireCoded {
     public static var wireCodeBase: UInt8 { 0 }
 
     /// The value's code.
@@ -28,24 +28,24 @@ extension WireCoded {
     }
 }
 
-extension PresentationStyle: WireCoded {
+@_spi(Tools) extension PresentationStyle: WireCoded {
     public static let wireTable: [Self] = [.sheet, .fullScreenCover, .popover, .alert, .confirmationDialog]
 }
 
 /// The event tag of the binary codec and the kind byte of a stored record: 1 push … 9 reset.
-extension Event.Kind: WireCoded {
+@_spi(Tools) extension Event.Kind: WireCoded {
     public static let wireTable: [Self] = [.push, .pop, .popToRoot, .show, .dismiss, .interactiveDismiss, .setTabs, .selectTab, .reset]
     public static var wireCodeBase: UInt8 { 1 }
 }
 
 /// The origin bits of the binary codec's metadata flags (two bits: 0 app, 1 user, 2 system,
 /// 3 deepLink; with `deepLink` the two bits are full).
-extension Origin: WireCoded {
+@_spi(Tools) extension Origin: WireCoded {
     public static let wireTable: [Self] = [.app, .user, .system, .deepLink]
 }
 
 /// In the order reasons were added (not their precedence, which is their declaration order).
-extension RejectionReason: WireCoded {
+@_spi(Tools) extension RejectionReason: WireCoded {
     public static let wireTable: [Self] = [
         .emptyRouteID, .unknownFrame, .blockedByAlert, .invalidCount, .stackTooShort, .alreadyAtRoot,
         .nothingToDismiss, .unknownToken, .stale, .notDismissible, .notInteractive, .invalidTabs,
@@ -53,7 +53,7 @@ extension RejectionReason: WireCoded {
     ]
 }
 
-extension Outcome {
+@_spi(Tools) extension Outcome {
     /// The outcome as one byte: 0 applied, 1 applied in place, 2 + ``RejectionReason/wireCode`` rejected.
     @inlinable public var wireCode: UInt8 {
         switch self {

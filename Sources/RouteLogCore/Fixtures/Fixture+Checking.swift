@@ -33,7 +33,7 @@ public struct FixtureCheckResult: Hashable, Sendable, CustomStringConvertible {
     /// The fixture's name.
     public var name: String
     /// The replay of the fixture's events from the empty state.
-    public var replay: ReplayResult
+    @_spi(Tools) public var replay: ReplayResult
     /// Whether the fixture has an `expect` block at all.
     public var hasExpectation: Bool
     /// Every difference, outcomes first, then state, then digest. Empty when the fixture passes.
@@ -86,7 +86,7 @@ extension Fixture {
 
     /// The same fixture with its `expect` block rewritten from a replay: every outcome, the final
     /// state and its digest.
-    public func recorded() -> Fixture {
+    @_spi(Tools) public func recorded() -> Fixture {
         var copy = self
         copy.expect = Expectation(replay(events.map(\.event)))
         return copy

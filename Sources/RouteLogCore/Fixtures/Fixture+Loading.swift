@@ -22,7 +22,7 @@ extension Fixture {
     /// - Returns: the fixture without its events (`events` is empty and the expectation's
     ///   `outcomes` `nil`), and how many events the file holds.
     /// - Throws: ``FixtureError``, as ``init(contentsOf:)``.
-    public static func scan(contentsOf path: String, event: (RecordedEvent) -> Void = { _ in },
+    @_spi(Tools) public static func scan(contentsOf path: String, event: (RecordedEvent) -> Void = { _ in },
                             bytesRead: (Int) -> Void = { _ in }) throws(FixtureError) -> (header: Fixture, eventCount: Int) {
         let read = try readFile(path, keep: false, event: event, bytesRead: bytesRead)
         return (read.fixture, read.eventCount)
@@ -73,7 +73,7 @@ extension Fixture {
     ///   - text: the JSON text.
     ///   - file: the name to put in error messages.
     /// - Throws: ``FixtureError``.
-    public init(text: String, file: String) throws(FixtureError) {
+    @_spi(Tools) public init(text: String, file: String) throws(FixtureError) {
         self = try Array(text.utf8).withUnsafeBufferPointer { (buffer) throws(FixtureError) in try Fixture.parse(utf8: buffer, file: file).fixture }
     }
 
@@ -282,9 +282,9 @@ extension Fixture {
 
 extension Fixture {
     /// The largest fixture or export file read (1 GiB); a larger one is refused before it is read.
-    public static let maxFileBytes = 1 << 30
+    @_spi(Tools) public static let maxFileBytes = 1 << 30
     /// The most events one file may hold (10 million).
-    public static let maxEvents = 10_000_000
+    @_spi(Tools) public static let maxEvents = 10_000_000
 
     static func checkEventCount(_ n: Int) throws(FormatError) {
         if n > maxEvents { throw FormatError(path: "events", message: "\(n) events, more than the \(maxEvents) a file may hold") }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension Fixture.Expectation: CanonicalJSONConvertible {
+@_spi(Tools) extension Fixture.Expectation: CanonicalJSONConvertible {
     /// `{"outcomes"?: ["applied", …], "state"?: State, "digest"?: "<32 hex digits>"}`.
     public var json: JSONValue {
         objectValue([
@@ -32,7 +32,7 @@ extension Fixture.Expectation: CanonicalJSONConvertible {
     }
 }
 
-extension Fixture.SessionHeader: CanonicalJSONConvertible {
+@_spi(Tools) extension Fixture.SessionHeader: CanonicalJSONConvertible {
     /// `{"label": "…", "app"?: "…", "appVersion"?: "…", "created"?: "2026-11-22T21:43:54.123Z"}`.
     public var json: JSONValue {
         objectValue([
@@ -72,7 +72,7 @@ extension Fixture {
     /// line of canonical JSON with its kind first and `meta` last; each outcome is one line; the
     /// expected state is pretty-printed with sorted keys. Reading the text back with
     /// ``init(text:file:)`` gives an equal fixture.
-    public func rendered() -> String {
+    @_spi(Tools) public func rendered() -> String {
         var out = "{\n"
         out += "  \"format\": \(JSONValue.string(Fixture.format).canonicalText),\n"
         out += "  \"name\": \(JSONValue.string(name).canonicalText),\n"
@@ -124,7 +124,7 @@ extension Fixture {
     /// Writes ``rendered()`` to a file, replacing it.
     ///
     /// - Throws: ``FixtureError`` with ``FixtureError/Problem/unwritable(_:)``.
-    public func write(toFile path: String) throws(FixtureError) {
+    @_spi(Tools) public func write(toFile path: String) throws(FixtureError) {
         do {
             try Data(rendered().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

@@ -1,5 +1,5 @@
 /// A small, fast, seeded PRNG (SplitMix64): the same seed gives the same numbers on every platform.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+@_spi(Tools) public struct SplitMix64: RandomNumberGenerator, Sendable {
     public private(set) var state: UInt64
     public init(seed: UInt64) { state = seed }
     public mutating func next() -> UInt64 {
@@ -14,7 +14,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 /// Generates synthetic sessions, deterministically from a seed: for property tests, load tests and
 /// benchmarks. Events are chosen with the current state in view, so most apply and the mix looks like
 /// a real app's; some are deliberately rejected (stale swipes, swipes on non-dismissible sheets, …).
-public struct SessionGenerator: Sendable {
+@_spi(Tools) public struct SessionGenerator: Sendable {
     public enum Mix: Sendable {
         /// Push-heavy, with nested sheets, alerts, swipes and tab switches, like a real app.
         case realistic

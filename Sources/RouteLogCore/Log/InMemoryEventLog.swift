@@ -17,10 +17,16 @@ public final class InMemoryEventLog: EventLog, @unchecked Sendable {
     public let snapshotInterval: UInt64
     private var counter: UInt64 = 0
 
+    /// An empty log that keeps a snapshot every `snapshotInterval` events (K ≥ 1); sessions get
+    /// their times from the wall clock.
+    public convenience init(snapshotInterval: UInt64 = 1024) {
+        self.init(snapshotInterval: snapshotInterval, clock: WallClock.milliseconds)
+    }
+
     /// - Parameters:
     ///   - snapshotInterval: keep a snapshot every K events (K ≥ 1).
     ///   - clock: milliseconds since 1970, used only for session metadata and ids.
-    public init(snapshotInterval: UInt64 = 1024, clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
+    @_spi(Tools) public init(snapshotInterval: UInt64 = 1024, clock: @escaping @Sendable () -> Int64) {
         precondition(snapshotInterval >= 1, "snapshotInterval must be at least 1")
         self.snapshotInterval = snapshotInterval
         self.clock = clock

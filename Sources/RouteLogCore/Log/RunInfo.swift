@@ -84,7 +84,7 @@ extension RunInfo {
     /// `routelog sessions --json`, the server's API, the timeline page's `runs`): `run`, `firstSeq`,
     /// `started`, `appVersion` and `build` (`null` when unknown), `end`, and for a crashed run
     /// `recovered` and `lastSeq`.
-    public var json: JSONValue {
+    @_spi(Tools) public var json: JSONValue {
         var o: [String: JSONValue] = [
             "run": .int(Int64(number)), "firstSeq": .int(Int64(clamping: firstSeq)), "end": .string(end.name),
             "started": .string(ISO8601.format(milliseconds: startedAt)),

@@ -8,7 +8,7 @@ public struct SessionID: Hashable, Sendable, Comparable, CustomStringConvertible
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
     /// A UUIDv7 from a Unix time in milliseconds and 74 random bits.
-    public static func v7(milliseconds: Int64, random: (UInt64, UInt64)) -> SessionID {
+    @_spi(Tools) public static func v7(milliseconds: Int64, random: (UInt64, UInt64)) -> SessionID {
         var bytes = [UInt8](repeating: 0, count: 16)
         let ms = UInt64(max(0, milliseconds))
         for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: ms >> (8 * UInt64(5 - i))) }
@@ -22,7 +22,7 @@ public struct SessionID: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// A new UUIDv7 for now.
-    public static func generate(milliseconds: Int64) -> SessionID {
+    @_spi(Tools) public static func generate(milliseconds: Int64) -> SessionID {
         var g = SystemRandomNumberGenerator()
         return v7(milliseconds: milliseconds, random: (g.next(), g.next()))
     }

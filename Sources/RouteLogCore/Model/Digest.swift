@@ -47,18 +47,18 @@ public struct Digest: Hashable, Sendable, Comparable, CustomStringConvertible {
         return String(repeating: "0", count: 16 - s.count) + s
     }
 
-    @inlinable public static func + (a: Digest, b: Digest) -> Digest {
+    @_spi(Tools) @inlinable public static func + (a: Digest, b: Digest) -> Digest {
         let (lo, carry) = a.lo.addingReportingOverflow(b.lo)
         return Digest(hi: a.hi &+ b.hi &+ (carry ? 1 : 0), lo: lo)
     }
 
-    @inlinable public static func - (a: Digest, b: Digest) -> Digest {
+    @_spi(Tools) @inlinable public static func - (a: Digest, b: Digest) -> Digest {
         let (lo, borrow) = a.lo.subtractingReportingOverflow(b.lo)
         return Digest(hi: a.hi &- b.hi &- (borrow ? 1 : 0), lo: lo)
     }
 
-    @inlinable public static func += (a: inout Digest, b: Digest) { a = a + b }
-    @inlinable public static func -= (a: inout Digest, b: Digest) { a = a - b }
+    @_spi(Tools) @inlinable public static func += (a: inout Digest, b: Digest) { a = a + b }
+    @_spi(Tools) @inlinable public static func -= (a: inout Digest, b: Digest) { a = a - b }
 
     public static func < (a: Digest, b: Digest) -> Bool { (a.hi, a.lo) < (b.hi, b.lo) }
 }
@@ -152,5 +152,5 @@ extension Digest {
 extension NavigationState {
     /// Recomputes the digest from scratch (O(size of the state)). ``digest`` is maintained
     /// incrementally and always equals this.
-    public func computeDigest() -> Digest { Digest.terms(of: self) }
+    @_spi(Tools) public func computeDigest() -> Digest { Digest.terms(of: self) }
 }

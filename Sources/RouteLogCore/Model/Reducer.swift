@@ -202,10 +202,10 @@ extension NavigationState {
     /// keeps every walk over a state shallow enough for any thread's stack (sanitizer builds and
     /// 512 KiB secondary threads included), and every state storable (``BinaryCodec/maxNesting``)
     /// and exportable as JSON (``JSONValue/maxDepth``).
-    public static let maxChainDepth = 255
+    @_spi(Tools) public static let maxChainDepth = 255
 
     /// Every presentation token in the state, in tree order.
-    public func allTokens() -> [UInt64] {
+    @_spi(Tools) public func allTokens() -> [UInt64] {
         var out: [UInt64] = []
         func walk(_ f: Frame) {
             guard let p = f.presented else { return }
@@ -219,7 +219,7 @@ extension NavigationState {
     /// Checks the invariants and returns every violation (empty when the state is valid):
     /// leaves have no content and other styles have one; tokens are unique; the selected tab
     /// exists; tab ids are non-empty and unique; route ids are non-empty.
-    public func validate() -> [Violation] {
+    @_spi(Tools) public func validate() -> [Violation] {
         var out: [Violation] = []
         var seen = Set<UInt64>()
         func walk(_ f: Frame, _ at: String) {
@@ -257,7 +257,7 @@ extension NavigationState {
     }
 
     /// One broken invariant, addressed by a readable path.
-    public struct Violation: Hashable, Sendable, CustomStringConvertible {
+    @_spi(Tools) public struct Violation: Hashable, Sendable, CustomStringConvertible {
         public var path: String
         public var problem: String
         public var description: String { "\(path): \(problem)" }

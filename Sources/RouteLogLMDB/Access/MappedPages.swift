@@ -8,7 +8,7 @@ import Foundation
 /// ``interval`` events it drops the map's pages from this process (`madvise(MADV_DONTNEED)`, which
 /// for a shared file mapping only unmaps: nothing is lost, a later read faults the page back in
 /// from the cache). Linux only (it finds the map in `/proc/self/maps`); elsewhere it does nothing.
-public final class MappedPages {
+@_spi(Tools) public final class MappedPages {
     /// Events read between two releases.
     public static let interval = 1 << 15
 

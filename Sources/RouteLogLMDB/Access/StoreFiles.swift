@@ -13,30 +13,30 @@ extension LMDBEventLog {
     }
 
     /// Whether `directory` holds a store's data (a directory with only a lock file, or none, does not).
-    public static func hasData(at directory: String) -> Bool {
+    @_spi(Tools) public static func hasData(at directory: String) -> Bool {
         FileManager.default.fileExists(atPath: dataFile(in: directory))
     }
 
     /// Fails with ``LMDBEventLogError/notAStore(path:reason:)`` unless `directory` holds a store's data.
-    public static func requireData(at directory: String) throws(LMDBEventLogError) {
+    @_spi(Tools) public static func requireData(at directory: String) throws(LMDBEventLogError) {
         if !hasData(at: directory) { throw .notAStore(path: directory, reason: "it has no \(dataFileName)") }
     }
 
     /// The bytes the store at `directory` takes on disk (its data file), 0 when there is none.
-    public static func bytesOnDisk(at directory: String) -> Int {
+    @_spi(Tools) public static func bytesOnDisk(at directory: String) -> Int {
         let attributes = try? FileManager.default.attributesOfItem(atPath: dataFile(in: directory))
         return (attributes?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// Which data file a store directory holds now: a compacted or restored store renamed over
     /// the old one is a new file, with another identity.
-    public struct FileIdentity: Equatable, Sendable {
+    @_spi(Tools) public struct FileIdentity: Equatable, Sendable {
         public var device: UInt64
         public var inode: UInt64
     }
 
     /// The identity of the data file at `directory`, or `nil` when there is none.
-    public static func fileIdentity(at directory: String) -> FileIdentity? {
+    @_spi(Tools) public static func fileIdentity(at directory: String) -> FileIdentity? {
         var st = stat()
         guard stat(dataFile(in: directory), &st) == 0 else { return nil }
         return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))

@@ -7,7 +7,7 @@ import Foundation
 
 // Maintenance: the map, syncs, stale readers, copies and space accounting.
 
-extension LMDBEnvironment {
+@_spi(Tools) extension LMDBEnvironment {
     // MARK: Maintenance
 
     /// The current map size in bytes (the size it will open with, while released).
@@ -51,7 +51,7 @@ extension LMDBEnvironment {
 }
 
 /// Maintenance: copies and space accounting.
-extension LMDBEnvironment {
+@_spi(Tools) extension LMDBEnvironment {
     /// What `mdb_env_info` and the free-page list say about the environment.
     public struct SpaceInfo: Hashable, Sendable {
         /// The map size in bytes.
@@ -88,7 +88,7 @@ extension LMDBEnvironment {
 }
 
 /// A database handle in an ``LMDBEnvironment``: the unnamed main database or a named one.
-public struct LMDBDatabase: Hashable, Sendable {
+@_spi(Tools) public struct LMDBDatabase: Hashable, Sendable {
     /// The database's name, or `nil` for the main database.
     public let name: String?
     let handle: MDB_dbi
@@ -107,7 +107,7 @@ public struct LMDBDatabase: Hashable, Sendable {
 }
 
 /// What a put may do.
-public struct LMDBPutOptions: OptionSet, Hashable, Sendable {
+@_spi(Tools) public struct LMDBPutOptions: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// `MDB_NOOVERWRITE`: fail with ``LMDBError/keyExists`` rather than replace a value.

@@ -7,7 +7,7 @@ import Foundation
 
 // How an environment is opened, and how it locks across processes.
 
-extension LMDBEnvironment {
+@_spi(Tools) extension LMDBEnvironment {
     /// How to open an environment.
     public struct Options: Hashable, Sendable {
         /// Open with `MDB_RDONLY`: reads only. If the lock file cannot be opened for writing

@@ -8,7 +8,7 @@ import Foundation
 // Releasing an environment (suspension) and opening it again, and the lock file's reservation
 // and the owner lock taken around an open.
 
-extension LMDBEnvironment {
+@_spi(Tools) extension LMDBEnvironment {
     // MARK: Releasing
 
     /// A navigator began or resumed writing to this environment.

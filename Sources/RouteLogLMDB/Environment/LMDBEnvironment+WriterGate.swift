@@ -7,7 +7,7 @@ import Foundation
 
 // Writers that die under LMDB's POSIX-semaphore locks (Apple platforms).
 
-extension LMDBEnvironment {
+@_spi(Tools) extension LMDBEnvironment {
     // MARK: Writers that die (the POSIX-semaphore lock mode)
 
     /// How LMDB serializes writers across processes in this environment.

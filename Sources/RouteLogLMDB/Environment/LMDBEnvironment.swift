@@ -34,7 +34,7 @@ import Foundation
 /// when its holder dies), then looks at LMDB's writer semaphore without waiting on it: taken while
 /// no live process holds `writer.lock` means its holder died, and the transaction throws
 /// ``LMDBError/writerDied`` at once; this environment is released so that the store can clear.
-public final class LMDBEnvironment: @unchecked Sendable {
+@_spi(Tools) public final class LMDBEnvironment: @unchecked Sendable {
     /// The environment's directory, resolved (symbolic links followed).
     public let path: String
     /// Whether the environment was opened read-only.

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Values are handed out as owned copies (``value(forKey:in:)``) or as buffers valid only inside a
 /// closure (``withValue(forKey:in:_:)``, ``forEach(in:from:_:)``).
-public class LMDBReadTransaction {
+@_spi(Tools) public class LMDBReadTransaction {
     let txn: OpaquePointer
     private var isValid = true
 

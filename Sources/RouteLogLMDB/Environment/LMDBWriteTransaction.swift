@@ -6,7 +6,7 @@ import CSystemLMDB
 import Foundation
 
 /// A write transaction, valid only inside ``LMDBEnvironment/withWriteTransaction(syncOnCommit:_:)``.
-public final class LMDBWriteTransaction: LMDBReadTransaction {
+@_spi(Tools) public final class LMDBWriteTransaction: LMDBReadTransaction {
     /// Stores `value` under `key`.
     ///
     /// - Throws: ``LMDBError/keyExists`` with ``LMDBPutOptions/noOverwrite`` when the key is
@@ -64,7 +64,7 @@ public final class LMDBWriteTransaction: LMDBReadTransaction {
     }
 }
 
-extension LMDBWriteTransaction {
+@_spi(Tools) extension LMDBWriteTransaction {
     /// Deletes every entry whose key starts with `prefix`; returns how many.
     @discardableResult
     public func deleteAll(withPrefix prefix: [UInt8], in db: LMDBDatabase) throws(LMDBError) -> Int {
@@ -93,7 +93,7 @@ extension LMDBWriteTransaction {
 }
 
 /// A write cursor, valid only inside ``LMDBWriteTransaction/withCursor(in:_:)``.
-public final class LMDBWriteCursor {
+@_spi(Tools) public final class LMDBWriteCursor {
     let cursor: OpaquePointer
     private var isValid = true
 

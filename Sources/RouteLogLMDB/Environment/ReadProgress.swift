@@ -20,7 +20,7 @@ import Darwin
 /// sample adds them up. Counters shared by the threads would lose updates when two threads call
 /// LMDB at once (`diff` reads two sessions on two threads), and a lost update would leave a call
 /// looking in progress for good.
-public enum LMDBProgress {
+@_spi(Tools) public enum LMDBProgress {
     /// The process's counters.
     private static let counters = CallCounters()
 

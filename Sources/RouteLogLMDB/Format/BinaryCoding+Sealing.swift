@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // The coding shared by the store's sealed values (session rows, run rows, snapshots): a checksum
 // after the body, optional strings, and the format byte.

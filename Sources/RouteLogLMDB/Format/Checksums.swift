@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The checksum of an event record: the `StableHasher` hash of the previous record's checksum
 /// (``Digest/zero`` before seq 1) and the record's bytes before its checksum.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// An event record as stored, parsed but with its payload still encoded.
 struct RawRecord {

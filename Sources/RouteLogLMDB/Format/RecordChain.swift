@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What decoding a session's records in order carries from one record to the next.
 struct RecordChain {

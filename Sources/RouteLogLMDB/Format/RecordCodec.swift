@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The byte layout of an event record (see StoreFormat.swift): written in place by appends, parsed
 /// in place by every read.

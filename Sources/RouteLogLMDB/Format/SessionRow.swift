@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A session's row in the `sessions` database: its info and the checksum of its last record.
 struct SessionRow {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The entries of the `sites` database: the call sites of a session's events, by index.
 enum SiteCodec {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The byte layout of a snapshot in the `snapshots` database: a state with its digest, sealed.
 enum SnapshotCodec {

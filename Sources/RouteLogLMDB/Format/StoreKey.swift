@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The keys of the store's databases: session ids as 16 bytes, session numbers, and event and
 /// snapshot keys (a session's number and a seq).

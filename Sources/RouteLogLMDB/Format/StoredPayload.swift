@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The payload of an event record: the metadata relative to the session (time from the time base,
 /// call site as an index of the session's `sites`), then the event.

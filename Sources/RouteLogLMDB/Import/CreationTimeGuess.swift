@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The creation time a fixture file's session header records, read from the file's first bytes
 /// before its events are: an import that reads the file once needs it before it writes the first

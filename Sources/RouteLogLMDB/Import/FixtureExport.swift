@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Exporting a session as a fixture, from any `EventLog`: what ``LMDBEventLog/exportFixture(session:name:description:)`` reads.
 enum FixtureExport {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// An import of fixture or export files as new sessions that enter the store together, or not at
 /// all. Each file is read once: its events are checked as they are read and written as they
@@ -9,7 +9,7 @@ import RouteLogCore
 /// removes with their records.
 ///
 /// Start one with ``LMDBEventLog/beginImport()``; use it from one thread.
-public final class FixtureImport {
+@_spi(Tools) public final class FixtureImport {
     /// Kept so that the store (and its writer thread) outlives the import's rollback.
     private let log: LMDBEventLog
     private var importer: SessionImporter { log.importer }

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A session being imported: claimed (its writer lock held), numbered, and marked `part`
 /// (``PartialImport``) so that no reader sees it, its events appended in transactions of their

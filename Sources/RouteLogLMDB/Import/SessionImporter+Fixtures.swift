@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Importing fixtures: one in memory, or a fixture file read again and streamed in batches.
 

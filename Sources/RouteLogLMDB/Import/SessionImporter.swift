@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Importing sessions: whole fixtures in one transaction, and fixture files streamed in several.
 /// It writes the session's row and records through ``RecordLog`` (`sessions`, `events`,

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Early journals: the journal of a new session whose store cannot be opened yet (the guarded
 // launch path, `Navigator.restoringLatest(store:…)`), written without the store's LMDB
@@ -74,7 +74,7 @@ final class EarlyJournal: EventJournal, @unchecked Sendable {
     }
 }
 
-extension LMDBEventLog: EarlyJournalingEventLog {
+extension LMDBEventLog {
     /// Where an early journal goes when the store's own `journal/new/` folder cannot be written:
     /// on Apple platforms `RouteLog/early-journals` in the app's Application Support folder, made
     /// with Data Protection `none` so that it can be written before the first unlock after a
@@ -89,7 +89,9 @@ extension LMDBEventLog: EarlyJournalingEventLog {
         return nil
         #endif
     }
+}
 
+extension LMDBEventLog: EarlyJournalingEventLog {
     /// Opens run 1's journal of the new session `session` of the store at `store` without opening
     /// the store (see ``RouteLogCore/EarlyJournalingEventLog``): in `journal/new/` in the store's
     /// folder, else in `fallbackDirectory`. The next read-write open of the store (in this process

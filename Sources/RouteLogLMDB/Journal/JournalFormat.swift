@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The layout of a journal's segment files, shared by the writer (``Journal``) and the reader
 /// (``JournalReader``).

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The journaled events a read-only log shows after its sessions' stored events: those of crashed
 /// writers' journals, checked and folded from the stored heads when the log opened, never written.

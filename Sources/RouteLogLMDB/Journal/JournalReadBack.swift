@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Reading back a live journal's uncommitted events, for a recorder whose log fell behind: it
 /// keeps a bounded backlog in memory and takes the rest from here, so a burst of calls that

@@ -1,8 +1,8 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What the journals held when a log opened: for a read-write log, what it recovered; for a
 /// read-only one, what it shows beside the store (see ``LMDBEventLog/journaled(_:)``).
-public struct JournalRecovery: Hashable, Sendable {
+@_spi(Tools) public struct JournalRecovery: Hashable, Sendable {
     /// A journal whose events were moved into its session (or, read-only, are shown).
     public struct Recovered: Hashable, Sendable {
         public var session: SessionID

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension Journal {
     /// The size of a segment (larger for an event that does not fit).

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The segment made ahead: creating, reserving and mapping a file takes from a fraction of a
 /// millisecond to a few on a busy disk, so the recorder's thread makes the next segment after a

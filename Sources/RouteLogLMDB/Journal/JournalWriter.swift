@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A writer's crash-safe journal: files `journal/<session>.<run token>.<segment>.rlj` in the
 /// store's directory, each a `MAP_SHARED` mapping the navigator writes every event into before

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Recovering the journals of writers that are gone: into their sessions (read-write), or beside
 // them (read-only, ``JournalOverlay``).

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The store's journals: the files of the `journal` folder, one set per run of a navigator (see
 /// ``Journal``). It opens a run's journal, recovers the journals of writers that are gone into

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What ``LMDBEventLog/moveSessions(fromStoreAt:)`` did.
 public struct MovedSessions: Hashable, Sendable {

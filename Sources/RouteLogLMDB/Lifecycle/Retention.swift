@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension LMDBEventLog {
     /// Which sessions a store keeps: any combination of a session count, an age and a byte

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Advisory locks that mark the sessions being written, so that deleting and retention never
 /// remove a session a navigator (in this process or another) is writing.

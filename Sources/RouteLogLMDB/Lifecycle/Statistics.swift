@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension LMDBEventLog {
     /// Counts and sizes of a store.

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension StoreLifecycle {
     /// Writes a compacted copy of the store into `directory` through a temporary directory beside

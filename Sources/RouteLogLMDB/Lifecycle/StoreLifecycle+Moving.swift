@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension StoreLifecycle {
     /// The most events one transaction of a move writes: a process that waits for the other store

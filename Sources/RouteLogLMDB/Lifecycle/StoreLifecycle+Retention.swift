@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Applying a ``LMDBEventLog/Retention`` policy: the sessions it takes, oldest first, and the bytes
 // the store's databases use.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What happens to whole sessions and to the store: deleting sessions (their rows, records and runs
 /// in every database, in one transaction), retention, statistics, compacted copies and moving

@@ -1,8 +1,8 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// An `AsyncSequence` of a session's events that waits for new ones. See
 /// ``LMDBEventLog/follow(session:from:minimumDelay:maximumDelay:)``.
-public struct EventFollower: AsyncSequence, Sendable {
+@_spi(Tools) public struct EventFollower: AsyncSequence, Sendable {
     public typealias Element = StoredEvent
 
     let log: LMDBEventLog

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Appending: a session's head, loaded or cached, and the records, call sites, snapshots and row an
 // append writes in its transaction.

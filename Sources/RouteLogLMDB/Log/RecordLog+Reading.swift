@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Reading a session's stored events and snapshots (see `EventLog/read(_:from:through:_:)`).
 

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Decoding stored event records, each against the checksum chain of its session.
 

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The append/read log of a store: session rows (`sessions`), event records (`events`),
 /// snapshots (`snapshots`) and call sites (`sites`), and in `meta` the session entry counter.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A session's head, as the writer keeps it between appends: its row and the state after its last
 /// event.

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The one thread that runs a log's write transactions.
 ///

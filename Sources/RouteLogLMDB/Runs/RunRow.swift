@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A run's stored row: in the `meta` database under `run` + the session's number (4 bytes) + the
 /// run's number (4 bytes, big-endian), so a session's runs sort together, oldest first. Runs are

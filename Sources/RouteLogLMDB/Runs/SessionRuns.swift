@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The runs of the store's sessions: one ``RunRow`` per run in `meta` (see ``RunInfo``), opened
 /// when a navigator begins writing a session and ended when it closes, suspends or resumes, or

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Exporting and importing fixtures: forwarded to ``FixtureExport`` and ``SessionImporter``.
 
@@ -12,7 +12,7 @@ extension LMDBEventLog {
     ///   - name: the fixture's name; the session's label (or id, when the label is empty) by default.
     ///   - description: what the fixture shows.
     /// - Throws: `EventLogError.sessionNotFound`, ``LMDBEventLogError``.
-    public func exportFixture(session id: SessionID, name: String? = nil, description: String = "") throws -> Fixture {
+    @_spi(Tools) public func exportFixture(session id: SessionID, name: String? = nil, description: String = "") throws -> Fixture {
         try FixtureExport.fixture(of: id, in: self, name: name, description: description)
     }
 
@@ -24,7 +24,7 @@ extension LMDBEventLog {
     /// - Returns: the new session.
     /// - Throws: ``LMDBEventLogError``, e.g. ``LMDBEventLogError/readOnly(path:)``.
     @discardableResult
-    public func importFixture(_ fixture: Fixture, label: String? = nil) throws -> SessionInfo {
+    @_spi(Tools) public func importFixture(_ fixture: Fixture, label: String? = nil) throws -> SessionInfo {
         try importer.importFixture(fixture, label: label)
     }
 
@@ -32,7 +32,7 @@ extension LMDBEventLog {
     /// file read once (see ``FixtureImport``).
     ///
     /// - Throws: ``LMDBEventLogError/readOnly(path:)`` for a read-only log.
-    public func beginImport() throws -> FixtureImport {
+    @_spi(Tools) public func beginImport() throws -> FixtureImport {
         _ = try context.requireWriter()
         return FixtureImport(self)
     }
@@ -51,7 +51,7 @@ extension LMDBEventLog {
     ///   - progress: called with the number of events handed to the store so far, after each batch.
     /// - Throws: ``FixtureError``, ``LMDBEventLogError``.
     @discardableResult
-    public func importFixture(contentsOf path: String, checked: (header: Fixture, eventCount: Int), label: String? = nil,
+    @_spi(Tools) public func importFixture(contentsOf path: String, checked: (header: Fixture, eventCount: Int), label: String? = nil,
                               progress: (Int) -> Void = { _ in }) throws -> SessionInfo {
         try importer.importFixture(contentsOf: path, checked: checked, label: label, transactionEvents: SessionImporter.importTransactionEvents,
                                    progress: progress)

@@ -1,18 +1,18 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Runs and journals (`JournalingEventLog`): forwarded to ``SessionRuns`` and ``StoreJournals``.
 
 extension LMDBEventLog: JournalingEventLog {
     /// What this log found in the store's journals when it opened: what it recovered (read-write)
     /// or shows beside the stored events (read-only), and what it could not.
-    public var journalRecovery: JournalRecovery { journals.recovery }
+    @_spi(Tools) public var journalRecovery: JournalRecovery { journals.recovery }
 
     /// The folder of the store's journals.
-    public var journalDirectory: String { journals.directory }
+    @_spi(Tools) public var journalDirectory: String { journals.directory }
 
     /// The seqs of `id` that a read-only log shows from a crashed writer's journal, not yet in the
     /// store (`nil` when there are none): `routelog` marks them as recovered.
-    public func journaled(_ id: SessionID) -> ClosedRange<UInt64>? {
+    @_spi(Tools) public func journaled(_ id: SessionID) -> ClosedRange<UInt64>? {
         journals.overlay?.journaled(id, in: records)
     }
 

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // Deleting sessions, retention, statistics, compaction and moving: forwarded to ``StoreLifecycle``.
 
@@ -37,7 +37,7 @@ extension LMDBEventLog {
 
     /// Applies `policy` now (see ``Retention``), or with `dryRun` only says what it would delete.
     @discardableResult
-    public func applyRetention(_ policy: Retention, dryRun: Bool = false) throws -> [SessionInfo] {
+    @_spi(Tools) public func applyRetention(_ policy: Retention, dryRun: Bool = false) throws -> [SessionInfo] {
         try lifecycle.applyRetention(policy, dryRun: dryRun)
     }
 
@@ -54,7 +54,7 @@ extension LMDBEventLog {
     /// given the store's file modes, and renamed into place once complete, so a failure (a full
     /// disk) or a kill never leaves a half-written store at `directory`; a failed copy's temporary
     /// directory is removed, and one left by a killed copy is removed by the next.
-    public func compactCopy(to directory: String) throws {
+    @_spi(Tools) public func compactCopy(to directory: String) throws {
         try lifecycle.compactCopy(to: directory)
     }
 

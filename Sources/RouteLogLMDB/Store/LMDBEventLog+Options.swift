@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // How a store is opened: its options, durability, default path and the Data Protection class of
 // its files.
@@ -36,7 +36,7 @@ extension LMDBEventLog {
         public var snapshotInterval: UInt64
         /// The initial LMDB map size in bytes; the map grows when it fills.
         public var initialMapSize: Int
-        /// The largest the map grows to (``LMDBEnvironment/Options/defaultMaxMapSize``: 1 GiB on
+        /// The largest the map grows to (``LMDBEventLog/defaultMaxMapSize``: 1 GiB on
         /// iOS, tvOS, watchOS and visionOS, whose apps have a few GB of address space, 64 GiB
         /// elsewhere). An append that needs more throws ``LMDBEventLogError/storeFull(path:maxMapSize:)``.
         public var maxMapSize: Int
@@ -82,7 +82,7 @@ extension LMDBEventLog {
         ///   - earlyJournalDirectory: where early journals that did not fit in the store's folder are.
         public init(readOnly: Bool = false, durability: Durability = .grouped(maxDelay: .milliseconds(100)),
                     snapshotInterval: UInt64 = LMDBEventLog.defaultSnapshotInterval, initialMapSize: Int = 64 << 20,
-                    maxMapSize: Int = LMDBEnvironment.Options.defaultMaxMapSize,
+                    maxMapSize: Int = LMDBEventLog.defaultMaxMapSize,
                     maxReaders: UInt32 = 126,
                     clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
                     retention: Retention = .app, oneProcessAtATime: Bool = false,
@@ -112,6 +112,10 @@ extension LMDBEventLog {
     /// `state(at:)` under a millisecond (well under 1/1000 of a replay of a long session) with one
     /// snapshot per thousand events.
     public static let defaultSnapshotInterval: UInt64 = 1024
+
+    /// The default ``Options/maxMapSize`` on this platform: 1 GiB on iOS, tvOS, watchOS and
+    /// visionOS, 64 GiB elsewhere.
+    public static var defaultMaxMapSize: Int { LMDBEnvironment.Options.defaultMaxMapSize }
 
     /// The store path used when none is given: `$ROUTELOG_STORE` when set; in an app on an Apple
     /// platform, `RouteLog/store` in the app's own Application Support folder (never an App Group

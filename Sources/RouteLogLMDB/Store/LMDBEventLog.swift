@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // The log owns the environment and composes parts that share its handles (`StoreContext`), each
 // in its folder: `RecordLog` (Log/: sessions, records, appending, reading), `SessionRuns` (Runs/:
@@ -52,7 +52,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// The options the log was opened with.
     public let options: Options
     /// The LMDB environment (shared with other logs on the same path in this process).
-    public let environment: LMDBEnvironment
+    @_spi(Tools) public let environment: LMDBEnvironment
 
     /// The handles the parts share.
     let context: StoreContext
@@ -173,7 +173,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     }
 
     /// The hash of a session's last record (zero when it has none): the head of its chain.
-    public func headHash(of id: SessionID) throws -> Digest {
+    @_spi(Tools) public func headHash(of id: SessionID) throws -> Digest {
         try records.headHash(of: id)
     }
 
@@ -231,7 +231,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     ///   - seq: the first seq to deliver (1 for the whole session).
     ///   - minimumDelay: the first wait after a poll that found nothing.
     ///   - maximumDelay: the longest wait between polls.
-    public func follow(session: SessionID, from seq: UInt64 = 1,
+    @_spi(Tools) public func follow(session: SessionID, from seq: UInt64 = 1,
                        minimumDelay: Duration = .milliseconds(1), maximumDelay: Duration = .milliseconds(100)) -> EventFollower {
         EventFollower(log: self, session: session, start: max(seq, 1), minimumDelay: minimumDelay, maximumDelay: maximumDelay)
     }
@@ -252,7 +252,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     ///     to show that a reducer change is caught.
     /// - Returns: a report naming the first failing seq and check, if any.
     /// - Throws: `EventLogError.sessionNotFound`, or ``LMDBEventLogError`` when the store cannot be read.
-    public func verify(
+    @_spi(Tools) public func verify(
         session id: SessionID,
         reducer: (inout NavigationState, Event, UInt64) -> Outcome = { state, event, seq in state.apply(event, seq: seq) }
     ) throws -> VerificationReport {

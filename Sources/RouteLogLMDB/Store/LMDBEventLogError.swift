@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Why an ``LMDBEventLog`` could not open a store, or found a stored value it cannot read.
 ///

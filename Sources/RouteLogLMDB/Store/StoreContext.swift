@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What the parts of an ``LMDBEventLog`` share: the store's path and options, its environment and
 /// database handles, the writer thread and the session locks (both `nil` when read-only). Each part

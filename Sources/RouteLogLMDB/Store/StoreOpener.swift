@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Opening a store for ``LMDBEventLog/open(at:options:)``: the checks on the directory, the
 /// environment, creating or opening the store's five databases in `data.mdb` and checking the

@@ -1,7 +1,7 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The first record of a session that failed verification.
-public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
+@_spi(Tools) public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
     /// Which check failed.
     public enum Check: String, Hashable, Sendable, CaseIterable {
         /// The record's bytes do not match its checksum (or it cannot be parsed at all).

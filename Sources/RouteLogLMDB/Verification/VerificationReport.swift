@@ -1,7 +1,7 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What ``LMDBEventLog/verify(session:reducer:)`` found.
-public struct VerificationReport: Hashable, Sendable, CustomStringConvertible {
+@_spi(Tools) public struct VerificationReport: Hashable, Sendable, CustomStringConvertible {
     /// The session checked.
     public var session: SessionID
     /// How many records were checked before stopping (all of them when there is no failure).

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Verification: reads a session's records (`events`), snapshots (`snapshots`) and call sites
 /// (`sites`) as they are stored and checks them against their checksum chain and a fresh replay.

@@ -51,8 +51,8 @@
 //       Opens the store read-write (recovering journals) and prints "recovered SESSION COUNT"
 //       per recovered journal, "problem LINE" per problem, then "open".
 import Foundation
-import RouteLog
-import RouteLogCore
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
 enum Screen: Routable {

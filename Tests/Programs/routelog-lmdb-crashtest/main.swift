@@ -43,8 +43,8 @@
 //   routelog-lmdb-crashtest delete STORE SESSION…
 //       Deletes the sessions one by one (durable commits), printing "deleted ID" after each.
 import Foundation
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import RouteLogTestSupport
 import Synchronization
 

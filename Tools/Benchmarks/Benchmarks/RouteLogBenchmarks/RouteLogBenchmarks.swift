@@ -4,7 +4,7 @@
 // `routelog-bench-summary` instead, which measures each figure against its baseline in one run.
 // Each iteration folds 1M events (`scalingFactor: .mega`), so times and throughput read per event.
 import Benchmark
-@_spi(Benchmarks) import RouteLogCore
+@_spi(Benchmarks) @_spi(Tools) import RouteLogCore
 import RouteLogBenchSupport
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Decoding folds: events read back from bytes, then folded.
 public enum DecodingFolds {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// How the baselines encode an event's bytes: the core's ``BinaryCodec`` (what the store keeps).
 public enum EventBytes {

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A `Decodable` view of any JSON value, so Foundation's `JSONDecoder` can read RouteLog's events:
 /// the JSON baseline decodes with `JSONDecoder` into this, then builds the event with `Event(json:)`.

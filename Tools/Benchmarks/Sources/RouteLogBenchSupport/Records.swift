@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Keys and values laid out contiguously, to be written by the store baselines without
 /// per-record allocations getting in the way of what is measured.

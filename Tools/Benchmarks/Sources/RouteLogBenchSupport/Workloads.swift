@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import RouteLogCore
+@_spi(Benchmarks) @_spi(Tools) import RouteLogCore
 
 /// The event sessions the benchmarks run on, generated deterministically from a seed.
 public enum Workloads {

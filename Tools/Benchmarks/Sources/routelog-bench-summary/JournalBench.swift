@@ -1,7 +1,7 @@
 import Foundation
 import RouteLogBenchSupport
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 
 /// `--only journal`: what the crash-safe journal costs: recovering a crashed app's journaled
 /// events when the store is next opened, and the journal's bytes per event. (The navigator-call

@@ -1,7 +1,7 @@
 import Foundation
 import RouteLogBenchSupport
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 
 /// `--only lifecycle`: what a stored event costs on disk, against the same events as JSON Lines
 /// and as SQLite rows, and where the store's bytes go.

@@ -1,7 +1,7 @@
 import Foundation
 import RouteLogBenchSupport
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 
 /// `append-multiprocess`: several processes appending batches to one store, against one process.
 ///

@@ -1,9 +1,9 @@
 import Foundation
 import Observation
-@_spi(Benchmarks) import RouteLog
+@_spi(Benchmarks) @_spi(Tools) import RouteLog
 import RouteLogBenchSupport
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 
 // MARK: - Navigator figures (the app-facing call on the main actor)
 

@@ -1,6 +1,6 @@
 import Foundation
 import RouteLogBenchSupport
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // MARK: - predicate figures
 

@@ -1,7 +1,7 @@
 import Foundation
 import RouteLogBenchSupport
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 // MARK: - Report figures (the timeline HTML page)
 

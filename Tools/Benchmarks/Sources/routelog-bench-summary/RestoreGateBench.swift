@@ -1,7 +1,7 @@
 import Foundation
-import RouteLog
+@_spi(Tools) import RouteLog
 import RouteLogBenchSupport
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import RouteLogTesting
 
 /// `--only restore`: RouteLogTesting's restore gate (`restoreCorpus`) on a `last-states` corpus of

@@ -1,7 +1,7 @@
 import Foundation
 import RouteLogBenchSupport
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 
 /// The figures of the LMDB store (`LMDBEventLog`) against their baselines.
 enum StoreBench {

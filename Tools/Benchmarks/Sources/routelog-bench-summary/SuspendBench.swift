@@ -1,8 +1,8 @@
 import Foundation
-import RouteLog
+@_spi(Tools) import RouteLog
 import RouteLogBenchSupport
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 
 /// `--only navigator`: what suspending costs when the app goes to the background right after a
 /// burst of calls: `Navigator.suspend()` writes the pending events, marks the journal suspended and

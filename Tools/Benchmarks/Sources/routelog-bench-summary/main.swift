@@ -11,9 +11,9 @@
 // on 1M-event sessions: diff --events, reading a JSON file, log), or `restore` (RouteLogTesting's
 // restore gate on a last-states corpus of 100,000 sessions).
 import Foundation
-@_spi(Benchmarks) import RouteLogCore
+@_spi(Benchmarks) @_spi(Tools) import RouteLogCore
 import RouteLogBenchSupport
-import RouteLogLMDB
+@_spi(Tools) import RouteLogLMDB
 
 
 /// The groups `--only` takes (`store` includes `append-multiprocess`).

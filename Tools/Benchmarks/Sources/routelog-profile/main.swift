@@ -2,9 +2,9 @@
 //
 //   routelog-profile append|replay|fold|digest|rawscan COUNT [DIR]
 import Foundation
-@_spi(Benchmarks) import RouteLogCore
+@_spi(Benchmarks) @_spi(Tools) import RouteLogCore
 import RouteLogBenchSupport
-import RouteLogLMDB
+@_spi(Tools) import RouteLogLMDB
 
 let args = CommandLine.arguments
 let mode = args.count > 1 ? args[1] : "append"

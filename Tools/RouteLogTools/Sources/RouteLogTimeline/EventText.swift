@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// One-line descriptions of events, in the form `routelog log` prints them: `push thread-42`,
 /// `show sheet composer onTop`, `interactiveDismiss #12`.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The layout of a state's canonical JSON text, kept beside a ``Timeline/Builder`` so that an
 /// event's splice, changes and change ranges come from the part of the state the event touched,

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension Timeline {
     /// Builds a report page event by event, from the empty state or from the state at any seq (a

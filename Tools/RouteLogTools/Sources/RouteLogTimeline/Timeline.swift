@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What the timeline page shows about a session, computed in Swift so that the page never folds
 /// an event itself.
@@ -147,7 +147,7 @@ public struct Timeline: Sendable {
         /// The edit of the canonical state JSON this event made.
         public var splice: Splice
         /// The state diff from the previous seq.
-        public var changes: [StateDiff.Change]
+        @_spi(Tools) public var changes: [StateDiff.Change]
         /// Where each change's values sit: the old one in the canonical text of the state before
         /// the event, the new one in the text after it (a canonical value's text is a substring of
         /// its container's), so the page slices them out instead of carrying them twice.

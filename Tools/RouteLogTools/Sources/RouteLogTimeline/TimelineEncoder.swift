@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Encodes timeline entries as the compact JSON the page reads.
 ///

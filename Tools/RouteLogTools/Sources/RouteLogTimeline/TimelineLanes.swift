@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The timeline's lanes: one per stack and per presentation level of each tab, each screen a bar
 /// from the seq it appeared to the seq it went away (from ``Lifetimes``), and the rejected seqs.
@@ -10,7 +10,7 @@ public enum TimelineLanes {
     static let styles = ["push"] + PresentationStyle.allCases.map(\.rawValue)
 
     /// The lanes of the session whose lifetimes these are.
-    public static func json(_ lifetimes: Lifetimes) -> JSONValue {
+    @_spi(Tools) public static func json(_ lifetimes: Lifetimes) -> JSONValue {
         // A lane is (tab, depth, presentation?): a stack `depth` presentations deep, or the
         // presentations at level `depth + 1`.
         struct Key: Hashable { var tab: String?; var depth: Int; var presentation: Bool }

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The viewer page: one self-contained HTML file (CSS and JavaScript inline, nothing loaded from
 /// the network). Its data sits in a `<script type="application/json">` element, with every `<`

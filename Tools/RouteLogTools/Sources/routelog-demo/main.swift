@@ -6,8 +6,8 @@
 // Each run appends a new session to the store (`$ROUTELOG_STORE`, else `./.routelog`).
 
 import Foundation
-import RouteLog
-import RouteLogCore
+@_spi(Tools) import RouteLog
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
 // MARK: - The app's routes

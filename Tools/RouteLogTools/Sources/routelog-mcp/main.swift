@@ -4,7 +4,7 @@
 import Foundation
 import MCP
 import RouteLogCLI
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("routelog-mcp: \(message)\n".utf8))

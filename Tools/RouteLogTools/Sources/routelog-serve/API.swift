@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 import RouteLogSessions
-import RouteLogTimeline
+@_spi(Tools) import RouteLogTimeline
 
 /// The pages and the JSON API. Every handler answers errors itself: unknown sessions and bad
 /// parameters get a 4xx, anything else a one-line 503 (the store could not be read right now),

@@ -10,9 +10,9 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
-import RouteLogTimeline
+@_spi(Tools) import RouteLogTimeline
 import ServiceLifecycle
 
 @main

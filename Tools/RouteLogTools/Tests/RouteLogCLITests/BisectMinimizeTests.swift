@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// `bisect` and `minimize` against answers computed here by a plain linear scan, run in-process.

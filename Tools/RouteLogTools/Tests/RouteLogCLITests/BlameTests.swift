@@ -1,6 +1,6 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// `routelog blame`, `routelog lifetimes` and the whole-state predicates, run in-process.

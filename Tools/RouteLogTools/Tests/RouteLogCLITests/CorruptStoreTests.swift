@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// A store damaged below RouteLog's checksums: bits flipped in LMDB's pages. `routelog` must answer

@@ -1,5 +1,5 @@
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import Testing
 
 /// Damages the stored records of `session` one at a time (a flipped payload bit, which fails the

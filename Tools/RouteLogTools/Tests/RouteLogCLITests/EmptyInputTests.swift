@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// Inputs that hold nothing: an empty fixture folder, sessions whose events carry no time.

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// The built `routelog` binary, run as a process: what only a process shows (exit statuses, the

@@ -1,6 +1,6 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// Every bad input gets one line on stderr naming the thing and the place, and the documented exit

@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import Testing
 
 /// Issue 38 C: an extension always records. The app moves a large extension store in slices and

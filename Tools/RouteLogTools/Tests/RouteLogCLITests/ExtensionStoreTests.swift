@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import Testing
 
 /// An app extension records into a small store of its own (one process at a time), and the app

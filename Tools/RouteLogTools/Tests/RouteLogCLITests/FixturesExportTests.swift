@@ -1,6 +1,6 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// `fixtures check|record`, `export` and `verify` on files, run in-process.

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// Limits and one-line errors for what a user types: predicates and session references

@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import Testing
 
 /// A store with one session whose `count` events are only in a journal (the app died before the

@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import RouteLogTestSupport
 import Testing
 

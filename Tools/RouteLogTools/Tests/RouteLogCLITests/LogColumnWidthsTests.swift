@@ -1,7 +1,7 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import RouteLogSessions
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import RouteLogSessions
-import RouteLogTimeline
+@_spi(Tools) import RouteLogTimeline
 import Testing
 
 /// `log` writes its text lines as bytes, field by field, and keeps the summary column from one line

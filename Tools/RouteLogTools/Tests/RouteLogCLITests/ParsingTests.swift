@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// Parsing the command line, in-process, the way swift-argument-parser tests its own commands:

@@ -1,6 +1,6 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// The predicate language of `bisect` and `minimize`: parsing, type errors with their columns, and

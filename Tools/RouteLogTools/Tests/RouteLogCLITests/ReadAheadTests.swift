@@ -1,7 +1,7 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import Testing
 
 /// `log` prints events read ahead on a second thread (``ReadAhead``): the caller must see what a

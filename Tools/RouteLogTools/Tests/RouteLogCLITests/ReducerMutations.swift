@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Deliberately changed reducer rules, handed to `verify` in-process, so that the tests can prove
 /// `routelog verify` catches a reducer change and names the right seq.

@@ -1,6 +1,6 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// Text renderings against golden files, and the JSON forms against the core's canonical JSON, run in-process.

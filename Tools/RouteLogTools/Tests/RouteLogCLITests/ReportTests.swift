@@ -1,7 +1,7 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import Testing
 
 /// `routelog report`, `fixtures check --report` and `serve`'s argument errors, end to end. The

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// A session that an app restored after an update changed its routes

@@ -1,7 +1,7 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 import Testing
 
 /// Naming sessions: `#N` entry numbers, the shortest unique prefixes `sessions` prints, the app

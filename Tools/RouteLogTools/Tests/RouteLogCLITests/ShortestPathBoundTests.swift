@@ -1,7 +1,7 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import Testing
 
 /// Issue 39, third round, item 7: `repro --shortest` and `reproduce_crash` with shortest are

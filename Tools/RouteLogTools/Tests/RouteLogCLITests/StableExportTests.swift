@@ -1,6 +1,6 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// `export --redact-ids` (ids built from payloads do not leak, replays stay the same) and

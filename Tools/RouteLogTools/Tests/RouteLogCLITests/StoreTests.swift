@@ -1,7 +1,7 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
-import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogLMDB
 import Testing
 
 /// The CLI against LMDB stores written by the tests (through `routelog import` and `LMDBEventLog`).

@@ -1,7 +1,7 @@
 import Foundation
 @testable import RouteLogCLI
 @_exported import RouteLogTestSupport
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import Testing
 
 /// What one run of the `routelog` binary gave.

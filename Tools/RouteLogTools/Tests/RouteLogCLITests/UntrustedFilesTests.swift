@@ -1,7 +1,7 @@
 import Foundation
 @testable import RouteLogCLI
-import RouteLogCore
-@testable import RouteLogLMDB
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 import Testing
 
 /// Issue 39, third round: a failed export leaves the file it was to replace as it was (item 8),

@@ -1,7 +1,7 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import RouteLogSessions
-import RouteLogTimeline
+@_spi(Tools) import RouteLogTimeline
 import Testing
 
 @Suite struct SessionJSONTests {

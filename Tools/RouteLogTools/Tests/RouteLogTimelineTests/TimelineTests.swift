@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 import Testing
 
 /// The page's data: replayed by RouteLogCore, encoded as text splices the page applies.

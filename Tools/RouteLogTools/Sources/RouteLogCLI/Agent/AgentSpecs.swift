@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The tools' schemas, the resources and the prompts of ``AgentTools``.
 extension AgentTools {

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The read-only questions an agent can ask of a store, answered as JSON: what `routelog mcp`
 /// serves over the Model Context Protocol. The MCP server is a thin adapter over this type; every

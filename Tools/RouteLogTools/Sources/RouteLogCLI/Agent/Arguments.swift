@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A tool call's arguments, checked against the tool's input schema's properties.
 struct Arguments {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension NavigationState {
     /// Every route id in the state (paths and presentations, every tab).

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Folding a resolved session once for `blame` and `lifetimes` (the CLI's commands and the MCP tools).
 enum BlameQuery {

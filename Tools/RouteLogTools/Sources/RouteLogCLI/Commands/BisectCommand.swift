@@ -1,5 +1,5 @@
 import ArgumentParser
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `routelog bisect`: the first seq at which a predicate holds.
 struct BisectCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `routelog blame`: what put each element of the state there, and what later removed it.
 struct BlameCommand: ParsableCommand {

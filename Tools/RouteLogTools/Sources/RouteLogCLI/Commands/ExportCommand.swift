@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `routelog export`: a session as a portable fixture file, or sessions as flat event rows.
 struct ExportCommand: ParsableCommand {

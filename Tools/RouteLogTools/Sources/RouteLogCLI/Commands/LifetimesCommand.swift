@@ -1,5 +1,5 @@
 import ArgumentParser
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `routelog lifetimes`: every screen's interval.
 struct LifetimesCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
-import RouteLogTimeline
+@_spi(Tools) import RouteLogTimeline
 
 /// `routelog log`: one line per event, optionally following a live session.
 struct LogCommand: AsyncParsableCommand {

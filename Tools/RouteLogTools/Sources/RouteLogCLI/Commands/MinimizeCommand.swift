@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `routelog minimize`: ddmin a session down to a 1-minimal failing event list, written as a fixture.
 struct MinimizeCommand: ParsableCommand {

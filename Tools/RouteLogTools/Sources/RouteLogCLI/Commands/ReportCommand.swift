@@ -5,8 +5,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// `routelog report`: one self-contained HTML file to look at a session in a browser.
 struct ReportCommand: ParsableCommand {

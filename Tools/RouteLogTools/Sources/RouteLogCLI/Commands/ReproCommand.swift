@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `routelog repro`: a run that crashed, as a fixture and a failing-first test.
 struct ReproCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `routelog`: replay, inspect, diff, bisect, verify and minimize navigation sessions.
 public struct RouteLogCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// `routelog sessions`: one line per session in the store.
 struct SessionsCommand: ParsableCommand {

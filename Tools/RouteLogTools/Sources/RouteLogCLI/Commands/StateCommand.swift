@@ -1,5 +1,5 @@
 import ArgumentParser
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `routelog state`: time travel to any seq.
 struct StateCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Line diffs for the CLI's text output: states are diffed as their tree renderings (the same
 /// form `routelog state` prints); the addressed changes in JSON output come from ``StateDiff``.

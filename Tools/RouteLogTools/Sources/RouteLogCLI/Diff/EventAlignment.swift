@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
 /// Two sessions' event lists aligned as ``SessionDiff`` aligns them (events compared by canonical

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The states of two refs and what differs between them: what `diff A B` prints and the MCP
 /// server's `diff` tool answers.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 import RouteLogSessions
 
 /// The lines of `routelog export --format last-states`: one JSON object per session with what a

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Replaces payload strings and numbers with stable hashes; with `ids`, route and tab ids too.
 /// Types, styles, tokens and the shape of everything are kept. Every hash is ``StableHasher``'s

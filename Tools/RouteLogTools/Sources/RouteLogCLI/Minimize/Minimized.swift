@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A session minimized for a judge: the fixture of the 1-minimal failing event list, what `minimize`
 /// writes (and the MCP server's `minimize` tool answers).

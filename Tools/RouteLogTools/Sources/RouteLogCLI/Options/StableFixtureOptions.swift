@@ -1,5 +1,5 @@
 import ArgumentParser
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `--no-times` of `export` and `minimize`: a fixture that says nothing of when (no event times,
 /// no creation time) or where (file sessions named by their file name, `--run` paths cut to their

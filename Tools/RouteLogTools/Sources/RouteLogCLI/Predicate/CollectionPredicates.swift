@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Predicates over every element of a collection of the state, not only its top:
 /// `count(chain, id == "checkout") >= 2`, `count(paths, id == "cart" && level > 0) == 0`,

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Judges states for `bisect` and `minimize`: a predicate, or a command run like `git bisect run`.
 /// Its answer is the core's ``Bisect/Verdict``, with `git bisect run` semantics.

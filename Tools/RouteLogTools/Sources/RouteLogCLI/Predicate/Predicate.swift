@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The predicate language of `bisect` and `minimize`: a small, typed boolean expression over the
 /// state at a seq, the event at that seq and its outcome.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What a predicate is evaluated against.
 struct PredicateContext {

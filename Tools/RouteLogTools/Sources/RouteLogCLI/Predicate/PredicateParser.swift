@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 struct PredicateParser {
     typealias Node = Predicate.Node

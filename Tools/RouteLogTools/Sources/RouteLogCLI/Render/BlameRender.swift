@@ -1,5 +1,5 @@
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// Renderings of ``Blame`` and ``Lifetimes``, shared by `routelog blame`, `routelog lifetimes` and
 /// the MCP server's tools.

@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// `fixtures check --report DIR`: one HTML page per failing fixture, so a CI run leaves
 /// something to look at: the expected and actual outcomes, the final state diff, and the timeline

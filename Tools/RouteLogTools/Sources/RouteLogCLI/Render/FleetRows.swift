@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The rows of `routelog export --format events-jsonl`: one flat JSON object per event, with the
 /// session's columns repeated on each row and the state after the event summarized, so an engine

@@ -1,5 +1,5 @@
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 // The text line of `routelog log`, written as UTF-8 straight into the output buffer: `log` writes
 // a million of these, so no String is built per line or per field (but for a field cut with `…`).

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
 /// Prints log lines; keeps the replayed state between calls so `--follow` folds incrementally.

@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// Text renderings of states, events and outcomes.
 enum Render {

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// How `log` marks where a run of the app starts: a line of its own before the run's first event.
 extension RunMarks {

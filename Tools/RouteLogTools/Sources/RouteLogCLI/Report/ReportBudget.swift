@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// How much a report page may weigh. `routelog report` adds up each event's
 /// ``Timeline/Collector/cost`` (the memory its data needs while the page is built and written) and

@@ -1,6 +1,6 @@
 import Foundation
-import RouteLogCore
-import RouteLogTimeline
+@_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// A report's timeline and what goes with it.
 struct ReportPage {

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
 /// A run of a stored session reproduced for a test suite: what `routelog repro` writes and the MCP

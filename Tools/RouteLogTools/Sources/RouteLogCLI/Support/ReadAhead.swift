@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Reads a session's events on a thread of its own, a few chunks ahead of the caller, so that
 /// reading, checking and decoding the store overlaps with what the caller does with each event

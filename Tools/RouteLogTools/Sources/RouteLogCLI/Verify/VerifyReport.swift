@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
 /// The result of verifying one session.

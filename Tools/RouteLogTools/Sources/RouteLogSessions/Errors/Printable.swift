@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 // How an error message quotes what a user typed. This file imports only RouteLogCore, so the
 // fuzzer's build compiles it with the parsers that use it.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A fixture or export file's events as a read-only log of one session.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Fixture and export files as the CLI reads and writes them: the core's `routelog-fixture/1`
 /// format (``Fixture``), with errors mapped to one-line errors and exit codes.

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 extension Fixture {
     /// The fixture as one JSON value: the object its canonical text (``Fixture/rendered()``) holds,

@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// Events as `routelog log --json` prints them, one object an event: folds the session from a
 /// seq on to give each event the state after it (its `summary`), its run and whether it is shown

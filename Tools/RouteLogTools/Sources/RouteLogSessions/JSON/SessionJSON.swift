@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The JSON objects of sessions, runs, events and states: what `routelog --json` prints, what
 /// `routelog-serve`'s API and `routelog-mcp`'s tools answer. One set of keys for all three; the

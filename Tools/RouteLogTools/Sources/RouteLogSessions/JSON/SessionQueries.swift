@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
 // The answers every front end gives in the same words: `routelog sessions/state/log --json`,

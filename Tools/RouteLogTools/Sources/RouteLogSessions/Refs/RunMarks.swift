@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// What a session's events carry besides themselves: the runs of the app that wrote them (each
 /// event's run number) and the seqs a reader shows from a crashed app's journal before the store

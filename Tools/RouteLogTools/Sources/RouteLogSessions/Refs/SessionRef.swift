@@ -1,4 +1,4 @@
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// A session reference as the user writes it: an id or unique prefix, `latest`, `latest~N`, `#N`
 /// (the store's entry number, the `#` column of `sessions`), or a fixture/export file (`*.json`),

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// The arguments `fixtures check` and `fixtures record` share.
 struct FixturePaths: ParsableArguments {

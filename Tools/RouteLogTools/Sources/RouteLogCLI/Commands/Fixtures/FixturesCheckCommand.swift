@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 struct FixturesCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 /// `routelog fixtures check|record`.
 struct FixturesCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 
 struct FixturesRecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
 /// `routelog prune`: applies a retention policy once.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RouteLogCore
+@_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
 /// `routelog stats`: the store's counts and sizes.
