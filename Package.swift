@@ -66,7 +66,7 @@ let package = Package(
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
-        .target(name: "RouteLogCore", swiftSettings: strict),
+        .target(name: "RouteLogCore", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
         // The system liblmdb, on Linux only (on Apple platforms the bundled LMDB would win anyway).
         .systemLibrary(
             name: "CSystemLMDB",
@@ -81,6 +81,7 @@ let package = Package(
                 .product(name: "LMDB", package: "CLMDB", condition: .when(platforms: applePlatforms, traits: ["BundledLMDB"])),
                 .product(name: "Atomics", package: "swift-atomics"),
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strict
         ),
         .target(
