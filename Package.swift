@@ -59,7 +59,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.4.0"),
     ],
     targets: [
-        .target(name: "RouteLogCore", swiftSettings: strict),
+        .target(name: "RouteLogCore", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
         // The system liblmdb, on Linux only (on Apple platforms the bundled LMDB would win anyway).
         .systemLibrary(
             name: "CSystemLMDB",
@@ -74,6 +74,7 @@ let package = Package(
                 .product(name: "LMDB", package: "CLMDB", condition: .when(platforms: applePlatforms, traits: ["BundledLMDB"])),
                 .product(name: "Atomics", package: "swift-atomics"),
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strict
         ),
         .target(

@@ -12,11 +12,18 @@
 #     RouteLogLMDB (every function body, and the SIL diagnostics; RouteLogLMDB against LMDB's own
 #     lmdb.h, as the BundledLMDB trait builds it), with no error and no warning; then every ```swift
 #     block of README.md and the DocC articles that is marked `swiftui` or `apple` (the blocks
-#     Linux can only parse), against those modules.
-# Both always run; the check fails if either does (exit status: the type-check's if it failed, else
-# the LMDB check's). Nothing is linked or run: no device, no simulator. WORK_DIR (default
-# ${TMPDIR:-/tmp}/routelog-ios-typecheck) holds the built SDK modules between runs; the LMDB objects
-# go to .build/apple-check/.
+#     Linux can only parse), against those modules; the same compiler runs also write each module's
+#     arm64 object;
+#  3. the required-reason APIs (required-reasons.py): the symbols those objects and LMDB's import
+#     (llvm-nm -u) and the Foundation names in the sources that are on Apple's required-reason list
+#     (stat, fstat, statvfs, mach_absolute_time, creationDate, systemUptime, UserDefaults, ...) must
+#     each have their category, with one of Apple's reasons, in the PrivacyInfo.xcprivacy of the
+#     module that links them (LMDB's C: RouteLogLMDB's), which must pass `plutil -lint` and be a
+#     resource of its target; its self-test proves the check flags a manifest missing a category.
+# All always run; the check fails if any does (exit status: the type-check's if it failed, else the
+# LMDB check's, else the required-reason check's). Nothing is linked or run: no device, no
+# simulator. WORK_DIR (default ${TMPDIR:-/tmp}/routelog-ios-typecheck) holds the built SDK modules
+# between runs; the objects go to .build/apple-check/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [[ -z "${IOS_SDK:-}" ]]; then
@@ -46,15 +53,26 @@ echo "== LMDB's C sources for arm64-apple-ios17.0 (Tools/AppleCheck/lmdb-objects
 Tools/AppleCheck/lmdb-objects.sh "$IOS_SDK" || lmdb_status=$?
 
 typecheck_status=0
-DOC_CHAINS=$chains Tools/AppleCheck/sdk-typecheck.sh "$IOS_SDK" . "${WORK_DIR:-${TMPDIR:-/tmp}/routelog-ios-typecheck}" ||
-  typecheck_status=$?
+target=${TARGET:-arm64-apple-ios17.0}
+objects=.build/apple-check/swift-$target
+rm -rf "$objects"
+OBJECTS_DIR=$PWD/$objects DOC_CHAINS=$chains Tools/AppleCheck/sdk-typecheck.sh "$IOS_SDK" . \
+  "${WORK_DIR:-${TMPDIR:-/tmp}/routelog-ios-typecheck}" || typecheck_status=$?
 
-if [[ $typecheck_status != 0 || $lmdb_status != 0 ]]; then
+reasons_status=0
+echo "== required-reason APIs and the privacy manifests (Tools/AppleCheck/required-reasons.py)"
+python3 Tools/AppleCheck/required-reasons.py --sdk "$IOS_SDK" --target "$target" --swift-objects "$objects" \
+  --lmdb-objects ".build/apple-check/lmdb-$target" || reasons_status=$?
+
+if [[ $typecheck_status != 0 || $lmdb_status != 0 || $reasons_status != 0 ]]; then
   failed=()
   [[ $lmdb_status != 0 ]] && failed+=("the LMDB objects check (exit $lmdb_status)")
   [[ $typecheck_status != 0 ]] && failed+=("the Swift type-check (exit $typecheck_status)")
-  echo "apple-check: FAILED: ${failed[0]}${failed[1]:+; ${failed[1]}}" >&2
-  [[ $typecheck_status != 0 ]] && exit "$typecheck_status"
-  exit "$lmdb_status"
+  [[ $reasons_status != 0 ]] && failed+=("the required-reason check (exit $reasons_status)")
+  joined=$(printf '; %s' "${failed[@]}")
+  echo "apple-check: FAILED: ${joined:2}" >&2
+  for status in "$typecheck_status" "$lmdb_status" "$reasons_status"; do
+    [[ $status != 0 ]] && exit "$status"
+  done
 fi
-echo "apple-check: OK (the LMDB objects and the Swift type-check)"
+echo "apple-check: OK (the LMDB objects, the Swift type-check and the required-reason APIs)"

@@ -16,7 +16,8 @@
 # SWIFT_LOG_SRC / SWIFT_ATOMICS_SRC (checkouts of swift-log and swift-atomics; default: the
 # checkout's .build/checkouts, else `swift package resolve` into WORK_DIR/spm), LMDB_HEADER (the
 # lmdb.h of the `LMDB` module RouteLogLMDB imports on Apple platforms; default: LMDB 0.9's from
-# Debian's source package, see Tools/LMDB/source.sh), DOC_CHAINS (see above).
+# Debian's source package, see Tools/LMDB/source.sh), DOC_CHAINS (see above), OBJECTS_DIR (when
+# set, RouteLog's modules are also compiled there to objects, NAME.o, in the same compiler run).
 #
 # Exit status: 0 when every module (and doc chain) type-checks, 1 when the compiler reports errors
 # in RouteLog's sources or doc examples, 2 when the setup (SDK, resource dir, SDK module builds) fails.
@@ -629,9 +630,16 @@ emit_module() {
   local name=$1 kind=$2 dir=$3; shift 3
   local files; mapfile -t files < <(swift_files "$dir")
   echo "== $name: ${#files[@]} files"
-  local out=$WORK/logs/$name.log
+  local out=$WORK/logs/$name.log object=()
+  # With OBJECTS_DIR, RouteLog's own modules are compiled to one arm64 object each in the same run
+  # (IRGen without Xcode's legacy layouts, as in the SwiftPM note above), for check.sh's
+  # required-reason check (llvm-nm -u).
+  if [[ -n "${OBJECTS_DIR:-}" && $kind == routelog ]]; then
+    mkdir -p "$OBJECTS_DIR" && rm -f "$OBJECTS_DIR/$name.o"
+    object=(-c -o "$OBJECTS_DIR/$name.o" -Xfrontend -disable-legacy-type-info)
+  fi
   if "$SWIFTC" -emit-module -wmo -module-name "$name" -parse-as-library "${COMMON[@]}" "${SEARCH[@]}" \
-       -DSWIFT_PACKAGE -DDEBUG -Onone "$@" -emit-module-path "$MODS/$name.swiftmodule" \
+       -DSWIFT_PACKAGE -DDEBUG -Onone "$@" -emit-module-path "$MODS/$name.swiftmodule" "${object[@]}" \
        "${files[@]}" >"$out" 2>&1; then
     grep -E '(warning|error):' "$out" | grep -v '^ *[0-9]* |' | sort -u || true
     # RouteLog's own modules must be warning-free too.
