@@ -3,7 +3,7 @@
 
     api.py args BIN MODULE      the digester's search arguments for MODULE, one a line
     api.py filter IN OUT ...    the public API of each dump IN, written to OUT
-    api.py same A B             exit 0 when two filtered dumps hold the same declarations
+    api.py same A B             exit 0 when two filtered dumps hold the same declarations, in any order
     api.py exports A B          the @_exported imports of dump A that dump B lacks, one a line
 
 `args` reads the arguments the build compiled MODULE with (SwiftPM's build manifest, BIN/../../CONFIG.yaml)
@@ -158,6 +158,20 @@ def declarations(path):
         return json.load(f)
 
 
+def canonical(node):
+    """node with the members of the module and of each type in one order (a signature's stays)."""
+    node = dict(node)
+    for key in NESTED:
+        if key in node:
+            children = [canonical(c) for c in node[key]]
+            if node.get("kind") in ("Root", "TypeDecl"):
+                children.sort(key=lambda c: json.dumps(c, sort_keys=True))
+            node[key] = children
+    if "conformances" in node:
+        node["conformances"] = sorted(node["conformances"], key=lambda c: json.dumps(c, sort_keys=True))
+    return node
+
+
 def exported_imports(path):
     root = declarations(path)["ABIRoot"]
     return [c["name"] for c in root.get("children", []) if c.get("kind") == "Import" and "Exported" in c.get("declAttributes", [])]
@@ -170,7 +184,7 @@ def main(argv):
     if len(argv) >= 3 and argv[0] == "filter" and len(argv) % 2 == 1:
         return filter_dumps(list(zip(argv[1::2], argv[2::2])))
     if len(argv) == 3 and argv[0] == "same":
-        return 0 if declarations(argv[1]) == declarations(argv[2]) else 1
+        return 0 if canonical(declarations(argv[1])["ABIRoot"]) == canonical(declarations(argv[2])["ABIRoot"]) else 1
     if len(argv) == 3 and argv[0] == "exports":
         current = set(exported_imports(argv[2]))
         for name in exported_imports(argv[1]):
