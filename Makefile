@@ -12,7 +12,7 @@ TOOLS_BIN = $$($(TOOLS_SWIFT) --show-bin-path)
 PREFIX ?= /usr/local
 CONFIGURATION ?= release
 
-.PHONY: setup build test test-apple-locks doc-examples test-tsan demo bench fuzz fixtures-check apple-check install clean
+.PHONY: setup build test test-apple-locks doc-examples api-check api-baseline test-tsan demo bench fuzz fixtures-check apple-check install clean
 
 # Installs the system packages RouteLog needs: liblmdb-dev (the store), lmdb-utils (mdb_stat, used by
 # tests), libsqlite3-dev (the benchmark baseline), pkg-config, python3 (the doc examples check), and
@@ -58,7 +58,8 @@ install: setup
 
 # First a check that the Linux build resolved no Apple-only package (agisboye/CLMDB, LMDB's sources for
 # Apple platforms, behind the BundledLMDB trait, which is off on Linux; a stale Package.resolved that
-# pins it would make even a trait-off build fetch it). Then the doc examples, the Swift tests, the
+# pins it would make even a trait-off build fetch it). Then the public API check (api-check, below:
+# its self-test, then the built modules against Tools/API), the doc examples, the Swift tests, the
 # store's and the multi-process tests again with LMDB's Apple lock mode (test-apple-locks, below),
 # the timeline viewer's browser tests (headless Chromium driven by
 # Selenium, with Debian's Python: /usr/bin/python3 sees python3-selenium; screenshots go to
@@ -86,6 +87,8 @@ test: setup
 	  exit 1; \
 	fi
 	Tools/AppResolve/check.sh
+	Tools/API/check.sh --self-test
+	Tools/API/check.sh
 	Tools/DocExamples/check.sh
 	/usr/bin/python3 Tools/Layout/check.py
 	$(SWIFT) test --skip-build
@@ -108,6 +111,23 @@ test: setup
 # sanitizer runtimes ship with the Swift toolchain; nothing else is needed.
 fuzz: setup
 	Tools/Fuzz/run.sh $(FUZZ_SECONDS)
+
+# The public API of the app-facing modules (RouteLogCore, RouteLogLMDB, RouteLog, RouteLogTesting,
+# RouteLogSwiftUI; SPI and `package` declarations left out) against the committed baseline,
+# Tools/API/<Module>.json, with swift-api-digester: fails with one line per breaking change (a
+# declaration removed or renamed, a changed signature, a new protocol requirement...); additions
+# pass. First its self-test: a probe module compiled three ways must fail on a break and pass an
+# addition. A few seconds once built; part of `make test`. See Tools/API/check.sh.
+api-check: setup
+	$(SWIFT) build
+	Tools/API/check.sh --self-test
+	Tools/API/check.sh
+
+# Rewrites Tools/API/ from the built modules. Commit it with the change to the API; a breaking change
+# also needs its entry in CHANGELOG.md.
+api-baseline: setup
+	$(SWIFT) build
+	Tools/API/check.sh --update
 
 # Compiles every ```swift block of README.md and the DocC articles against the built modules.
 doc-examples: build
