@@ -12,6 +12,14 @@ enum CrashApp {
 
     /// Runs one to its end and returns its output's lines.
     static func run(_ arguments: [String]) throws -> [String] { try start(arguments).rest() }
+
+    /// An extension in the middle of a request on the store at `store`: it has the store open and
+    /// has recorded its first call. Kill it (and read its rest) when done.
+    static func extensionMidRequest(_ store: String) throws -> Child {
+        let child = try start(["extension", store, "3", "0", "kill"])
+        while let l = child.nextLine(), !l.hasPrefix("seq ") {}
+        return child
+    }
 }
 
 /// The seqs `routelog log --json` shows for a session, and which of them it marks as recovered.

@@ -119,9 +119,7 @@ import Testing
         let dir = try TempDir()
         defer { dir.cleanup() }
         let ext = dir.path("share")
-        // A process that has the store open (an extension in a request).
-        let child = try CrashApp.start(["extension", ext, "3", "0", "kill"])
-        while let l = child.nextLine(), !l.hasPrefix("seq ") {}
+        let child = try CrashApp.extensionMidRequest(ext)
         defer { child.kill(); _ = child.rest() }
         var opened: (any Error)?
         do { _ = try LMDBEventLog.open(at: ext, options: .init(oneProcessAtATime: true)) } catch { opened = error }

@@ -97,9 +97,7 @@ import Testing
         let dir = try TempDir()
         defer { dir.cleanup() }
         let ext = dir.path("share")
-        // The extension is in the middle of a request.
-        let child = try CrashApp.start(["extension", ext, "3", "0", "kill"])
-        while let l = child.nextLine(), !l.hasPrefix("seq ") {}
+        let child = try CrashApp.extensionMidRequest(ext)
         defer { child.kill(); _ = child.rest() }
         let app = try LMDBEventLog.open(at: dir.path("app"), options: .init(retention: .none))
         let moved = try app.moveSessions(fromStoreAt: ext)
