@@ -33,7 +33,7 @@ public struct FixtureCheckResult: Hashable, Sendable, CustomStringConvertible {
     /// The fixture's name.
     public var name: String
     /// The replay of the fixture's events from the empty state.
-    @_spi(Tools) public var replay: ReplayResult
+    public var replay: ReplayResult
     /// Whether the fixture has an `expect` block at all.
     public var hasExpectation: Bool
     /// Every difference, outcomes first, then state, then digest. Empty when the fixture passes.

@@ -78,7 +78,7 @@ public struct Fixture: Hashable, Sendable {
         }
 
         /// The expectation a replay produced: every outcome, the final state and its digest.
-        @_spi(Tools) public init(_ result: ReplayResult) {
+        public init(_ result: ReplayResult) {
             self.init(outcomes: result.steps.map(\.outcome), state: result.state, digest: result.state.digest)
         }
     }

@@ -29,13 +29,13 @@ public struct ReplayStep: Hashable, Sendable {
 }
 
 /// The result of folding a list of events from the empty state.
-@_spi(Tools) public struct ReplayResult: Hashable, Sendable {
+public struct ReplayResult: Hashable, Sendable {
     public var state: NavigationState
     public var steps: [ReplayStep]
 }
 
 /// Folds `events` from the empty state, recording each outcome and digest.
-@_spi(Tools) public func replay<S: Sequence>(_ events: S) -> ReplayResult where S.Element == Event {
+public func replay<S: Sequence>(_ events: S) -> ReplayResult where S.Element == Event {
     var r = Replayer()
     var steps: [ReplayStep] = []
     steps.reserveCapacity(events.underestimatedCount)
