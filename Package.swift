@@ -132,3 +132,27 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The documentation build (`make docs`) only: the Swift-DocC plugin, added when ROUTELOG_DOCS=1 is in
+// the environment the manifest is read in, so an app that adds RouteLog never resolves it (nor its
+// swift-docc-symbolkit; Tools/AppResolve/check.sh counts what an app resolves). `make docs` sets the
+// variable; it shares .build with `swift build`, which reuses the modules built there and is not
+// rebuilt by the switch. The plugin builds its symbol graphs with every trait on (SwiftPM's
+// getSymbolGraph does), which on Linux would fetch CLMDB and compile `import LMDB`: there the
+// documentation build drops the BundledLMDB trait and CLMDB, as a Linux build does anyway.
+if Context.environment["ROUTELOG_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.3"))
+    #if os(Linux)
+    package.traits = []
+    package.dependencies.removeAll {
+        if case .sourceControl(_, let location, _) = $0.kind, location.hasSuffix("/CLMDB") { return true }
+        return false
+    }
+    for target in package.targets {
+        target.dependencies.removeAll {
+            if case .productItem(_, "CLMDB", _, _) = $0 { return true }
+            return false
+        }
+    }
+    #endif
+}

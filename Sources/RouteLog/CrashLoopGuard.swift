@@ -177,7 +177,7 @@ extension Navigator {
     /// in silence: the navigator starts a new session, ``recordingError`` says why in one line,
     /// and every call since launch is written into the store once it opens (the recorder tries
     /// again every `retryDelay` seconds). With a log that keeps early journals
-    /// (``RouteLogCore/EarlyJournalingEventLog``, such as `LMDBEventLog`) each of those calls is
+    /// (``/RouteLogCore/EarlyJournalingEventLog``, such as `LMDBEventLog`) each of those calls is
     /// also in a journal before it returns, from the first one: in the store's `journal/new/`
     /// folder, or, when that cannot be written, in `earlyJournalDirectory` (`nil`: the log's
     /// default, on Apple platforms a folder of the app's Application Support without Data

@@ -17,12 +17,17 @@ extension Navigator {
     /// happened.
     ///
     /// - Parameters:
+    ///   - log: the log that holds the session.
+    ///   - session: the session to restore; new calls are recorded to it.
     ///   - migrate: maps a recorded route to today's route, `nil` when it is gone; by default
     ///     `Route.migrate`.
+    ///   - run: this launch's app version and build, recorded as the session's new run (see
+    ///     ``/RouteLogCore/RunInfo``) when the log records runs.
+    ///   - logger: receives rejected calls (debug) and recording failures (error).
+    ///   - clock: milliseconds since 1970, stamped on each event's metadata.
+    ///   - retryDelay: seconds between attempts to write to a failing log.
     ///   - historyWindow: recent events kept in memory for time travel (``defaultHistoryWindow``).
     /// - Throws: `EventLogError` (or the store's error) when the session cannot be read.
-    ///   - run: this launch's app version and build, recorded as the session's new run (see
-    ///     ``RouteLogCore/RunInfo``) when the log records runs.
     public convenience init(log: any EventLog, restoring session: SessionID, migrate: ((RecordedRoute) throws -> Route?)? = nil,
                             run: RunStart = RunStart(),
                             logger: Logger = Logger(label: "RouteLog"),
@@ -64,7 +69,7 @@ extension Navigator {
     /// Opens the newest session that `filter` accepts, that an app wrote (never an imported one)
     /// and that no live navigator is writing (another window of the app, in this process or
     /// another: it gets a session of its own), otherwise starts `new`; the restored session continues with a new run of `new`'s app
-    /// version and build. "Newest" is the last to enter the log (``SessionInfo/entryOrder``).
+    /// version and build. "Newest" is the last to enter the log (``/RouteLogCore/SessionInfo/entryOrder``).
     ///
     /// - Throws: what the log throws when it cannot be read or cannot create a session.
     public static func restoringLatest(log: any EventLog, where filter: (SessionInfo) -> Bool, orStarting new: NewSession = NewSession(),

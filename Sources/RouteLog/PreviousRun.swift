@@ -1,11 +1,11 @@
 import Foundation
 @_spi(Tools) import RouteLogCore
 
-/// The launch before this one, as the store recorded it: how it ended (``RunInfo/end``: crashed,
+/// The launch before this one, as the store recorded it: how it ended (``/RouteLogCore/RunInfo/end``: crashed,
 /// suspended, clean…), its last event, and the state the user saw then.
 ///
 /// On the launch after a crash, a restored navigator's ``Navigator/previousRun`` tells the app
-/// what was on screen when it died, and ``fixture()`` gives the run as a fixture to attach to the
+/// what was on screen when it died, and ``fixture(name:)`` gives the run as a fixture to attach to the
 /// crash report (`routelog repro` writes the same fixture from the store, with a test).
 public struct PreviousRun: Sendable {
     /// The session the run belongs to (the one the navigator restored).
@@ -28,7 +28,7 @@ public struct PreviousRun: Sendable {
     public var screens: ScreenLayout { ScreenLayout(state) }
 
     /// The run as a fixture (`routelog-fixture/1`): events that rebuild the state the run started
-    /// from, the run's own events, and an expect block; see ``RouteLogCore/Reproduction``.
+    /// from, the run's own events, and an expect block: the fixture `routelog repro` writes.
     public func fixture(name: String? = nil) throws -> Fixture {
         try Reproduction.fixture(of: run, lastSeq: lastSeq, session: session, in: log, name: name ?? "run-\(run.number)-\(run.end.name)")
     }

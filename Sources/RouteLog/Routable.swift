@@ -86,7 +86,9 @@ extension RouteRef {
 
     /// Decodes the app's route from the stored payload.
     ///
-    /// - Parameter seq: the seq of the event that recorded the route, named in the error.
+    /// - Parameters:
+    ///   - type: the app's route type.
+    ///   - seq: the seq of the event that recorded the route, named in the error.
     /// - Throws: ``RouteDecodingError`` when there is no payload, it does not decode, or it
     ///   decodes to a route with another `id`.
     public func decode<Route: Routable>(as type: Route.Type, seq: UInt64? = nil) throws(RouteDecodingError) -> Route {

@@ -9,7 +9,7 @@ public struct CorpusError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Restores the last state of every session of a corpus with today's route type, as a navigator
-/// restoring each session would (``RouteRestorer``: the same migrations, the same drops, an
+/// restoring each session would (``/RouteLog/RouteRestorer``: the same migrations, the same drops, an
 /// invalid result started empty), and counts the outcomes by app version. Never reports; the
 /// gate is ``expectRestore(corpus:as:migrate:atLeast:counting:filePath:sourceLocation:)``.
 ///

@@ -58,7 +58,7 @@ public struct FixtureCheckResult: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Fixture {
-    /// Replays the events from the empty state with ``replay(_:)`` and compares the result with
+    /// Replays the events from the empty state with `replay(_:)` and compares the result with
     /// ``expect``: each outcome, the final state and the digest.
     public func check() -> FixtureCheckResult {
         let result = replay(events.map(\.event))
@@ -94,7 +94,7 @@ extension Fixture {
 
     /// Whether record mode is on: the environment variable `ROUTELOG_RECORD` is `1` (or `true`/`yes`).
     ///
-    /// In record mode, fixture tests rewrite each file with ``recorded()`` instead of failing.
+    /// In record mode, fixture tests rewrite each file with `recorded()` instead of failing.
     public static var isRecordModeEnabled: Bool {
         guard let value = ProcessInfo.processInfo.environment["ROUTELOG_RECORD"] else { return false }
         return ["1", "true", "yes"].contains(value.lowercased())

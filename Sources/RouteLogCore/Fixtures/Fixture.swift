@@ -26,11 +26,11 @@ import Foundation
 ///
 /// `events` holds ``RecordedEvent``s in their canonical JSON form (with an optional `"meta"`).
 /// `expect` is optional: a hand-written list of events without it is a valid fixture, and
-/// ``recorded()`` (or record mode, ``isRecordModeEnabled``) fills it in from a replay. Each of the
+/// `recorded()` (or record mode, ``isRecordModeEnabled``) fills it in from a replay. Each of the
 /// three expectations may also be left out on its own. An optional top-level `"session"` object
 /// (``SessionHeader``) says where an exported fixture came from.
 ///
-/// ``rendered()`` writes the canonical text: top-level keys in the order above, one event per line
+/// `rendered()` writes the canonical text: top-level keys in the order above, one event per line
 /// and one outcome per line, so that a git diff of a fixture reads event by event.
 public struct Fixture: Hashable, Sendable {
     /// The format this build reads and writes.

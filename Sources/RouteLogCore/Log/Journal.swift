@@ -60,7 +60,7 @@ public protocol JournalingEventLog: EventLog {
     /// was suspended is marked open again.
     func resumeWriting(_ session: SessionID, run: Int) throws
     /// Whether a live writer (a navigator of this process or another, not suspended) is writing
-    /// `session` now: ``Navigator/restoringLatest`` never resumes such a session, so that a second
+    /// `session` now: `Navigator.restoringLatest` never resumes such a session, so that a second
     /// window of an app gets a session of its own.
     func isBeingWritten(_ session: SessionID) -> Bool
 }

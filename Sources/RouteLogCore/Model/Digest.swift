@@ -13,7 +13,7 @@
 ///
 /// Being a sum, the digest is maintained incrementally by the reducer: a push adds one term, a pop
 /// subtracts one, a dismiss subtracts the terms of what it removes (each created once, so the
-/// cost is amortized O(1) per event however deep a path grows). ``NavigationState/computeDigest()``
+/// cost is amortized O(1) per event however deep a path grows). `NavigationState.computeDigest()`
 /// recomputes it from scratch; tests check the two agree.
 public struct Digest: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var hi: UInt64

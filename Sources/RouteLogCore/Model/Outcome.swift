@@ -12,7 +12,7 @@ public enum RejectionReason: String, Hashable, Sendable, CaseIterable, Codable {
     case invalidCount
     /// `setTabs` with no ids, an empty id or a duplicate; `selectTab` of an empty id.
     case invalidTabs
-    /// `reset` to a state that breaks an invariant (see ``NavigationState/validate()``), or
+    /// `reset` to a state that breaks an invariant (see `NavigationState.validate()`), or
     /// that holds a token larger than the reset's own seq.
     case invalidState
     /// `selectTab` or `setTabs(selected:)` naming a tab that does not exist.
@@ -35,7 +35,7 @@ public enum RejectionReason: String, Hashable, Sendable, CaseIterable, Codable {
     case notInteractive
     /// `interactiveDismiss` of a presentation shown with `dismissible: false`.
     case notDismissible
-    /// A `show` that would nest presentations deeper than ``NavigationState/maxChainDepth``.
+    /// A `show` that would nest presentations deeper than `NavigationState.maxChainDepth`.
     /// Checked after every other reason; an in-place update never adds depth.
     case chainTooDeep
 }

@@ -93,7 +93,7 @@ extension LMDBEventLog {
 
 extension LMDBEventLog: EarlyJournalingEventLog {
     /// Opens run 1's journal of the new session `session` of the store at `store` without opening
-    /// the store (see ``RouteLogCore/EarlyJournalingEventLog``): in `journal/new/` in the store's
+    /// the store (see ``/RouteLogCore/EarlyJournalingEventLog``): in `journal/new/` in the store's
     /// folder, else in `fallbackDirectory`. The next read-write open of the store (in this process
     /// or a later one) recovers it, creating the session when the store does not hold it.
     public static func beginEarlyRun(store: String, session: SessionInfo, _ run: RunStart,
@@ -145,7 +145,7 @@ extension LMDBEventLog: EarlyJournalingEventLog {
     }
 
     /// Creates the session `info` describes with its id, or returns the stored one (see
-    /// ``RouteLogCore/EarlyJournalingEventLog/createSession(withID:)``). Retention applies as after
+    /// ``/RouteLogCore/EarlyJournalingEventLog/createSession(withID:)``). Retention applies as after
     /// ``createSession(_:)``.
     public func createSession(withID info: SessionInfo) throws -> SessionInfo {
         try journals.adoptEarly(info, entries: [], run: nil)

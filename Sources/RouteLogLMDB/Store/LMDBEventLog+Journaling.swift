@@ -16,7 +16,7 @@ extension LMDBEventLog: JournalingEventLog {
         journals.overlay?.journaled(id, in: records)
     }
 
-    /// Starts a run of `id` (see ``RunInfo``) and opens its journal: a navigator on this log calls
+    /// Starts a run of `id` (see ``/RouteLogCore/RunInfo``) and opens its journal: a navigator on this log calls
     /// it when it opens, so that each of its calls survives the death of the process.
     ///
     /// How the session's previous run ended is never guessed here: the journal of a writer that

@@ -51,7 +51,7 @@ extension LMDBEventLog {
         /// (``FileProtection/completeUntilFirstUserAuthentication`` by default).
         public var fileProtection: FileProtection
         /// Whether one process at a time may have the store open (see
-        /// ``LMDBEnvironment/Options/oneProcessAtATime``): an app extension's own store in the App
+        /// `LMDBEnvironment.Options.oneProcessAtATime`): an app extension's own store in the App
         /// Group container, opened only while the extension handles a request, and by the app only
         /// while it moves the extension's sessions into its own store
         /// (``moveSessions(fromStoreAt:)``). Off by default.
@@ -150,7 +150,7 @@ extension LMDBEventLog {
         case completeUntilFirstUserAuthentication
         /// Readable only while the device is unlocked: about ten seconds after it locks, a read
         /// fails and a fault on a page of the map that is not in memory kills the process, so an
-        /// app choosing this must ``LMDBEnvironment/release()`` the store (`Navigator.suspend()`)
+        /// app choosing this must release the store (`Navigator.suspend()`)
         /// before the device locks.
         case complete
         /// No protection class is set: the files get the app's default.

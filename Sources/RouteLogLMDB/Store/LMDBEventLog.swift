@@ -8,7 +8,7 @@ import Foundation
 // `SessionImporter` (Import/) and `Verifier` (Verification/). Its methods forward to them; the
 // extensions beside this file group them by part.
 
-/// A durable, append-only, verifiable ``EventLog`` in an LMDB store.
+/// A durable, append-only, verifiable ``/RouteLogCore/EventLog`` in an LMDB store.
 ///
 /// A store is a directory (created with mode 0700, files 0600) holding one LMDB environment with
 /// five named databases: `meta` (the store format), `sessions`, `events`, `snapshots` and `sites`
@@ -25,7 +25,7 @@ import Foundation
 /// **Records.** Each event record holds a format version, the event's kind, its outcome, the
 /// event with its metadata (encoded by the core's codec), the digest of the state after it and a
 /// checksum (`StableHasher`, 128 bits, over the previous record's checksum and the record's
-/// bytes, so the records form a chain). Reads check each checksum; ``verify(session:reducer:)``
+/// bytes, so the records form a chain). Reads check each checksum; `verify(session:reducer:)`
 /// also replays the events against the stored outcomes and digests.
 ///
 /// **Appends** run on one writer thread per log, in short write transactions: concurrent appends
@@ -40,8 +40,8 @@ import Foundation
 ///
 /// **Processes.** Any number of processes can open one store, even one that does not exist yet
 /// (see ``open(at:options:)`` for what a caller may assume); several read while one writes at a
-/// time (the CLI follows a live app with ``follow(session:from:)``). Within a process, stores are
-/// shared per path (see ``LMDBEnvironment``). Stale reader slots are cleared at open and a full
+/// time (the CLI follows a live app with `follow(session:from:)`). Within a process, stores are
+/// shared per path (see `LMDBEnvironment`). Stale reader slots are cleared at open and a full
 /// map grows by itself. <doc:SharingAStore> covers an app and its extensions on one store.
 ///
 /// On Linux it runs on the system's liblmdb; on Apple platforms on LMDB 0.9's own sources, built
@@ -179,7 +179,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
 
     // MARK: Events
 
-    /// Appends a batch in one transaction (see ``EventLog/append(_:to:expectedSeq:)``).
+    /// Appends a batch in one transaction (see ``/RouteLogCore/EventLog/append(_:to:expectedSeq:)``).
     ///
     /// Concurrent appends to any sessions are committed together. Returns once the batch is
     /// committed (and, with ``Durability/perEvent``, synced).
@@ -191,11 +191,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         try records.append(events, to: id, expectedSeq: expectedSeq)
     }
 
-    /// Calls `body` with the events `from ... through`, in order (see ``EventLog/read(_:from:through:_:)``).
+    /// Calls `body` with the events `from ... through`, in order (see ``/RouteLogCore/EventLog/read(_:from:through:_:)``).
     ///
     /// Events are read in short read transactions of a few hundred records, so a slow `body` never
     /// holds one open. Each record's checksum is checked. A read-only log goes on with the events
-    /// it shows from a crashed writer's journal (see ``journaled(_:)``) after the stored ones.
+    /// it shows from a crashed writer's journal (see `journaled(_:)`) after the stored ones.
     ///
     /// - Throws: `EventLogError.sessionNotFound`; ``LMDBEventLogError/corruptRecord(session:seq:reason:)``
     ///   for a record that is garbled, truncated or missing.
@@ -209,7 +209,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// missing record fails its whole chunk (none of its events reach `body`).
     @_spi(Tools) public static var readChunk: UInt64 { RecordLog.readChunk }
 
-    /// The latest stored snapshot at or before `seq` (see ``EventLog/snapshot(_:atOrBefore:)``).
+    /// The latest stored snapshot at or before `seq` (see ``/RouteLogCore/EventLog/snapshot(_:atOrBefore:)``).
     public func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
         try records.snapshot(id, atOrBefore: seq)
     }

@@ -42,7 +42,7 @@ public enum LMDBEventLogError: Error, Hashable, Sendable, CustomStringConvertibl
     /// `owner.lock`): the app moving the store's sessions into its own (`byMove`), which lets go
     /// between short slices, or a process that has it open. Nothing was opened.
     case storeHeld(path: String, byMove: Bool)
-    /// The store's map reached ``LMDBEnvironment/Options/maxMapSize``: nothing more fits until
+    /// The store's map reached its maximum size (``LMDBEventLog/Options/maxMapSize``): nothing more fits until
     /// sessions are deleted (retention) and the store compacted.
     case storeFull(path: String, maxMapSize: Int)
 
