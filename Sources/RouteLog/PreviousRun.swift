@@ -24,7 +24,9 @@ public struct PreviousRun: Sendable {
         return false
     }
 
-    /// What was on screen, one line per tab: `[home*] inbox ▸ thread-42 ┃ sheet composer`.
+    /// What was on screen, in one line: each tab's stacks and presentations, the selected tab
+    /// starred, tabs separated by `; ` (`[home*] inbox ▸ thread-42 ┃ sheet composer; [library] root`).
+    /// Compare screens by this layout, not by digest: a fixture of the run renumbers its tokens.
     public var screens: ScreenLayout { ScreenLayout(state) }
 
     /// The run as a fixture (`routelog-fixture/1`): events that rebuild the state the run started

@@ -1,5 +1,5 @@
-// The README's running example, compiled with every documented block that uses `AppRoute`
-// without declaring it.
+// The routes of the documentation's running example (the README's, with the alert the guides
+// add), compiled with every documented block that uses `AppRoute` without declaring it.
 import RouteLog
 
 enum AppRoute: Routable {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of README.md and the DocC articles against the modules of this
-# checkout (type-checked with the built modules, so it costs a second or two per chain after
-# `swift build`). Blocks are grouped into chains as extract.py describes. Exit 1 when one fails.
+# Compiles every ```swift block of README.md, the DocC articles and the tools' manual
+# (Tools/RouteLogTools/Docs) against the modules of this checkout (type-checked with the built
+# modules, so it costs a second or two per chain after `swift build`). Blocks are grouped into
+# chains as extract.py describes. Exit 1 when one fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
@@ -33,7 +34,9 @@ check() {
     fi
   done
 }
-check library . README.md Sources/*/*.docc/*.md
+# The tools' manual shows the library's API (RouteLogTesting in an app's tests), so its blocks compile
+# against the library's build.
+check library . README.md Sources/*/*.docc/*.md Tools/RouteLogTools/Docs/*.md
 check tools Tools/RouteLogTools Tools/RouteLogTools/Sources/*/*.docc/*.md
 if [ "$failed" -gt 0 ]; then
   echo "$failed of $total doc example chains do not compile"

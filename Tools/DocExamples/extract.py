@@ -10,7 +10,7 @@ A block is its own chain unless an HTML comment on the line before it says other
   <!-- example: third-party --> names another vendor's SDK (a crash reporter's), which this
                                package does not have: not compiled
 Markers combine: <!-- example: continues, swiftui -->. A chain that names `AppRoute` without
-declaring it is compiled with AppRoute.swift (the README's running example).
+declaring it is compiled with AppRoute.swift (the documentation's running example).
 
 Usage: extract.py OUT_DIR FILE.md...   Writes OUT_DIR/NNN/main.swift (plus AppRoute.swift when
 needed), OUT_DIR/NNN/origin (file:line of the chain's first block) and OUT_DIR/NNN/platforms

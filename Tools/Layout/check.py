@@ -1,12 +1,12 @@
 #!/usr/bin/python3
-"""The README's project layout is true: every path it names exists, and every target and folder
+"""The project layout in CONTRIBUTING.md is true: every path it names exists, and every target and folder
 under Sources/, Tests/, Tools/ and the tools' package's Sources/ and Tests/ (and every target of
 both Package.swift files) is named in it.
 
     /usr/bin/python3 Tools/Layout/check.py [ROOT]
 
-Reads the section `## Project layout` of ROOT/README.md (default: the repository this script is
-in) to the next `## ` heading; a path is any backticked text that starts with Sources/, Tests/,
+Reads the section `## Project layout` of ROOT/CONTRIBUTING.md (default: the repository this script
+is in) to the next `## ` heading; a path is any backticked text that starts with Sources/, Tests/,
 Tools/ or Fixtures/ (a trailing `/` or `/…` part is a folder inside it). Prints what is wrong, one
 line each, and exits 1; prints one line and exits 0 when the map is true.
 """
@@ -15,16 +15,17 @@ import re
 import sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
-start = readme.index("## Project layout")
-end = readme.find("\n## ", start + 1)
-section = readme[start:end if end > 0 else len(readme)]
+MAP = "CONTRIBUTING.md"
+text = open(os.path.join(root, MAP), encoding="utf-8").read()
+start = text.index("## Project layout")
+end = text.find("\n## ", start + 1)
+section = text[start:end if end > 0 else len(text)]
 
 named = set(re.findall(r"`((?:Sources|Tests|Tools|Fixtures)/[^`\s]*)`", section))
 problems = []
 for path in sorted(named):
     if not os.path.exists(os.path.join(root, path.rstrip("/"))):
-        problems.append(f"README names {path}, which does not exist")
+        problems.append(f"{MAP} names {path}, which does not exist")
 
 # Every folder one level under Sources/, Tests/ and Tools/ is named (itself or a path inside it).
 for top in ["Sources", "Tests", "Tools", "Tools/RouteLogTools/Sources", "Tools/RouteLogTools/Tests"]:
@@ -33,17 +34,17 @@ for top in ["Sources", "Tests", "Tools", "Tools/RouteLogTools/Sources", "Tools/R
         if name.startswith(".") or not os.path.isdir(os.path.join(root, folder)):
             continue
         if not any(p.rstrip("/") == folder or p.startswith(folder + "/") for p in named):
-            problems.append(f"README does not name {folder}")
+            problems.append(f"{MAP} does not name {folder}")
 
 # Every target of both packages (the library's and the tools') is named by its name.
 manifest = "".join(open(os.path.join(root, m), encoding="utf-8").read() for m in ["Package.swift", "Tools/RouteLogTools/Package.swift"])
 targets = re.findall(r"\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*\"([^\"]+)\"", manifest)
 for t in targets:
     if f"`{t}`" not in section and not any(p.rstrip("/").endswith("/" + t) for p in named):
-        problems.append(f"README does not name the target {t}")
+        problems.append(f"{MAP} does not name the target {t}")
 
 for p in problems:
     print(f"layout: {p}")
 if problems:
     sys.exit(1)
-print(f"layout: the README names {len(named)} paths, every target ({len(set(targets))}) and every folder of Sources/, Tests/, Tools/ and the tools' package")
+print(f"layout: {MAP} names {len(named)} paths, every target ({len(set(targets))}) and every folder of Sources/, Tests/, Tools/ and the tools' package")

@@ -35,7 +35,10 @@ public struct ScreenLayout: Hashable, Sendable, CustomStringConvertible {
         selectedTab = state.selectedTab
     }
 
-    /// The screens in one line per tab: `[home] inbox ▸ thread-42 ┃ sheet composer ▸ attachments`.
+    /// The screens in one line: for each tab its name in brackets (starred when selected; no name
+    /// without tabs), then each level's stack joined by ` ▸ ` with what it presents after ` ┃ `, the
+    /// levels joined by ` ▸ ` (`root` when there is nothing); tabs separated by `; `:
+    /// `[home*] inbox ▸ thread-42 ┃ sheet composer ▸ attachments; [library] root`.
     public var description: String {
         tabs.map { tab in
             let chain = tab.levels.map { level -> String in

@@ -29,11 +29,11 @@
 //   routelog-lmdb-crashtest fleet STORE SESSIONS SEED
 //       Writes SESSIONS generated sessions (app "Mail", versions 1.0, 1.1 and 2.0 in turn, a few
 //       hundred events each with times, origins and call sites) and prints one JSON line with
-//       the answers of the README's four fleet queries, computed from the replay: rejections by
-//       app version and reason, refused swipes by the screen on top, the sessions that ended
-//       inside an undismissible presentation, and what was on screen when a run crashed (every
-//       fourth session's second run, of the next version, dies with its last events only in its
-//       journal, left for the export to show).
+//       the answers of the four queries of RouteLogLMDB's "Fleet export" article, computed from
+//       the replay: rejections by app version and reason, refused swipes by the screen on top, the
+//       sessions that ended inside an undismissible presentation, and what was on screen when a
+//       run crashed (every fourth session's second run, of the next version, dies with its last
+//       events only in its journal, left for the export to show).
 //   routelog-lmdb-crashtest die-in-write STORE
 //       Opens the store's LMDB environment, begins a write transaction, prints "in-txn" and waits
 //       inside it until killed: a writer that dies holding LMDB's cross-process writer lock.

@@ -25,7 +25,8 @@ extension Timeline {
         /// data and ``stateByteCost`` per unit of the current state's text (the state is held
         /// several times over while the page is built: a path 100,000 routes deep costs more than
         /// its events' data). The constants were fitted to the peak RSS of the release `routelog
-        /// report` on small-state, large-payload and ever-deeper sessions (README, "Seeing a session").
+        /// report` on small-state, large-payload and ever-deeper sessions (the tools' manual,
+        /// Docs/Timeline.md and Docs/Benchmarks.md).
         public var cost: Int { Self.eventCost * count + Self.byteCost * data.count + Self.stateByteCost * stateLength }
 
         /// Bytes of peak memory per event, whatever its size.

@@ -1,13 +1,14 @@
 #!/usr/bin/python3
-"""The README's fleet queries, run by DuckDB over `routelog export --format events-jsonl`.
+"""The fleet queries of RouteLogLMDB's "Fleet export" article, run by DuckDB over
+`routelog export --format events-jsonl`.
 
     /usr/bin/python3 Tools/RouteLogTools/Tests/Fleet/fleet_duckdb_test.py BIN_DIR
 
 BIN_DIR holds the built routelog and the test program routelog-lmdb-crashtest, which writes
-generated sessions into a new store and prints the answers to the three questions, computed in
-Swift from a replay of the generated events; routelog exports the store; the three ```sql blocks
-of the README's "Fleet export" section run over the export and each answer must equal the
-replay's. DuckDB is installed by `make setup`; without it this script fails (it never skips).
+generated sessions into a new store and prints the answers to the four questions, computed in
+Swift from a replay of the generated events; routelog exports the store; the four ```sql blocks
+of Sources/RouteLogLMDB/RouteLogLMDB.docc/FleetExport.md run over the export and each answer must
+equal the replay's. DuckDB is installed by `make setup`; without it this script fails (it never skips).
 Exits 1 when any check fails.
 """
 import json
@@ -27,13 +28,13 @@ WORK = ws.work
 SESSIONS, SEED = 30, 4
 
 
-def readme_queries():
-    """The ```sql blocks of the README's "### Fleet export" section, in order."""
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    start = text.index("### Fleet export")
-    end = text.find("\n## ", start)
-    section = text[start:end if end >= 0 else len(text)]
-    return re.findall(r"```sql\n(.*?)```", section, re.S)
+ARTICLE = os.path.join("Sources", "RouteLogLMDB", "RouteLogLMDB.docc", "FleetExport.md")
+
+
+def article_queries():
+    """The ```sql blocks of the "Fleet export" article, in order."""
+    text = open(os.path.join(ROOT, ARTICLE), encoding="utf-8").read()
+    return re.findall(r"```sql\n(.*?)```", text, re.S)
 
 
 def main():
@@ -47,9 +48,9 @@ def main():
     export = os.path.join(WORK, "events.jsonl")
     ws.routelog("export", "--format", "events-jsonl", "--all", "-o", export, store=store)
 
-    queries = readme_queries()
+    queries = article_queries()
     if len(queries) != 4:
-        raise AssertionError(f"expected four sql blocks in the README's Fleet export section, found {len(queries)}")
+        raise AssertionError(f"expected four sql blocks in {ARTICLE}, found {len(queries)}")
     os.chdir(WORK)  # the queries name 'events.jsonl'
     db = duckdb.connect()
 

@@ -7,8 +7,8 @@
 The test program routelog-crash-app (built with the tests) navigates a store for two launches, the
 second killed; a third launch settles the runs. `routelog repro latest -o DIR --shortest
 --route-type Screen` must write three files; the fixture and the shortest path pass `fixtures
-check`; the generated test type-checks with swiftc against the built modules (as the README's
-examples do, Tools/DocExamples/check.sh), next to a declaration of the app's `Screen` routes.
+check`; the generated test type-checks with swiftc against the built modules (as the
+documentation's examples do, Tools/DocExamples/check.sh), next to a declaration of the app's `Screen` routes.
 Exits 1 when any check fails.
 """
 import os

@@ -34,13 +34,14 @@ import Testing
         #expect(page.contains("r.appVersion"), "the page reads the run's app version by the key runList gives it")
     }
 
-    /// The README's table of JSON fields names exactly the keys these objects have (every
-    /// optional key present): a key added, renamed or dropped fails here until the table says so.
-    @Test func theReadmeTableNamesEveryKey() throws {
-        let readme = try String(contentsOfFile: Self.packageRoot + "/README.md", encoding: .utf8)
+    /// The table of JSON fields in the tools' manual (`Docs/JSON.md`) names exactly the keys these
+    /// objects have (every optional key present): a key added, renamed or dropped fails here until
+    /// the table says so.
+    @Test func theManualsTableNamesEveryKey() throws {
+        let manual = try String(contentsOfFile: Self.packageRoot + "/Tools/RouteLogTools/Docs/JSON.md", encoding: .utf8)
         var documented: [String: Set<String>] = [:]
         var inTable = false
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in manual.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("| object | key |") { inTable = true; continue }
             guard inTable else { continue }
             guard line.hasPrefix("|") else { if !documented.isEmpty { break } else { continue } }
@@ -61,10 +62,10 @@ import Testing
             "`log`": SessionJSON.logLine(stored, state: r.state, run: 1, recovered: true),
             "`state`": SessionJSON.state(r.state, seq: 1),
         ]
-        #expect(Set(documented.keys) == Set(objects.keys), "README objects: \(documented.keys.sorted())")
+        #expect(Set(documented.keys) == Set(objects.keys), "documented objects: \(documented.keys.sorted())")
         for (name, value) in objects {
             guard case .object(let o) = value else { Issue.record("\(name) is not an object"); continue }
-            #expect(documented[name] == Set(o.keys), "\(name): README \(documented[name]?.sorted() ?? []), JSON \(o.keys.sorted())")
+            #expect(documented[name] == Set(o.keys), "\(name): documented \(documented[name]?.sorted() ?? []), JSON \(o.keys.sorted())")
         }
     }
 

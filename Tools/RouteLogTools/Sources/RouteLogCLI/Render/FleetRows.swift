@@ -5,9 +5,11 @@
 /// that knows nothing of RouteLog (DuckDB, Spark, BigQuery) can group and filter it.
 ///
 /// Every row has every column (null when it does not apply), so the schema a reader infers is the
-/// same for every file. The README's "Fleet export" section documents the columns.
+/// same for every file. RouteLogLMDB's "Fleet export" article (FleetExport.md) documents the
+/// columns.
 enum FleetRows {
-    /// The columns, in the order the README lists them (rows are written with sorted keys).
+    /// The columns, in the order the "Fleet export" article lists them (rows are written with
+    /// sorted keys).
     static let columns = [
         "session", "app", "app_version", "label", "seq", "time", "origin", "call_site", "kind", "route_id", "route_type",
         "style", "placement", "token", "outcome", "reason", "digest", "top_id", "top_style", "top_dismissible", "depth",

@@ -1,7 +1,7 @@
 // The tools' one error type and their exit codes. This file imports nothing, so the fuzzer's
 // build compiles it as it is.
 
-/// The exit codes `routelog` documents in its help and README.
+/// The exit codes `routelog` documents in its help and its manual (Docs/Debugging.md).
 package enum Exit {
     /// Ok, or equal.
     package static let ok: Int32 = 0

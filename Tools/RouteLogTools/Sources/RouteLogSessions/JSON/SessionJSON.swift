@@ -2,7 +2,7 @@
 
 /// The JSON objects of sessions, runs, events and states: what `routelog --json` prints, what
 /// `routelog-serve`'s API and `routelog-mcp`'s tools answer. One set of keys for all three; the
-/// README's table of fields is checked against these objects.
+/// table of fields in the tools' manual (Docs/JSON.md) is checked against these objects.
 package enum SessionJSON {
     /// A session as `routelog sessions --json` prints it (the CLI prints this very value);
     /// `prefix` (the shortest unique prefix among the store's sessions) is `null` when not given.

@@ -1,8 +1,9 @@
 import Testing
 @_spi(Tools) import RouteLogCore
 
-/// The README's first example, kept honest: if the model changes, this fails and the README is updated.
-@Test func readmeModelExample() {
+/// The model example of RouteLogCore's getting-started article ("The model"), kept honest: if the
+/// model changes, this fails and the article is updated.
+@Test func modelExampleOfTheCoreGuide() {
     var r = Replayer()
     let steps = [
         r.apply(.setTabs(["home", "library"])),
