@@ -69,7 +69,7 @@ install: setup
 # Selenium, with Debian's Python: /usr/bin/python3 sees python3-selenium; screenshots go to
 # .build/browser/), the server under forged requests, signals, idle connections and load (wrk), the
 # store commands it reads from (import, compact) on a full disk and killed midway, the
-# README's fleet queries run by DuckDB over an export of generated sessions,
+# fleet queries of the store guide's FleetExport article run by DuckDB over an export of generated sessions,
 # the MCP server driven over stdio by the official Python MCP client, the three front ends
 # (CLI --json, the server's API, the MCP tools) compared field by field with hostile MCP arguments,
 # the long commands' progress on a pseudo-terminal and through a pipe, a crashed run reproduced
@@ -134,7 +134,7 @@ api-baseline: setup
 	$(SWIFT) build
 	Tools/API/check.sh --update
 
-# Compiles every ```swift block of README.md and the DocC articles against the built modules.
+# Compiles every ```swift block of README.md, the DocC articles and the tools' manual against the built modules.
 doc-examples: build
 	Tools/DocExamples/check.sh
 
