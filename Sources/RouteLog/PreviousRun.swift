@@ -24,7 +24,10 @@ public struct PreviousRun: Sendable {
         return false
     }
 
-    /// What was on screen, one line per tab: `[home*] inbox ▸ thread-42 ┃ sheet composer`.
+    /// What was on screen; its description is one line, the tabs separated by `; ` (see
+    /// ``RouteLogCore/ScreenLayout/description``):
+    ///
+    /// `[home*] inbox ▸ thread-42 ┃ sheet composer ▸ attachments; [search] root`
     public var screens: ScreenLayout { ScreenLayout(state) }
 
     /// The run as a fixture (`routelog-fixture/1`): events that rebuild the state the run started
