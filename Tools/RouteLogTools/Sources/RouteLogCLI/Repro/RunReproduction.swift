@@ -157,7 +157,7 @@ struct RunReproduction {
         /// The screens the app was on when the run ended: the fixture replays to them.
         @Test func \(ident)() {
             let result = expectReplay(fixture: \(SwiftSource.literal(fixturePath)))
-            #expect(result.map { ScreenLayout($0.replay.state).description } == \(SwiftSource.literal(screens.description)))
+            #expect(result.map { ScreenLayout($0.state).description } == \(SwiftSource.literal(screens.description)))
         }
 
         """
