@@ -186,42 +186,56 @@ extension Navigator {
     /// next read-write open of the store creates the session from the journal and records the
     /// run's end. Nothing that was called is lost on this path either.
     ///
+    /// The session is restored as ``restoringLatest(log:orStarting:migrate:logger:clock:historyWindow:)``
+    /// restores it: the routes an older version of the app recorded go through `migrate` (by
+    /// default `Route.migrate`), what cannot come back is dropped, and ``restoreReport`` says what
+    /// was migrated and dropped. A session started while the store could not be opened is new, so
+    /// nothing is migrated then.
+    ///
     /// It never throws: a navigator comes back whatever the store's state.
     ///
     /// ```swift
     /// let navigator = Navigator<AppRoute>.restoringLatest(store: dir) { try LMDBEventLog.open(at: $0) }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - migrate: maps a recorded route to today's route, `nil` when it is gone; by default
+    ///     `Route.migrate`.
     public static func restoringLatest<Log: EarlyJournalingEventLog>(store: String, orStarting new: NewSession = NewSession(),
+                                                                      migrate: ((RecordedRoute) throws -> Route?)? = nil,
                                                                       logger: Logger = Logger(label: "RouteLog"),
                                                                       clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
                                                                       retryDelay: Double = 1,
                                                                       earlyJournalDirectory: String? = nil,
                                                                       open: @escaping @Sendable (String) throws -> Log) -> Navigator {
         let fallback = earlyJournalDirectory ?? Log.defaultEarlyJournalDirectory
-        return restoringLatest(store: store, orStarting: new, logger: logger, clock: clock, retryDelay: retryDelay,
+        return restoringLatest(store: store, orStarting: new, migrate: migrate, logger: logger, clock: clock, retryDelay: retryDelay,
                                early: { info, run in try Log.beginEarlyRun(store: store, session: info, run, fallbackDirectory: fallback) },
                                open: { try open($0) })
     }
 
     /// Opens the store at `store` with `open` and restores its latest session (or starts `new`),
-    /// under the ``CrashLoopGuard``, as the other `restoringLatest(store:…)` does, for a log type
-    /// that keeps no early journal: until such a store opens, calls are in memory only.
+    /// under the ``CrashLoopGuard``, as the other `restoringLatest(store:…)` does (with the same
+    /// `migrate`), for a log type that keeps no early journal: until such a store opens, calls are
+    /// in memory only.
     @_disfavoredOverload
     public static func restoringLatest(store: String, orStarting new: NewSession = NewSession(),
+                                       migrate: ((RecordedRoute) throws -> Route?)? = nil,
                                        logger: Logger = Logger(label: "RouteLog"),
                                        clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
                                        retryDelay: Double = 1,
                                        open: @escaping @Sendable (String) throws -> any EventLog) -> Navigator {
-        restoringLatest(store: store, orStarting: new, logger: logger, clock: clock, retryDelay: retryDelay, early: nil, open: open)
+        restoringLatest(store: store, orStarting: new, migrate: migrate, logger: logger, clock: clock, retryDelay: retryDelay,
+                        early: nil, open: open)
     }
 
-    private static func restoringLatest(store: String, orStarting new: NewSession, logger: Logger,
-                                        clock: @escaping @Sendable () -> Int64, retryDelay: Double,
+    private static func restoringLatest(store: String, orStarting new: NewSession, migrate: ((RecordedRoute) throws -> Route?)?,
+                                        logger: Logger, clock: @escaping @Sendable () -> Int64, retryDelay: Double,
                                         early: ((SessionInfo, RunStart) throws -> any EventJournal)?,
                                         open: @escaping @Sendable (String) throws -> any EventLog) -> Navigator {
         do {
             let (navigator, recovery) = try CrashLoopGuard.run(store: store, logger: logger) {
-                try Navigator.restoringLatest(log: try open(store), orStarting: new, logger: logger, clock: clock)
+                try Navigator.restoringLatest(log: try open(store), orStarting: new, migrate: migrate, logger: logger, clock: clock)
             }
             if let recovery { navigator.report(recovery) }
             return navigator

@@ -24,8 +24,11 @@ public struct PreviousRun: Sendable {
         return false
     }
 
-    /// What was on screen, in one line: each tab's stacks and presentations, the selected tab
-    /// starred, tabs separated by `; ` (`[home*] inbox ▸ thread-42 ┃ sheet composer; [library] root`).
+    /// What was on screen; its description is one line, the tabs separated by `; ` (see
+    /// ``/RouteLogCore/ScreenLayout/description``):
+    ///
+    /// `[home*] inbox ▸ thread-42 ┃ sheet composer ▸ attachments; [search] root`
+    ///
     /// Compare screens by this layout, not by digest: a fixture of the run renumbers its tokens.
     public var screens: ScreenLayout { ScreenLayout(state) }
 

@@ -113,8 +113,12 @@ extension RouteRef {
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
                 let DecodingError.dataCorrupted(context) {
             if let name = Self.unknownCase(context, in: payload.value) {
+                // "No longer" only for a route recorded with this type: one recorded with another
+                // (an extension's routes in the app's store, an older type of the app's) is named
+                // as such, never as a case this type lost.
+                let was = self.type.map { $0 == "\(T.self)" ? " is no longer" : " of \($0) is not" } ?? " is no longer"
                 throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
-                                         message: "case \"\(name)\" is no longer a case of \(T.self) at \(Self.codingPath(context.codingPath))")
+                                         message: "case \"\(name)\"\(was) a case of \(T.self) at \(Self.codingPath(context.codingPath))")
             }
             throw RouteDecodingError(seq: seq, routeID: id, storedType: self.type,
                                      message: "\(context.debugDescription) at \(Self.codingPath(context.codingPath))")

@@ -50,7 +50,8 @@ public struct CorpusRestoration: Hashable, Sendable, CustomStringConvertible {
             self.sessions = sessions
         }
 
-        /// `RouteV1: case "upsell" is no longer a case of RouteV2 at the top level`.
+        /// `ShareRoute: case "compose" of ShareRoute is not a case of AppRoute at the top level` (a route
+        /// of another type: an extension's session in the corpus), `AppRoute: missing key "speed" at .player`.
         public var description: String { (routeType.map { "\($0): " } ?? "") + message }
     }
 

@@ -14,9 +14,13 @@ public struct CorpusError: Error, Hashable, Sendable, CustomStringConvertible {
 /// gate is ``expectRestore(corpus:as:migrate:atLeast:counting:filePath:sourceLocation:)``.
 ///
 /// The corpus is one of:
-/// - a `last-states` file (`routelog export --format last-states --all -o FILE`; a `.jsonl` file,
-///   or one whose first line has a `state`): one line per session with its app version, the app
-///   version the migrations see (the session's) and its last state;
+/// - a `last-states` file (`routelog export --format last-states --label main -o FILE`, the
+///   sessions of the app's scene labelled `main`; a `.jsonl` file, or one whose first line has a
+///   `state`): one line per session with its label, its app version, the app version the
+///   migrations see (the session's) and its last state. `--all` also takes the sessions an app's
+///   extensions wrote, whose routes are of another type: they count as not restored, the reason
+///   naming their type (`ShareRoute: case "compose" of ShareRoute is not a case of AppRoute …`);
+///   gate each route type on its own sessions;
 /// - a folder of fixture files (`*.json`, not its subfolders): each file a session, its last
 ///   state the replay of its events, its app version the one of its `session` header;
 /// - one fixture file.

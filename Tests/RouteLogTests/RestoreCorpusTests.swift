@@ -22,7 +22,7 @@ import Testing
             "10.0: 2 whole, 0 partly, 0 none", "-: 1 whole, 0 partly, 0 none",
         ])
         #expect(r.versions[1].reasons == [
-            .init(routeType: "Legacy", message: "case \"gone\" is no longer a case of RouteV1 at the top level", sessions: 1),
+            .init(routeType: "Legacy", message: "case \"gone\" of Legacy is not a case of RouteV1 at the top level", sessions: 1),
             .init(routeType: "RouteV1", message: "removed by a migration", sessions: 1),
         ])
         #expect(r.total.sessions == 26 && r.total.whole == 19 && r.total.partly == 4 && r.total.none == 3)
@@ -109,5 +109,25 @@ import Testing
         } matching: { issue in
             issue.comments.first?.rawValue.hasPrefix("the corpus holds no sessions\n") == true
         }
+    }
+
+    /// An extension's route type: its sessions move into the app's store (see SharingAStore).
+    enum ShareRoute: Routable {
+        case compose(draft: Int)
+        var id: String { if case .compose(let d) = self { "compose-\(d)" } else { "" } }
+    }
+
+    /// A route recorded with another type (an extension's session in the corpus) is named as a
+    /// route of that type, not as a case today's type lost; a case today's own type lost still is.
+    @Test func aRouteOfAnotherTypeIsNamedAsSuch() throws {
+        let share = RestoreFleet.Session(name: "share", appVersion: "2.0", events: [.push(try RouteRef(ShareRoute.compose(draft: 1)))])
+        let lost = RestoreFleet.Session(name: "main", appVersion: "2.0", events: [
+            .push(RouteRef(id: "gone", type: "RouteV2", payload: RawJSON(.object(["gone": .object([:])])))),
+        ])
+        let r = try restoreCorpus(try RestoreFleet.writeLastStates([share, lost], in: dir), as: RouteV2.self, migrate: RouteV2.asToday)
+        #expect(r.total.reasons.map(\.description) == [
+            #"RouteV2: case "gone" is no longer a case of RouteV2 at the top level"#,
+            #"ShareRoute: case "compose" of ShareRoute is not a case of RouteV2 at the top level"#,
+        ])
     }
 }

@@ -85,14 +85,14 @@ enum RestoreFleet {
         1.0                10      5       3     2     50.0
           5 × RouteV1: removed by a migration
         1.1                 6      4       1     1     66.7
-          1 × Legacy: case "gone" is no longer a case of RouteV1 at the top level
+          1 × Legacy: case "gone" of Legacy is not a case of RouteV1 at the top level
           1 × RouteV1: removed by a migration
         2.0                 7      7       0     0    100.0
         10.0                2      2       0     0    100.0
         -                   1      1       0     0    100.0
         all                26     19       4     3     73.1
           6 × RouteV1: removed by a migration
-          1 × Legacy: case "gone" is no longer a case of RouteV1 at the top level
+          1 × Legacy: case "gone" of Legacy is not a case of RouteV1 at the top level
 
         """
 

@@ -68,8 +68,8 @@ enum RouteV2: Routable {
 
 /// What the decoder says about each version 1 payload read as version 2.
 enum Msg {
-    /// A case of version 1 that version 2 no longer has: the note names the case.
-    static func unknownCase(_ name: String) -> String { "case \"\(name)\" is no longer a case of RouteV2 at the top level" }
+    /// A case of version 1 that version 2 no longer has: the note names the case and the type it was recorded with.
+    static func unknownCase(_ name: String) -> String { "case \"\(name)\" of RouteV1 is not a case of RouteV2 at the top level" }
     static let missingSpeed = "missing key \"speed\" at .player"
     static let retyped = "Expected to decode String but found number instead. at .chapter.number"
 }

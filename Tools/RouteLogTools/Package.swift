@@ -124,7 +124,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ] + routeLog("RouteLogCore", "RouteLogLMDB"),
+            ] + routeLog("RouteLogCore", "RouteLogLMDB", "RouteLogTesting"),
             exclude: ["Golden"],
             swiftSettings: strict
         ),

@@ -35,10 +35,12 @@ public struct ScreenLayout: Hashable, Sendable, CustomStringConvertible {
         selectedTab = state.selectedTab
     }
 
-    /// The screens in one line: for each tab its name in brackets (starred when selected; no name
-    /// without tabs), then each level's stack joined by ` ▸ ` with what it presents after ` ┃ `, the
-    /// levels joined by ` ▸ ` (`root` when there is nothing); tabs separated by `; `:
-    /// `[home*] inbox ▸ thread-42 ┃ sheet composer ▸ attachments; [library] root`.
+    /// The screens on one line, for a log line or a crash report: each tab's id in brackets (the
+    /// selected one starred) and its chain, the tabs separated by `; `; each level's stack joined
+    /// by ` ▸ `, what it presents after ` ┃ ` with its style; `root` for a tab with nothing on it.
+    /// Without tabs, the chain alone.
+    ///
+    /// `[home*] inbox ▸ thread-42 ┃ sheet composer ▸ attachments; [search] root`
     public var description: String {
         tabs.map { tab in
             let chain = tab.levels.map { level -> String in

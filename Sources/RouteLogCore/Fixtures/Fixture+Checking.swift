@@ -34,6 +34,9 @@ public struct FixtureCheckResult: Hashable, Sendable, CustomStringConvertible {
     public var name: String
     /// The replay of the fixture's events from the empty state.
     public var replay: ReplayResult
+    /// The state the fixture's events replay to from the empty state (the state its `expect`
+    /// block is checked against): for example `ScreenLayout(result.state)`, the screens it shows.
+    public var state: NavigationState { replay.state }
     /// Whether the fixture has an `expect` block at all.
     public var hasExpectation: Bool
     /// Every difference, outcomes first, then state, then digest. Empty when the fixture passes.

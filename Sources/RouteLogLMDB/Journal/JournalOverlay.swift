@@ -1,7 +1,9 @@
 @_spi(Tools) import RouteLogCore
 
-/// The journaled events a read-only log shows after its sessions' stored events: those of crashed
-/// writers' journals, checked and folded from the stored heads when the log opened, never written.
+/// What a read-only log shows from the journals of writers that are gone, beside what the store
+/// holds, never written: the journaled events after its sessions' stored events (checked and
+/// folded from the stored heads when the log opened), and how each of those runs ended, as the
+/// next read-write open will record it.
 struct JournalOverlay {
     struct Pending {
         var run: UInt32
@@ -9,6 +11,10 @@ struct JournalOverlay {
         var events: [StoredEvent]
     }
     var sessions: [SessionID: Pending] = [:]
+    /// The end of each run whose writer is gone, by session and run number, from the state its
+    /// journal was left in (``StoreJournals/runEnd(_:recovered:head:)``): an exit the process
+    /// recorded in its journal reads `clean` at once, not `open` until the next read-write open.
+    var ends: [SessionID: [UInt32: RunEnd]] = [:]
 
     /// The seqs of `id` shown from a journal and not in the store (`nil` when there are none).
     func journaled(_ id: SessionID, in records: RecordLog) -> ClosedRange<UInt64>? {
@@ -49,14 +55,15 @@ struct JournalOverlay {
         }
     }
 
-    /// `runs` of `id`, with the run whose journal is shown ended as a crash that recovered its
-    /// events.
+    /// `runs` of `id`, each run whose writer is gone ended as its journal says (crashed with the
+    /// events shown from it, suspended, or clean), where the store still shows it running: what
+    /// the next read-write open records (``StoreJournals/recover(only:)``).
     func runs(_ runs: [RunInfo], of id: SessionID) -> [RunInfo] {
-        var out = runs
-        if let pending = sessions[id], let last = pending.events.last,
-           let i = out.firstIndex(where: { $0.number == Int(pending.run) }) {
-            out[i].end = .crashed(recovered: UInt64(pending.events.count), lastSeq: last.seq)
+        guard let ends = ends[id] else { return runs }
+        return runs.map { run in
+            var out = run
+            if let end = ends[UInt32(run.number)], run.end == .open || run.end == .suspended { out.end = end }
+            return out
         }
-        return out
     }
 }

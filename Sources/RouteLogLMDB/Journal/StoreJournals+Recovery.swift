@@ -10,7 +10,8 @@ import Foundation
 // them (read-only, ``JournalOverlay``).
 
 extension StoreJournals {
-    /// Reads the journals of dead writers: checked, folded from the stored head, never written.
+    /// Reads the journals of dead writers: checked, folded from the stored head, never written;
+    /// with how each one's run ended, as ``recover(only:)`` will record it.
     func readOverlay() -> (JournalOverlay, JournalRecovery) {
         var overlay = JournalOverlay()
         var report = JournalRecovery()
@@ -21,6 +22,9 @@ extension StoreJournals {
             guard let info = try? records.session(id) else { continue }
             let plan = plan(contents, info: info)
             if let problem = plan.problem { report.problems.append(problem) }
+            if contents.run > 0 {
+                overlay.ends[id, default: [:]][contents.run] = Self.runEnd(contents.state, recovered: plan.events, head: info.eventCount)
+            }
             guard !plan.events.isEmpty else { continue }
             overlay.sessions[id] = JournalOverlay.Pending(run: contents.run, events: plan.events)
             report.recovered.append(.init(session: id, run: Int(contents.run), count: UInt64(plan.events.count),

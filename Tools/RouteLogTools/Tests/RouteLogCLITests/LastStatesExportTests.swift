@@ -60,13 +60,13 @@ struct LastStatesExportTests: InProcessSuite {
         try #require(lines.count == 2)
         let at10 = states[2]
         #expect(lines[0] == [
-            "session": .string(ids[1].rawValue), "app": .string("Pods"), "app_version": .string("2.0"),
+            "session": .string(ids[1].rawValue), "label": .string("b"), "app": .string("Pods"), "app_version": .string("2.0"),
             "session_app_version": .string("2.0"), "seq": .int(10), "digest": .string(at10.digest.hex), "state": at10.json,
         ])
         // A fixture without a session header: named by its file, no app or version.
         let upsell = replay(Sessions.upsell.map(\.event)).state
         #expect(lines[1] == [
-            "session": .string("upsell.json"), "app": .null, "app_version": .null, "session_app_version": .null,
+            "session": .string("upsell.json"), "label": .null, "app": .null, "app_version": .null, "session_app_version": .null,
             "seq": .int(Int64(Sessions.upsell.count)), "digest": .string(upsell.digest.hex), "state": upsell.json,
         ])
     }

@@ -3,6 +3,7 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 import RouteLogTestSupport
+import RouteLogTesting
 import Testing
 
 /// From a crashed run to a failing-first test: `routelog repro` writes a fixture that replays to
@@ -59,7 +60,7 @@ import Testing
         #expect(fixture.session?.appVersion == "1.1" && fixture.description.contains("Run 2 of session \(session)"))
         // The test replays the fixture, states the screens, and restores with the app's routes.
         let test = try dir.read("crashes/\(name).swift")
-        #expect(test.contains("expectReplay(fixture: \"\(dir.path("crashes/\(name).json"))\")"), "\(test)")
+        #expect(test.contains("expectReplay(fixture: \"\(name).json\")"), "\(test)")
         #expect(test.contains(SwiftSource.literal(expected.description)), "\(test)")
         #expect(test.contains("expectRestore(fixture:") && test.contains("as: Screen.self") && test.contains("@testable import CrashApp"))
         // The shortest path from the session's start reaches the same screens with no more events.
@@ -67,6 +68,36 @@ import Testing
         #expect(ScreenLayout(replay(shortest.events.map(\.event)).state) == expected)
         #expect(shortest.events.count <= 105 && shortest.events.count == summary["shortestEvents"]?.intValue.map(Int.init))
         #expect(shortest.check().passed)
+    }
+
+    /// `-o` with an absolute path (a user's checkout): the test names the fixture relative to
+    /// itself, so it passes from where it was written and from another checkout (another machine,
+    /// CI), and nothing of this machine's paths is in it.
+    @Test(.timeLimit(.minutes(10))) func theTestFindsItsFixtureWhereverTheTwoFilesGo() async throws {
+        let session = try launch(7, 30, "clean")
+        try launch(8, 25, "kill", version: "1.1")
+        try settle()
+        let out = dir.path("MyApp/Tests/MyAppTests/Crashes")
+        #expect(out.hasPrefix("/"))
+        let r = await InProcess.run(["repro", session, "--store", store, "-o", out, "--name", "Checkout"])
+        try #require(r.status == 0, "\(r)")
+        let test = try String(contentsOfFile: out + "/Checkout.swift", encoding: .utf8)
+        #expect(!test.contains(dir.parent), "the test holds a path of this machine:\n\(test)")
+        #expect(test.contains("expectReplay(fixture: \"Checkout.json\")"), "\(test)")
+        #expect(test.contains("// The fixture, Checkout.json, was written beside this file: keep the two together."), "\(test)")
+
+        /// What the generated test's `expectReplay` reports, run as the test file at `testFile`.
+        func problems(_ testFile: String) throws -> [String] {
+            let path = try #require(test.firstMatch(of: /expectReplay\(fixture: "([^"]+)"\)/)?.1, "\(test)")
+            return replayProblems(fixture: String(path), record: false, filePath: testFile).problems
+        }
+        #expect(try problems(out + "/Checkout.swift") == [])
+        // The two files moved to another checkout: still found, still passing.
+        let moved = dir.path("elsewhere/App/Tests/AppTests")
+        try FileManager.default.createDirectory(atPath: moved, withIntermediateDirectories: true)
+        for file in ["Checkout.json", "Checkout.swift"] { try FileManager.default.copyItem(atPath: out + "/" + file, toPath: moved + "/" + file) }
+        try FileManager.default.removeItem(atPath: out)
+        #expect(try problems(moved + "/Checkout.swift") == [])
     }
 
     @Test(.timeLimit(.minutes(10))) func theNextLaunchKnowsTheCrashedRun() throws {
@@ -85,7 +116,7 @@ import Testing
     @Test func badRequestsAreOneLine() async throws {
         let session = try launch(6, 10, "clean")
         let none = await InProcess.run(["repro", session, "--store", store, "-o", dir.path("x")])
-        #expect(none.status == 2 && none.stderr.contains("no crashed run in session") && none.stderr.contains("(runs: 1 open)"), "\(none)")
+        #expect(none.status == 2 && none.stderr.contains("no crashed run in session") && none.stderr.contains("(runs: 1 clean)"), "\(none)")
         let missing = await InProcess.run(["repro", session, "--store", store, "-o", dir.path("x"), "--run", "9"])
         #expect(missing.status == 2 && missing.stderr.contains("no run 9"), "\(missing)")
         try dir.write("f.json", Fixture(name: "f", events: [.push(RouteRef(id: "a"))]).rendered())

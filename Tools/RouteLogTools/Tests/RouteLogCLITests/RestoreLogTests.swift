@@ -13,7 +13,7 @@ import Testing
 
     func run(_ args: [String]) async throws -> CLIResult { try await CLI.run(args, cwd: dir.url) }
 
-    static let reason = "restore: dropped seq 2 episode-1 (RouteV1): case \"episode\" is no longer a case of RouteV2 at the top level; "
+    static let reason = "restore: dropped seq 2 episode-1 (RouteV1): case \"episode\" of RouteV1 is not a case of RouteV2 at the top level; "
         + "dropped seq 3 player (RouteV1): missing key \"speed\" at .player, with 1 route above it; "
         + "dropped seq 7 upsell (RouteV1): removed by a migration"
 

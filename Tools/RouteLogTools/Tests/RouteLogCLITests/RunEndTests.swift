@@ -80,6 +80,51 @@ import Testing
         #expect((try? FileManager.default.contentsOfDirectory(atPath: store + "/journal"))?.filter { $0.hasSuffix(".rlj") } ?? [] == [])
     }
 
+    /// What a reader shows of a run whose process is gone, before any read-write open: the end the
+    /// run's journal already holds, which the next read-write open then records. An `exit()` is
+    /// `clean` at once (not `open` until the next launch), a kill while active `crashed`, a kill
+    /// while suspended `suspended`.
+    @Test(.timeLimit(.minutes(10))) func readersShowTheEndTheJournalHoldsBeforeTheNextOpen() async throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let store = dir.path
+        /// The ends of the session's runs, as `routelog sessions --json` prints them.
+        func ends() async throws -> [String] {
+            let r = await InProcess.run(["sessions", "--store", store, "--json"])
+            try #require(r.status == 0, "\(r)")
+            let session = try #require(try JSONValue(parsing: r.stdout).arrayValue?.first, "\(r.stdout)")
+            return (session["runList"]?.arrayValue ?? []).compactMap { $0["end"]?.stringValue }
+        }
+        func launch(_ death: String, seed: UInt64) throws -> Child {
+            try CrashApp.start(["navigate", store, "main", "1.0", String(seed), "20", death])
+        }
+
+        // exit(0) without flush(): the exit handler wrote `exited` into the journal.
+        let exited = try launch("exit", seed: 41)
+        _ = exited.rest()
+        exited.process.waitUntilExit()
+        #expect(try await ends() == ["clean"])
+        // flush(), then exit(0).
+        _ = try CrashApp.run(["navigate", store, "main", "1.0", "42", "20", "clean"])
+        #expect(try await ends() == ["clean", "clean"])
+        // Killed while active: crashed.
+        let killed = try launch("kill", seed: 43)
+        _ = killed.rest()
+        killed.process.waitUntilExit()
+        #expect(try await ends() == ["clean", "clean", "crashed"])
+        // Killed while suspended: suspended.
+        let suspended = try launch("suspend", seed: 44)
+        while let line = suspended.nextLine(), line != "suspended" {}
+        suspended.kill()
+        _ = suspended.rest()
+        #expect(try await ends() == ["clean", "clean", "crashed", "suspended"])
+
+        // The next read-write open records what the readers showed.
+        let out = try CrashApp.run(["recover", store])
+        #expect(out.last == "open", "\(out)")
+        #expect(try await ends() == ["clean", "clean", "crashed", "suspended"])
+    }
+
     /// Ten launches killed at random moments, while navigating or while suspended (each suspends
     /// every 40 calls and waits to be told to go on): every run ends crashed or suspended as the
     /// kill found it, and every acknowledged call is in the store.

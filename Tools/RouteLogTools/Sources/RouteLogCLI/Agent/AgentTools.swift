@@ -125,7 +125,7 @@ public final class AgentTools: @unchecked Sendable {
         var o = reproduction.json
         o["fileName"] = .string(file)
         o["fixture"] = reproduction.fixture.json
-        o["test"] = .string(reproduction.test(fixturePath: "Fixtures/\(file)", routeType: nil, module: nil))
+        o["test"] = .string(reproduction.test(fixture: .folder("Fixtures"), routeType: nil, module: nil))
         o["shortest"] = reproduction.shortestFixture?.json ?? .null
         return .object(o)
     }

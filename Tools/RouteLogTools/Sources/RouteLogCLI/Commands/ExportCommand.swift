@@ -33,9 +33,16 @@ struct ExportCommand: ParsableCommand {
 
         --format last-states writes one JSON object per SESSION (or per session with --all), \
         the corpus of a restore gate (RouteLogTesting's expectRestore(corpus:as:atLeast:)): \
-        session, app, app_version (the version of the run that wrote the last event, else the \
+        session, label, app, app_version (the version of the run that wrote the last event, else the \
         session's), session_app_version (the session's, which a restore hands to the migrations), \
         seq (the last seq, or N of REF@N), digest and state (the state after seq, as canonical JSON).
+
+        --label LABEL (repeatable) exports, in either JSON Lines format, the sessions with that \
+        label instead of SESSIONs or every session; a LABEL ending in * takes every label that \
+        starts with what comes before it ('scene *'). A store the app shares with its extensions \
+        (or into which it moves their sessions) holds sessions whose routes are of another type: \
+        a restore gate of the app's routes counts the app's own sessions, --label main (the label \
+        the app's NewSession gives).
 
         -o - writes to stdout.
         """
@@ -53,6 +60,10 @@ struct ExportCommand: ParsableCommand {
     var output: String
     @Option(help: "The output format.") var format: Format = .fixture
     @Flag(help: "With events-jsonl or last-states: every session in the store.") var all = false
+    @Option(name: .customLong("label"),
+            help: ArgumentHelp("With events-jsonl or last-states: the sessions with this label (repeatable; 'scene *' takes every label that starts with 'scene ').",
+                               valueName: "label"))
+    var labels: [String] = []
     @Option(help: "The fixture's name (default: the file name without .json; with -o -, the session's label).") var name: String?
     @Flag(help: "Replace payload strings and numbers with stable hashes.") var redact = false
     @Flag(name: .customLong("redact-ids"), help: "Also replace route ids and tab ids with stable hashes (implies --redact).") var redactIDs = false
@@ -64,10 +75,12 @@ struct ExportCommand: ParsableCommand {
         switch format {
         case .fixture:
             if all { throw ValidationError("--all needs --format events-jsonl or last-states") }
+            if !labels.isEmpty { throw ValidationError("--label needs --format events-jsonl or last-states") }
             if sessions.count != 1 { throw ValidationError("give one SESSION to export as a fixture") }
         case .eventsJSONL, .lastStates:
             if all && !sessions.isEmpty { throw ValidationError("give SESSIONs or --all, not both") }
-            if !all && sessions.isEmpty { throw ValidationError("give at least one SESSION, or --all") }
+            if !labels.isEmpty && !sessions.isEmpty { throw ValidationError("give SESSIONs or --label, not both") }
+            if !all && sessions.isEmpty && labels.isEmpty { throw ValidationError("give at least one SESSION, or --all") }
             if redact || redactIDs || name != nil || stable.noTimes {
                 throw ValidationError("--redact, --redact-ids, --no-times and --name apply to --format fixture only")
             }
@@ -122,10 +135,30 @@ extension ExportCommand {
         return Fixture(name: name, description: description, session: header, events: events, expect: Fixture.expectation(for: events))
     }
 
+    /// The sessions to write in a JSON Lines format: those SESSION names, every session (`--all`),
+    /// or those with a `--label`.
+    func targets() throws(RouteLogError) -> [ResolvedSession] {
+        let workspace = store.workspace()
+        guard !labels.isEmpty else { return try workspace.resolve(sessions, all: all) }
+        let every = try workspace.resolve([], all: true)
+        let chosen = every.filter { s in labels.contains { Self.label(s.info.label, matches: $0) } }
+        if chosen.isEmpty {
+            let known = Set(every.map(\.info.label)).sorted().map { $0.isEmpty ? "(none)" : "'\(printableName($0))'" }
+            let asked = labels.map { "'\(printableName($0))'" }.joined(separator: ", ")
+            throw .unknownSession("no session labelled \(asked) in \(store.path) "
+                                  + (known.isEmpty ? "(it has no sessions)" : "(its labels: \(known.joined(separator: ", ")))"))
+        }
+        return chosen
+    }
+
+    /// Whether `label` is `pattern`, or starts with what comes before a `pattern`'s final `*`.
+    static func label(_ label: String, matches pattern: String) -> Bool {
+        pattern.hasSuffix("*") ? label.hasPrefix(pattern.dropLast()) : label == pattern
+    }
+
     /// `--format events-jsonl`: the rows of ``FleetRows``, streamed session by session.
     func exportEvents() throws {
-        let workspace = store.workspace()
-        let targets = try workspace.resolve(sessions, all: all)
+        let targets = try targets()
         let sink = try JSONLSink(path: output)
         var rows: Int64 = 0
         // Not while the rows go to standard output (`-o -`), which may be the same terminal.
@@ -154,7 +187,7 @@ extension ExportCommand {
 
     /// `--format last-states`: one line of ``LastStates`` per session.
     func exportLastStates() throws {
-        let targets = try store.workspace().resolve(sessions, all: all)
+        let targets = try targets()
         let sink = try JSONLSink(path: output)
         for s in targets { sink.append(try LastStates.line(s).canonicalText) }
         try sink.close()

@@ -11,7 +11,9 @@ struct ReproCommand: ParsableCommand {
         Writes into DIR (created if missing) the run's fixture, NAME.json: events that rebuild the \
         state the run started from (origin system), then the run's own events, with an expect \
         block; and NAME.swift, a Swift Testing test that replays it (expectReplay) and states \
-        what was on screen when the run ended. The run is the session's last crashed run unless \
+        what was on screen when the run ended. The test names the fixture as NAME.json, beside \
+        it, whatever DIR is: keep the two files together in the app's test target (expectReplay \
+        looks in the working directory, then in the test file's directory and each one above it). The run is the session's last crashed run unless \
         --run N names another (any end: crashed, suspended, clean, open). --shortest also writes \
         NAME-shortest.json: the fewest of the session's events, from its start, that reach the \
         same screens (the same presentation chain and stacks; delta debugging), the path a UI \
@@ -81,7 +83,8 @@ struct ReproCommand: ParsableCommand {
         let testPath = (output as NSString).appendingPathComponent(r.name + ".swift")
         try r.fixture.write(to: fixturePath)
         do {
-            try Data(r.test(fixturePath: fixturePath, routeType: routeType, module: module).utf8).write(to: URL(fileURLWithPath: testPath), options: .atomic)
+            // The test names the fixture relative to itself, never by the path given to -o.
+            try Data(r.test(fixture: .besideTheTest, routeType: routeType, module: module).utf8).write(to: URL(fileURLWithPath: testPath), options: .atomic)
         } catch {
             throw RouteLogError.data("cannot write \(testPath): \(oneLine(error.localizedDescription))")
         }

@@ -5,7 +5,8 @@ import RouteLogSessions
 /// restore gate needs to restore its last state with today's route type (RouteLogTesting's
 /// `expectRestore(corpus:…)`), and nothing else.
 ///
-/// Keys: `session` (a stored session's id, a file's name), `app`, `app_version` (the version of the
+/// Keys: `session` (a stored session's id, a file's name), `label` (the session's: which scene or
+/// extension wrote it), `app`, `app_version` (the version of the
 /// run that wrote the last event, as that event's `run_app_version` in `events-jsonl`, else the
 /// session's: what the gate groups by), `session_app_version` (the session's own version, which a
 /// navigator's restore hands to the migrations), `seq` (the last seq, or REF@N's N), `digest` and
@@ -13,7 +14,7 @@ import RouteLogSessions
 /// every key (`null` when it does not apply).
 enum LastStates {
     /// The keys of a line, sorted as a line writes them.
-    static let keys = ["app", "app_version", "digest", "seq", "session", "session_app_version", "state"]
+    static let keys = ["app", "app_version", "digest", "label", "seq", "session", "session_app_version", "state"]
 
     /// The line of `s`.
     static func line(_ s: ResolvedSession) throws(RouteLogError) -> JSONValue {
@@ -25,6 +26,7 @@ enum LastStates {
         func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         return .object([
             "session": .string(s.document == nil ? s.id.rawValue : s.portableName),
+            "label": string(s.document == nil ? s.info.label : header?.label),
             "app": string(s.info.appName ?? header?.app),
             "app_version": string(runVersion ?? sessionVersion),
             "session_app_version": string(sessionVersion),

@@ -108,29 +108,56 @@ struct RunReproduction {
                        events: events, expect: Fixture.Expectation(replay(events.map(\.event))))
     }
 
-    /// A Swift Testing test that replays the fixture at `fixturePath` and checks the screens; with
-    /// `routeType`, one more that restores it with today's routes (`expectRestore`), and with
-    /// `module` the import of the app's module that declares them.
+    /// Where a generated test finds its fixture: a path relative to the test file (never an
+    /// absolute path of the machine that wrote it), which `expectReplay` looks up in the working
+    /// directory, then in the test file's directory and each one above it.
+    enum FixtureLocation {
+        /// `NAME.json`, written beside the test (`routelog repro -o DIR` writes both into DIR).
+        case besideTheTest
+        /// `FOLDER/NAME.json`, where the test's reader saves it (the MCP tool returns the files'
+        /// contents, not files).
+        case folder(String)
+    }
+
+    /// The fixture's path as the generated test names it.
+    func fixturePath(_ location: FixtureLocation) -> String {
+        switch location {
+        case .besideTheTest: "\(name).json"
+        case .folder(let folder): "\(folder)/\(name).json"
+        }
+    }
+
+    /// A Swift Testing test that replays the fixture (at ``fixturePath(_:)`` of `location`) and
+    /// checks the screens; with `routeType`, one more that restores it with today's routes
+    /// (`expectRestore`), and with `module` the import of the app's module that declares them.
+    /// A comment says where the fixture must be for the test to find it.
     /// Recorded text (the session's id, the run's app version and build) goes into the comments
     /// through ``SwiftSource/comment(_:)`` and the paths and screens into literals through
     /// ``SwiftSource/literal(_:)``: nothing recorded becomes code. `routeType` and `module` must be
     /// checked Swift names (the command's validation does it).
-    func test(fixturePath: String, routeType: String?, module: String?) -> String {
+    func test(fixture location: FixtureLocation, routeType: String?, module: String?) -> String {
         let ident = SwiftSource.identifier(name, prefix: "reproduce")
+        let fixturePath = fixturePath(location)
         var what = "Run \(run.number) of session \(session.id.rawValue)"
         if let v = run.appVersion { what += ", app \(v)" + (run.build.map { " (build \($0))" } ?? "") }
         what += ", seqs \(run.firstSeq)…\(lastSeq); the run ended \(run.end.name)."
+        let whereTo = switch location {
+        case .besideTheTest: "The fixture, \(fixturePath), was written beside this file: keep the two together."
+        case .folder(let folder): "Save the fixture as \(fixturePath): a \(folder) folder in this file's directory or one above it."
+        }
         var out = "import RouteLogTesting\nimport Testing\n"
         if let module { out += "@testable import \(module)\n" }
         out += """
 
         // \(SwiftSource.comment(what))
+        // \(SwiftSource.comment(whereTo))
+        // expectReplay looks for a relative path in the working directory, then in this file's directory and each one above it.
         // Regenerate with: routelog repro \(SwiftSource.comment(session.id.rawValue)) --run \(run.number)
 
         /// The screens the app was on when the run ended: the fixture replays to them.
         @Test func \(ident)() {
             let result = expectReplay(fixture: \(SwiftSource.literal(fixturePath)))
-            #expect(result.map { ScreenLayout($0.replay.state).description } == \(SwiftSource.literal(screens.description)))
+            #expect(result.map { ScreenLayout($0.state).description } == \(SwiftSource.literal(screens.description)))
         }
 
         """
