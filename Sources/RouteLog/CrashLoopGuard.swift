@@ -199,8 +199,17 @@ extension Navigator {
     /// ```
     ///
     /// - Parameters:
+    ///   - store: the store's folder, handed to `open`.
+    ///   - new: the session to start when there is none to restore (its label and app name also
+    ///     pick the session that is restored).
     ///   - migrate: maps a recorded route to today's route, `nil` when it is gone; by default
     ///     `Route.migrate`.
+    ///   - logger: where the guard and the recorder log what they do.
+    ///   - clock: milliseconds since 1970, for the events' and the session's times.
+    ///   - retryDelay: seconds between attempts to open a store that could not be opened.
+    ///   - earlyJournalDirectory: where early journals go when the store's folder cannot be
+    ///     written (`nil`: the log's default).
+    ///   - open: opens the log at `store`; called under the crash-loop guard.
     public static func restoringLatest<Log: EarlyJournalingEventLog>(store: String, orStarting new: NewSession = NewSession(),
                                                                       migrate: ((RecordedRoute) throws -> Route?)? = nil,
                                                                       logger: Logger = Logger(label: "RouteLog"),

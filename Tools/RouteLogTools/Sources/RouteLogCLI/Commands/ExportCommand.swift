@@ -28,7 +28,7 @@ struct ExportCommand: ParsableCommand {
         route_id, route_type, style, placement, token, outcome, reason, digest, and after the \
         event top_id, top_style, top_dismissible, depth and path_length; then the run that wrote \
         it: run, run_app_version, run_build, run_end (open, clean, crashed, suspended, unknown), and recovered (shown \
-        from a crashed app's journal). app_version is the writing run's version (see the README). DuckDB \
+        from a crashed app's journal). app_version is the writing run's version (see RouteLogLMDB's Fleet export article). DuckDB \
         (read_json_auto), Spark and BigQuery read it as is.
 
         --format last-states writes one JSON object per SESSION (or per session with --all), \
