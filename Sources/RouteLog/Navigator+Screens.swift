@@ -39,7 +39,8 @@ extension Navigator {
     /// Whether the navigator compares what is on screen with its state: `false` until a screen
     /// reports itself (``screenAppeared(_:)``, ``screenDisappeared(_:)``) or this is set. A
     /// container that reports its screens sets it when it is built, so that a first screen that
-    /// never appears is reported too. While `false` a call pays one `nil` check.
+    /// never appears is reported too. While `false` a call pays one `nil` check. Setting it `false`
+    /// forgets what is on screen, the divergences found and their observers.
     public var tracksScreens: Bool {
         get { screens != nil }
         set {
