@@ -38,9 +38,13 @@ public struct NavigationBreadcrumb: Hashable, Sendable, CustomStringConvertible 
     public var callSite: CallSite?
     /// Milliseconds since 1970, as recorded in the event's metadata.
     public var timestamp: Int64
+    /// The last divergence between the screen and the state the navigator found before this
+    /// breadcrumb (see ``Navigator/screenAppeared(_:)``), `nil` when none was: a crash report whose
+    /// breadcrumbs carry one shows that the screen and the state disagreed, and since when.
+    public var lastDivergence: Divergence?
 
     @_spi(Tools) public init(from: String?, to: String?, event: Event, outcome: Outcome, seq: UInt64, run: Int?, session: SessionID,
-                origin: Origin, callSite: CallSite?, timestamp: Int64) {
+                origin: Origin, callSite: CallSite?, timestamp: Int64, lastDivergence: Divergence? = nil) {
         self.from = from
         self.to = to
         self.event = event
@@ -51,6 +55,7 @@ public struct NavigationBreadcrumb: Hashable, Sendable, CustomStringConvertible 
         self.origin = origin
         self.callSite = callSite
         self.timestamp = timestamp
+        self.lastDivergence = lastDivergence
     }
 
     /// The event's kind (`push`, `show`, `interactiveDismiss`…).
@@ -85,7 +90,8 @@ public struct NavigationBreadcrumb: Hashable, Sendable, CustomStringConvertible 
 
     /// The breadcrumb as string fields, for a crash reporter's breadcrumb data or metadata:
     /// `from`, `to` (absent when `nil`), `action`, `kind`, `outcome`, `seq`, `run` (absent without a
-    /// journal), `session`, `origin`, and `callSite` (`File.swift:12`) when known.
+    /// journal), `session`, `origin`, `callSite` (`File.swift:12`) when known, and `divergence` (the
+    /// ``lastDivergence``'s one line) when there was one.
     public var data: [String: String] {
         var d = ["action": action, "kind": kind.rawValue, "outcome": outcome.description, "seq": String(seq),
                  "session": session.description, "origin": origin.rawValue]
@@ -93,6 +99,7 @@ public struct NavigationBreadcrumb: Hashable, Sendable, CustomStringConvertible 
         if let to { d["to"] = to }
         if let run { d["run"] = String(run) }
         if let callSite { d["callSite"] = "\(callSite.file):\(callSite.line)" }
+        if let lastDivergence { d["divergence"] = lastDivergence.description }
         return d
     }
 }

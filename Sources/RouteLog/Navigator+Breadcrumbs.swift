@@ -106,7 +106,8 @@ extension Navigator {
     /// ``tracesCalls`` was `true` at the start of the call.
     func traceCall(event: Event, outcome: Outcome, from: String?, to: String?, seq: UInt64, meta: EventMetadata) {
         let crumb = NavigationBreadcrumb(from: from, to: to, event: event, outcome: outcome, seq: seq, run: runNumber, session: session,
-                                         origin: meta.origin, callSite: meta.callSite, timestamp: meta.timestamp)
+                                         origin: meta.origin, callSite: meta.callSite, timestamp: meta.timestamp,
+                                         lastDivergence: screens?.reports.last)
         #if canImport(os)
         if signpostLog.signpostsEnabled { emitSignpost(crumb) }
         #endif

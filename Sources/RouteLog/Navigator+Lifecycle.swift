@@ -38,6 +38,7 @@ extension Navigator {
     public func resume() throws {
         guard isSuspended else { return }
         isSuspended = false
+        screensResumed()
         do {
             try recorder.resume()
         } catch {

@@ -61,7 +61,9 @@ extension Navigator {
 
     /// Returns to the live head. (Not ``resume()``, which takes a suspended navigator's files back.)
     public func returnToPresent() {
-        if past != nil { past = nil }
+        guard past != nil else { return }
+        past = nil
+        screensResumed()
     }
 
     // MARK: - Decoding checks

@@ -50,7 +50,7 @@ public final class Navigator<Route: Routable> {
     /// The log the navigator records to.
     @ObservationIgnored public let log: any EventLog
     @ObservationIgnored let logger: Logger
-    @ObservationIgnored private let clock: @Sendable () -> Int64
+    @ObservationIgnored let clock: @Sendable () -> Int64
     /// Takes each event once: into the run's journal before the call returns, then into the log
     /// off the main actor.
     @ObservationIgnored let recorder: Recorder
@@ -74,6 +74,15 @@ public final class Navigator<Route: Routable> {
     /// while the seq is still the head (only calls change the live state), so a traced call reads
     /// the top screen once.
     @ObservationIgnored private var tracedTop: (seq: UInt64, routeID: String?) = (.max, nil)
+    /// What is on screen beside the state (see ``screenAppeared(_:)``); `nil` until a screen
+    /// reports itself, so a call without screen reports pays one `nil` check.
+    @ObservationIgnored var screens: ScreenTracker?
+    /// How long what is on screen may disagree with the state before the navigator reports a
+    /// ``Divergence``: 1 second by default (a push or a presentation animates in about 0.35 s).
+    /// The time is the navigator's clock (its `clock:` parameter), so tests drive it.
+    @ObservationIgnored public var divergenceGracePeriod: Duration = .seconds(1) {
+        didSet { screens?.grace = Self.milliseconds(divergenceGracePeriod) }
+    }
     #if canImport(os)
     /// Where the navigator emits a signpost event for each call it records (see the RouteLog
     /// guide's "Navigation in crash reports and Instruments"): by default
@@ -320,6 +329,7 @@ public final class Navigator<Route: Routable> {
         }
         let result = CallResult.recorded(seq: seq, outcome: outcome)
         withMutation(keyPath: headPath) { _head = NavigatorHead(seq: seq, result: result) }
+        if let screens { screensAfterCall(screens, state: outcome.isApplied ? _live : nil, seq: seq, now: meta.timestamp) }
         if traced {
             let to = outcome.isApplied ? _live.topScreenRouteID : from
             tracedTop = (seq, to)

@@ -35,12 +35,26 @@ public struct RouteStack<Route: Routable, Root: View, Destination: View>: View {
         self.destination = destination
     }
 
-    /// The stack, with the frame's router in the environment.
+    /// The stack, with the frame's router in the environment. Each pushed screen reports its
+    /// appearances to the navigator (``RouteLog/Navigator/screenAppeared(_:)``), and so does a
+    /// tab's root stack.
     public var body: some View {
-        NavigationStack(path: path.binding) {
-            root.navigationDestination(for: Route.self, destination: destination)
+        let path = path
+        let navigator = router.navigator
+        let stack = NavigationStack(path: path.binding) {
+            root.navigationDestination(for: Route.self) { route in
+                destination(route).reportingScreen(to: navigator) { path.screen(of: route) }
+            }
         }
         .environment(\.scopedRouter, AnyScopedRouter(router))
+        .onAppear { navigator.tracksScreens = true }
+        return Group {
+            if let tab = path.tab {
+                stack.reportingScreen(to: navigator) { .tabRoot(tab) }
+            } else {
+                stack
+            }
+        }
     }
 }
 #endif

@@ -79,12 +79,15 @@ extension View {
     }
 
     /// Marks the content of a presentation: swipe-to-dismiss follows the presentation's
-    /// `dismissible` flag, and the presented screen's own router goes into the environment.
+    /// `dismissible` flag, the presented screen's own router goes into the environment, and the
+    /// screen reports its appearances to the navigator by the presentation's token.
     @MainActor
     fileprivate func routeLogPresented<Route: Routable>(_ b: PresentationBinding<Route>) -> some View {
-        let token = b.presented?.token
+        let presented = b.presented
+        let token = presented?.token
         return interactiveDismissDisabled(!b.isDismissible)
             .environment(\.scopedRouter, token.map { AnyScopedRouter(b.navigator.scope(.presentation($0))) })
+            .reportingScreen(to: b.navigator) { presented.map { .presentation(token: $0.token, routeID: $0.route.id) } }
     }
 
     /// Binds a `TabView`'s selection: `TabView(selection: navigator.tabBinding.binding)`.

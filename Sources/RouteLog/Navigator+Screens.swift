@@ -1,0 +1,134 @@
+@_spi(Tools) import RouteLogCore
+
+// What is on screen, beside Navigator.swift: the screens report their appearances, and the
+// navigator reports the moments they disagree with its state (`Divergence`). Nothing here touches
+// the state, the events or the log: replay, digests and the store are the same with or without it.
+
+extension Navigator {
+    // MARK: - Screens
+
+    /// A screen is on screen: a view controller's `viewDidAppear`, a view's `onAppear`.
+    ///
+    /// RouteLogSwiftUI's containers report their screens; a UIKit app or a custom container calls
+    /// this and ``screenDisappeared(_:)`` itself, naming each screen as the state knows it (see
+    /// ``ScreenID``). From the first report on, the navigator compares what is on screen with its
+    /// state after every call, appearance and disappearance, and reports what disagrees for longer
+    /// than ``divergenceGracePeriod`` as a ``Divergence`` (``divergences``,
+    /// ``onDivergence(_:)``), once per case. Appearances are not events: they change no state and
+    /// are not recorded.
+    ///
+    /// ```swift
+    /// navigator.screenAppeared(.stackEntry(frame: .root, index: 0, routeID: "episode-42"))
+    /// ```
+    public func screenAppeared(_ screen: ScreenID) {
+        let now = clock()
+        let tracker = screenTracker(now: now)
+        tracker.appeared(live.normalized(screen), state: live, head: headSeq, now: now)
+        checkScreens(tracker, now: now)
+    }
+
+    /// A screen left the screen: a view controller's `viewDidDisappear`, a view's `onDisappear`.
+    /// See ``screenAppeared(_:)``.
+    public func screenDisappeared(_ screen: ScreenID) {
+        let now = clock()
+        let tracker = screenTracker(now: now)
+        tracker.disappeared(screen, normalized: live.normalized(screen), head: headSeq, now: now)
+        checkScreens(tracker, now: now)
+    }
+
+    /// Whether the navigator compares what is on screen with its state: `false` until a screen
+    /// reports itself (``screenAppeared(_:)``, ``screenDisappeared(_:)``) or this is set. A
+    /// container that reports its screens sets it when it is built, so that a first screen that
+    /// never appears is reported too. While `false` a call pays one `nil` check. Setting it `false`
+    /// forgets what is on screen, the divergences found and their observers.
+    public var tracksScreens: Bool {
+        get { screens != nil }
+        set {
+            if newValue { _ = screenTracker(now: clock()) } else { screens = nil }
+        }
+    }
+
+    /// The screens reported on screen now, in a stable order (their descriptions').
+    public var screensOnScreen: [ScreenID] {
+        (screens?.onScreen.keys).map { $0.sorted { $0.description < $1.description } } ?? []
+    }
+
+    /// The divergences found so far, oldest first (the last ``maxDivergences``).
+    public var divergences: [Divergence] { screens?.reports ?? [] }
+
+    /// How many divergences ``divergences`` keeps: 100.
+    nonisolated public static var maxDivergences: Int { maxDivergencesKept }
+
+    /// Reports every disagreement that has lasted ``divergenceGracePeriod`` by now (the navigator's
+    /// clock). The navigator checks after every call and every screen report, and while a
+    /// disagreement waits, on a timer of its own; call this to check at a moment of your choosing
+    /// (a test after moving its clock). Nothing is checked while the navigator is suspended or
+    /// travelling: the grace period starts again when it resumes or returns to the present.
+    public func checkScreens() {
+        guard let screens else { return }
+        checkScreens(screens, now: clock())
+    }
+
+    /// Calls `observer` with each divergence when the navigator finds it, on the main actor. A
+    /// crash reporter adds it as a breadcrumb of its own; every later ``NavigationBreadcrumb``
+    /// carries the last one as ``NavigationBreadcrumb/lastDivergence``.
+    ///
+    /// - Returns: what removes the observer; it need not be kept.
+    @discardableResult
+    public func onDivergence(_ observer: @escaping @MainActor (Divergence) -> Void) -> NavigationObservation {
+        let tracker = screenTracker(now: clock())
+        let id = tracker.addObserver(observer)
+        return NavigationObservation { [weak tracker] in tracker?.removeObserver(id) }
+    }
+
+    // MARK: Plumbing
+
+    /// The tracker, made from the live state at the first report.
+    private func screenTracker(now: Int64) -> ScreenTracker {
+        if let screens { return screens }
+        let tracker = ScreenTracker(state: live, seq: headSeq, now: now)
+        tracker.grace = Self.milliseconds(divergenceGracePeriod)
+        screens = tracker
+        return tracker
+    }
+
+    /// After a recorded call: the state changed (`state` is the live state when the event applied).
+    func screensAfterCall(_ tracker: ScreenTracker, state: NavigationState?, seq: UInt64, now: Int64) {
+        if let state { tracker.stateChanged(state, seq: seq, now: now) }
+        checkScreens(tracker, now: now)
+    }
+
+    /// The navigator resumed, or returned to the present: what waits gets its full grace period.
+    func screensResumed() {
+        screens?.restartGrace(now: clock())
+    }
+
+    private func checkScreens(_ tracker: ScreenTracker, now: Int64) {
+        guard !isSuspended && !isTravelling else { return }
+        let found = tracker.check(live, now: now)
+        for d in found {
+            logger.warning("screen and state disagree: \(d)", metadata: ["session": "\(session)"])
+            for o in tracker.observers { o.body(d) }
+        }
+        scheduleScreenCheck(tracker, now: now)
+    }
+
+    /// While a disagreement waits, a task checks again when it can be due (without any call or
+    /// screen report meanwhile, a screen that never appears would otherwise go unreported).
+    private func scheduleScreenCheck(_ tracker: ScreenTracker, now: Int64) {
+        guard !tracker.timerScheduled, let wait = tracker.wait(now: now) else { return }
+        tracker.timerScheduled = true
+        let delay = Duration.milliseconds(min(max(wait, 10), max(tracker.grace, 10)) + 5)
+        Task { @MainActor [weak self, weak tracker] in
+            try? await Task.sleep(for: delay)
+            guard let tracker else { return }
+            tracker.timerScheduled = false
+            self?.checkScreens()
+        }
+    }
+
+    nonisolated static func milliseconds(_ d: Duration) -> Int64 {
+        let (s, atto) = d.components
+        return max(0, s * 1000 + atto / 1_000_000_000_000_000)
+    }
+}
