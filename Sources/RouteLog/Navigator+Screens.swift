@@ -132,3 +132,9 @@ extension Navigator {
         return max(0, s * 1000 + atto / 1_000_000_000_000_000)
     }
 }
+
+@_spi(Benchmarks) extension Navigator {
+    /// The screens the current state requires on screen (what a well-behaved view layer reports
+    /// as appeared): the benchmark's simulated screens use it.
+    public var requiredScreens: [ScreenID] { ScreenTracker.requiredScreens(live) }
+}

@@ -215,6 +215,43 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     try waitForRecorder(twin)
     try require(crumbsSeen > 0, "the observer received no breadcrumb")
 
+    // navigator-call-p50-screens: the same mix on a navigator whose screens report themselves (a
+    // simulated view layer: after each call, the screens the state now requires appear and those it
+    // no longer requires disappear), against a twin without screen reports, in alternating chunks.
+    // Timed: the call plus its screenAppeared/screenDisappeared calls; not timed: working out which
+    // screens changed, which a real view layer does by appearing.
+    progress("navigator-call-p50-screens, \(n) calls with screen reports and \(n) without, alternating")
+    let reporting = try Navigator<BenchRoute>(log: try LMDBEventLog.open(at: try dir.subdirectory("screens")))
+    let quiet = try Navigator<BenchRoute>(log: try LMDBEventLog.open(at: try dir.subdirectory("no-screens")))
+    reporting.tracksScreens = true
+    var onScreen = Set<ScreenID>()
+    func screensCall(_ i: Int) -> Double {
+        let t0 = monotonicNanoseconds()
+        NavigatorMix.call(reporting, i)
+        let t1 = monotonicNanoseconds()
+        let required = Set(reporting.requiredScreens)
+        let gone = onScreen.subtracting(required), new = required.subtracting(onScreen)
+        onScreen = required
+        let t2 = monotonicNanoseconds()
+        for s in gone { reporting.screenDisappeared(s) }
+        for s in new { reporting.screenAppeared(s) }
+        let t3 = monotonicNanoseconds()
+        return Double((t1 - t0) + (t3 - t2)) / 1e3
+    }
+    for i in 0..<warmUp { _ = screensCall(i) }
+    _ = timedCalls(warmUp) { NavigatorMix.call(quiet, $0) }
+    var screenCalls: [Double] = [], quietCalls: [Double] = []
+    for start in stride(from: warmUp, to: warmUp + n, by: chunk) {
+        let count = min(chunk, warmUp + n - start)
+        quietCalls += timedCalls(count, from: start) { NavigatorMix.call(quiet, $0) }
+        for i in start..<(start + count) { screenCalls.append(screensCall(i)) }
+    }
+    screenCalls.sort()
+    quietCalls.sort()
+    try waitForRecorder(reporting)
+    try waitForRecorder(quiet)
+    try require(reporting.divergences.isEmpty, "a well-behaved simulated view layer got \(reporting.divergences.count) divergence report(s): \(reporting.divergences.first.map(\.description) ?? "")")
+
     let plainP50 = percentile(plain, 0.5)
     var figures: [Figure] = [
         Figure(name: "observable-mutation", value: plainP50, unit: "µs", count: n,
@@ -232,6 +269,11 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
                           note: "the same calls with one onNavigation observer (a breadcrumb per call), against a twin navigator without one timed in "
                               + "alternating chunks of \(chunk); p99 \(Summary.format(percentile(observedCalls, 0.99))) µs (twin "
                               + "\(Summary.format(percentile(twinCalls, 0.99))) µs); this run's navigator-call-p50 \(Summary.format(percentile(calls, 0.5))) µs"))
+    figures.append(Figure(name: "navigator-call-p50-screens", value: percentile(screenCalls, 0.5), unit: "µs", baseline: "no-screens twin",
+                          baselineValue: percentile(quietCalls, 0.5), target: .ratioAtMost(1.2), count: n,
+                          note: "the same calls on a navigator whose screens report themselves (each call plus its screenAppeared/screenDisappeared "
+                              + "calls), against a twin without screen reports timed in alternating chunks of \(chunk); p99 "
+                              + "\(Summary.format(percentile(screenCalls, 0.99))) µs (twin \(Summary.format(percentile(quietCalls, 0.99))) µs); no divergence reported"))
     figures.append(Figure(name: "navigator-call-p999-unswitched", value: unpreempted.isEmpty ? nil : percentile(unpreempted, 0.999), unit: "µs",
                           baseline: bareUnswitched.isEmpty ? nil : "no-journal", baselineValue: bareUnswitched.isEmpty ? nil : percentile(bareUnswitched, 0.999),
                           target: .valueAtMost(50), count: unpreempted.count,
