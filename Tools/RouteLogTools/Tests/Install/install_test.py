@@ -16,15 +16,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Support"))
+from routelog_testkit import Checks  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
-failures = []
-
-
-def check(name, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
-    if not ok:
-        failures.append(name)
-
+checks = Checks()
+check = checks.check
 
 with tempfile.TemporaryDirectory(prefix="routelog-install-") as prefix:
     p = subprocess.run(["make", "-s", "install", "CONFIGURATION=debug", f"PREFIX={prefix}"], cwd=ROOT,
@@ -46,7 +43,4 @@ with tempfile.TemporaryDirectory(prefix="routelog-install-") as prefix:
     check("the installed routelog runs the routelog-serve beside it", s.returncode != 0 and "not found" not in s.stderr.lower()
           and s.stderr.strip() != "" and len(s.stderr.strip().splitlines()) == 1, (s.returncode, s.stderr[-500:]))
 
-if failures:
-    print(f"install: {len(failures)} check(s) failed")
-    sys.exit(1)
-print("install: all checks passed")
+checks.finish("install")
