@@ -2,7 +2,8 @@
 
 // What is on screen, beside Navigator.swift: the screens report their appearances, and the
 // navigator reports the moments they disagree with its state (`Divergence`). Nothing here touches
-// the state, the events or the log: replay, digests and the store are the same with or without it.
+// the state or the events: replay and digests are the same with or without it; the recorder stores
+// the reports as screen records beside the events.
 
 extension Navigator {
     // MARK: - Screens
@@ -14,8 +15,10 @@ extension Navigator {
     /// ``ScreenID``). From the first report on, the navigator compares what is on screen with its
     /// state after every call, appearance and disappearance, and reports what disagrees for longer
     /// than ``divergenceGracePeriod`` as a ``Divergence`` (``divergences``,
-    /// ``onDivergence(_:)``), once per case. Appearances are not events: they change no state and
-    /// are not recorded.
+    /// ``onDivergence(_:)``), once per case. Appearances are not events: they change no state,
+    /// digest or replay; a log that keeps screen records (an `LMDBEventLog`, an
+    /// `InMemoryEventLog`) stores each appearance, disappearance and divergence beside the events,
+    /// where `routelog log`, `routelog drift` and the timeline show them.
     ///
     /// ```swift
     /// navigator.screenAppeared(.stackEntry(frame: .root, index: 0, routeID: "episode-42"))
@@ -23,7 +26,9 @@ extension Navigator {
     public func screenAppeared(_ screen: ScreenID) {
         let now = clock()
         let tracker = screenTracker(now: now)
-        tracker.appeared(live.normalized(screen), state: live, head: headSeq, now: now)
+        let id = live.normalized(screen)
+        tracker.appeared(id, state: live, head: headSeq, now: now)
+        recorder.recordScreen(ScreenRecord(.appeared(id), headSeq: headSeq, time: now), urgent: false, mayWake: !isSuspended)
         checkScreens(tracker, now: now)
     }
 
@@ -33,6 +38,7 @@ extension Navigator {
         let now = clock()
         let tracker = screenTracker(now: now)
         tracker.disappeared(screen, normalized: live.normalized(screen), head: headSeq, now: now)
+        recorder.recordScreen(ScreenRecord(.disappeared(screen), headSeq: headSeq, time: now), urgent: false, mayWake: !isSuspended)
         checkScreens(tracker, now: now)
     }
 
@@ -108,6 +114,7 @@ extension Navigator {
         let found = tracker.check(live, now: now)
         for d in found {
             logger.warning("screen and state disagree: \(d)", metadata: ["session": "\(session)"])
+            recorder.recordScreen(ScreenRecord(.diverged(d), headSeq: headSeq, time: now), urgent: true, mayWake: true)
             for o in tracker.observers { o.body(d) }
         }
         scheduleScreenCheck(tracker, now: now)

@@ -158,3 +158,16 @@ final class PendingLog: JournalingEventLog, @unchecked Sendable {
         return log.isBeingWritten(self.real(session, real))
     }
 }
+
+extension PendingLog: ScreenRecordingEventLog {
+    /// To the store once it opened, when it keeps screen records (else they are dropped).
+    func appendScreenRecords(_ records: [ScreenRecord], to session: SessionID) throws {
+        let (log, real) = try map(session)
+        try (log as? any ScreenRecordingEventLog)?.appendScreenRecords(records, to: real)
+    }
+
+    func readScreenRecords(_ session: SessionID, _ body: (ScreenRecord) throws -> Bool) throws {
+        let (log, real) = try map(session)
+        try (log as? any ScreenRecordingEventLog)?.readScreenRecords(real, body)
+    }
+}

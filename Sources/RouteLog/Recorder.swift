@@ -62,6 +62,18 @@ final class Recorder: @unchecked Sendable {
         init(_ item: Item) { self.item = item }
     }
 
+    /// One handed-over screen record on the lock-free stack of screen records (newest first).
+    final class ScreenHandoff: AtomicReference, @unchecked Sendable {
+        let record: ScreenRecord
+        var next: ScreenHandoff?
+        init(_ record: ScreenRecord) { self.record = record }
+    }
+
+    /// Screen records handed over since the last drain that make the next one wake the queue.
+    static let screenWakeCount = 64
+    /// Screen records held at most while the log cannot take them; older ones are dropped first.
+    static let maxHeldScreens = 10_000
+
     /// Events per append at most: a long backlog (after an outage, or an app outrunning the disk)
     /// is written in several transactions, so the writer's transient memory stays bounded.
     static let maxBatch = 1_024
@@ -73,6 +85,8 @@ final class Recorder: @unchecked Sendable {
     /// told what the log committed, and closed when the recorder goes (removed if everything was
     /// written).
     let journal: (any EventJournal)?
+    /// The log as one that stores screen records, `nil` when it does not (they are then dropped).
+    let screenLog: (any ScreenRecordingEventLog)?
     private let logger: Logger
     private let retryDelay: Double
 
@@ -87,6 +101,9 @@ final class Recorder: @unchecked Sendable {
     private let drainScheduled = ManagedAtomic<Bool>(false)
     /// Whether recording is stopped by a failure (retries are scheduled by the queue).
     private let stopped = ManagedAtomic<Bool>(false)
+    /// Screen records handed over and not yet taken by the queue, newest first, and how many.
+    private let screenHandoffs = ManagedAtomic<ScreenHandoff?>(nil)
+    private let screensHanded = ManagedAtomic<Int>(0)
 
     private let lock = NSLock()
     // Guarded by `lock`; the navigator's calls never take it.
@@ -102,10 +119,15 @@ final class Recorder: @unchecked Sendable {
     private var retryScheduled = false
     private var digestWarningGiven = false
     private var onChange: (@Sendable () -> Void)?
+    /// Screen records taken off their stack and not yet written, oldest first.
+    private var screensInflight: [ScreenRecord] = []
+    private var screenWarningGiven = false
+    private var screensDropped = 0
 
     init(log: any EventLog, session: SessionID, writtenSeq: UInt64, logger: Logger, retryDelay: Double, journal: (any EventJournal)? = nil) {
         self.journal = journal
         self.log = log
+        self.screenLog = log as? any ScreenRecordingEventLog
         self.session = session
         self.written = writtenSeq
         self.logger = logger
@@ -120,6 +142,11 @@ final class Recorder: @unchecked Sendable {
         var node = handoffs.exchange(nil, ordering: .acquiring)
         while let n = node {
             node = n.next
+            n.next = nil
+        }
+        var screen = screenHandoffs.exchange(nil, ordering: .acquiring)
+        while let n = screen {
+            screen = n.next
             n.next = nil
         }
     }
@@ -170,6 +197,87 @@ final class Recorder: @unchecked Sendable {
             }
         }
         enqueue((event, digest, seq))
+    }
+
+    /// Queues a screen record for the log, after the events through its ``ScreenRecord/headSeq``.
+    /// Lock-free: an allocation and a few atomic operations. The queue wakes for it when `urgent`
+    /// (a divergence), or once ``screenWakeCount`` records wait and `mayWake` (not while the
+    /// navigator is suspended); otherwise the next event's drain, or a flush, takes it.
+    func recordScreen(_ record: ScreenRecord, urgent: Bool, mayWake: Bool) {
+        guard screenLog != nil else { return }
+        let node = ScreenHandoff(record)
+        var top = screenHandoffs.load(ordering: .relaxed)
+        while true {
+            node.next = top
+            let (exchanged, original) = screenHandoffs.weakCompareExchange(expected: top, desired: node, successOrdering: .releasing,
+                                                                          failureOrdering: .relaxed)
+            if exchanged { break }
+            top = original
+        }
+        let waiting = screensHanded.wrappingIncrementThenLoad(ordering: .relaxed)
+        if mayWake && (urgent || waiting >= Self.screenWakeCount) { wake() }
+    }
+
+    /// Screen records handed over and not yet written.
+    var heldScreenCount: Int {
+        lock.withLock {
+            takeScreenHandoffs()
+            return screensInflight.count
+        }
+    }
+
+    /// Moves the screen stack's records to the end of `screensInflight`, oldest first, dropping
+    /// the oldest beyond ``maxHeldScreens``. Call with `lock` held.
+    private func takeScreenHandoffs() {
+        var node = screenHandoffs.exchange(nil, ordering: .acquiring)
+        guard node != nil else { return }
+        screensHanded.store(0, ordering: .relaxed)
+        var newestFirst: [ScreenRecord] = []
+        while let n = node {
+            newestFirst.append(n.record)
+            node = n.next
+            n.next = nil
+        }
+        screensInflight.append(contentsOf: newestFirst.reversed())
+        if screensInflight.count > Self.maxHeldScreens {
+            let over = screensInflight.count - Self.maxHeldScreens
+            screensInflight.removeFirst(over)
+            screensDropped += over
+        }
+    }
+
+    /// Writes the screen records whose events the log holds, in transactions of at most 4,096. A
+    /// failure keeps them for the next drain and is logged once; it never stops the events'
+    /// recording. Runs on `queue` only.
+    private func drainScreens() {
+        guard let screenLog else { return }
+        while true {
+            let (batch, dropped): ([ScreenRecord], Int) = lock.withLock {
+                takeScreenHandoffs()
+                let ready = screensInflight.prefix { $0.headSeq <= written }.prefix(4_096)
+                defer { screensDropped = 0 }
+                return (Array(ready), screensDropped)
+            }
+            if dropped > 0 {
+                logger.warning("\(dropped) screen record\(dropped == 1 ? "" : "s") dropped while the log could not take them",
+                               metadata: ["session": "\(session)"])
+            }
+            guard !batch.isEmpty else { return }
+            do {
+                try screenLog.appendScreenRecords(batch, to: session)
+            } catch {
+                let warn: Bool = lock.withLock {
+                    defer { screenWarningGiven = true }
+                    return !screenWarningGiven
+                }
+                if warn { logger.warning("screen records not written yet: \(error)", metadata: ["session": "\(session)"]) }
+                return
+            }
+            lock.withLock {
+                screensInflight.removeFirst(min(batch.count, screensInflight.count))
+                screenWarningGiven = false
+            }
+        }
     }
 
     /// Pushes one event onto the handoff stack and wakes the queue.
@@ -262,8 +370,14 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    /// Writes the backlog. Runs on `queue` only.
+    /// Writes the backlog of events, then the screen records they make ready. Runs on `queue` only.
     private func drain(force: Bool = false) {
+        drainEvents(force: force)
+        drainScreens()
+    }
+
+    /// Writes the backlog of events. Runs on `queue` only.
+    private func drainEvents(force: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
         while true {
             drainScheduled.store(false, ordering: .releasing)

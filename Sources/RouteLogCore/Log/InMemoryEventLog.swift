@@ -7,6 +7,7 @@ public final class InMemoryEventLog: EventLog, @unchecked Sendable {
         var events: [StoredEvent] = []
         var head = Replayer()
         var snapshots: [Snapshot] = []
+        var screens: [ScreenRecord] = []
     }
 
     private let lock = NSLock()
@@ -32,7 +33,7 @@ public final class InMemoryEventLog: EventLog, @unchecked Sendable {
         self.clock = clock
     }
 
-    private func locked<R>(_ body: () throws -> R) rethrows -> R {
+    fileprivate func locked<R>(_ body: () throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body()
@@ -109,5 +110,22 @@ public final class InMemoryEventLog: EventLog, @unchecked Sendable {
             let k = Int(seq / snapshotInterval)
             return k >= 1 && k <= s.snapshots.count ? s.snapshots[k - 1] : nil
         }
+    }
+}
+
+@_spi(Tools) extension InMemoryEventLog: ScreenRecordingEventLog {
+    public func appendScreenRecords(_ records: [ScreenRecord], to id: SessionID) throws {
+        try locked {
+            guard store[id] != nil else { throw EventLogError.sessionNotFound(id) }
+            store[id]!.screens.append(contentsOf: records)
+        }
+    }
+
+    public func readScreenRecords(_ id: SessionID, _ body: (ScreenRecord) throws -> Bool) throws {
+        let records: [ScreenRecord] = try locked {
+            guard let s = store[id] else { throw EventLogError.sessionNotFound(id) }
+            return s.screens
+        }
+        for r in records where try !body(r) { return }
     }
 }

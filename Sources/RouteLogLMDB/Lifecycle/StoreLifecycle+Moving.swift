@@ -70,7 +70,10 @@ extension StoreLifecycle {
                 let from = have ?? 0
                 let through = min(info.eventCount, from + min(left, batch))
                 let events = through > from ? try source.events(info.id, from: from + 1, through: through).map(\.recorded) : []
-                written[info.id, default: 0] += try adopt(info, events: events, after: from, runs: try source.runs(of: info.id), imported: info.imported)
+                // The session's screen records go with its last events, in the same transaction.
+                let screens = through == info.eventCount ? try SessionScreens(context: source.context).all(info.id) : nil
+                written[info.id, default: 0] += try adopt(info, events: events, after: from, runs: try source.runs(of: info.id), screens: screens,
+                                                          imported: info.imported)
                 left -= min(left, UInt64(events.count))
                 have = through
             }
@@ -83,9 +86,12 @@ extension StoreLifecycle {
     }
 
     /// Writes `info`'s session into this store with its own id, in one transaction: created when
-    /// absent, else continued after the events it already holds; its runs are copied over.
-    /// `events` are the session's events from seq `offset + 1`. Returns how many events it wrote.
-    func adopt(_ info: SessionInfo, events: [RecordedEvent], after offset: UInt64 = 0, runs: [RunInfo], imported: Bool) throws -> Int {
+    /// absent, else continued after the events it already holds; its runs are copied over, and
+    /// `screens`, when given, replace its screen records (so a move repeated after an interruption
+    /// copies them once). `events` are the session's events from seq `offset + 1`. Returns how many
+    /// events it wrote.
+    func adopt(_ info: SessionInfo, events: [RecordedEvent], after offset: UInt64 = 0, runs: [RunInfo], screens: [ScreenRecord]? = nil,
+               imported: Bool) throws -> Int {
         let writer = try context.requireWriter()
         let id = info.id
         let key = try context.sessionKey(id)
@@ -105,6 +111,10 @@ extension StoreLifecycle {
                 _ = try records.appendRecords(txn, &head, Array(events[have...]), bodies: Array(bodies[have...]), id: id, key: key, collect: false)
             }
             try self.runs.write(runs, prefix: head.row.eventPrefix, txn)
+            if let screens {
+                try SessionScreens.remove(prefix: head.row.eventPrefix, txn, in: context.databases.meta)
+                try SessionScreens(context: context).write(screens, prefix: head.row.eventPrefix, txn)
+            }
             scratch[id] = head
             let committed = head
             return { [records] in records.rememberHead(committed, for: id) }

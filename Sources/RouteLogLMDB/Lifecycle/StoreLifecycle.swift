@@ -1,6 +1,6 @@
 @_spi(Tools) import RouteLogCore
 
-/// What happens to whole sessions and to the store: deleting sessions (their rows, records and runs
+/// What happens to whole sessions and to the store: deleting sessions (their rows, records, runs and screen records
 /// in every database, in one transaction), retention, statistics, compacted copies and moving
 /// another store's sessions in. The session locks (`writers/`, see ``SessionLocks``) keep it from
 /// taking a session that a log, in this process or another, is writing.
@@ -40,9 +40,10 @@ struct StoreLifecycle {
         }
     }
 
-    /// Removes a session's row (under `key`), records, runs and import mark inside `txn`.
+    /// Removes a session's row (under `key`), records, runs, screen records and import mark inside `txn`.
     func removeSession(_ txn: LMDBWriteTransaction, _ key: [UInt8], _ info: SessionInfo) throws {
         try runs.remove(prefix: StoreKey.eventPrefix(info), txn)
+        try SessionScreens.remove(prefix: StoreKey.eventPrefix(info), txn, in: context.databases.meta)
         try records.removeSession(txn, key, info)
     }
 }
