@@ -338,3 +338,62 @@ extension Divergence.Cause {
         }
     }
 }
+
+// MARK: JSON
+
+@_spi(Tools) extension ScreenID {
+    /// The screen as JSON, the keys every tool uses for it: `screen` (its one-line description),
+    /// `kind` (`presentation`, `stackEntry`, `tabRoot`), and `token` and `routeID`; `frame`
+    /// (`"root"` or a token), `index`, `routeID` and `tab` (or `null`); or `tab`.
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["screen": .string(description)]
+        switch self {
+        case .presentation(let token, let routeID):
+            o["kind"] = .string("presentation")
+            o["token"] = .int(Int64(bitPattern: token))
+            o["routeID"] = .string(routeID)
+        case .stackEntry(let frame, let index, let routeID, let tab):
+            o["kind"] = .string("stackEntry")
+            o["frame"] = frame.json
+            o["index"] = .int(Int64(index))
+            o["routeID"] = .string(routeID)
+            o["tab"] = tab.map(JSONValue.string) ?? .null
+        case .tabRoot(let id):
+            o["kind"] = .string("tabRoot")
+            o["tab"] = .string(id)
+        }
+        return .object(o)
+    }
+}
+
+@_spi(Tools) extension Divergence {
+    /// The divergence as JSON: `seq`, `kind` (the ``Kind`` case's name), `screen` (``ScreenID/json``),
+    /// `cause` (the ``Cause`` case's name, or `null`) and `causeText`, `visibleDepth` and
+    /// `stateDepth` (`null` but for a depth mismatch), `detected` (ISO 8601) and `text` (its
+    /// one-line description).
+    public var json: JSONValue {
+        .object([
+            "seq": .int(Int64(clamping: seq)), "kind": .string(kind.rawValue), "screen": screen.json,
+            "cause": cause.map { .string($0.rawValue) } ?? .null, "causeText": cause.map { .string($0.phrase) } ?? .null,
+            "visibleDepth": visibleDepth.map { .int(Int64($0)) } ?? .null, "stateDepth": stateDepth.map { .int(Int64($0)) } ?? .null,
+            "detected": .string(ISO8601.format(milliseconds: detectedAt)), "text": .string(description),
+        ])
+    }
+}
+
+@_spi(Tools) extension ScreenRecord {
+    /// The record as JSON: `change` (`appeared`, `disappeared`, `diverged`), `headSeq`, `time`
+    /// (ISO 8601), `screen` (``ScreenID/json``), and for a divergence `divergence`
+    /// (``Divergence/json``, else `null`).
+    public var json: JSONValue {
+        let change: String = switch self.change {
+        case .appeared: "appeared"
+        case .disappeared: "disappeared"
+        case .diverged: "diverged"
+        }
+        return .object([
+            "change": .string(change), "headSeq": .int(Int64(clamping: headSeq)), "time": .string(ISO8601.format(milliseconds: time)),
+            "screen": screen.json, "divergence": divergence?.json ?? .null,
+        ])
+    }
+}

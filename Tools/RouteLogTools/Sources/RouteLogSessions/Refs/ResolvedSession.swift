@@ -86,6 +86,18 @@ package struct ResolvedSession {
         try call { try log.state(of: id, at: seq) }
     }
 
+    /// What the session's navigator saw of its screens (``RouteLogCore/ScreenRecord``), oldest
+    /// first: none for a file's session or a session whose screens never reported themselves.
+    package func screenRecords() throws(RouteLogError) -> [ScreenRecord] {
+        guard let store else { return [] }
+        return try call { try store.screenRecords(id) }
+    }
+
+    /// The divergences among ``screenRecords()``, oldest first.
+    package func divergences() throws(RouteLogError) -> [(record: ScreenRecord, divergence: Divergence)] {
+        try screenRecords().compactMap { r in r.divergence.map { (r, $0) } }
+    }
+
     /// The session's runs and the events a reader shows from a crashed app's journal (none for a
     /// file's session).
     package func marks() -> RunMarks {
