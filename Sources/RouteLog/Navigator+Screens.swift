@@ -12,9 +12,9 @@ extension Navigator {
     ///
     /// RouteLogSwiftUI's containers report their screens; a UIKit app or a custom container calls
     /// this and ``screenDisappeared(_:)`` itself, naming each screen as the state knows it (see
-    /// ``ScreenID``). From the first report on, the navigator compares what is on screen with its
+    /// ``/RouteLogCore/ScreenID``). From the first report on, the navigator compares what is on screen with its
     /// state after every call, appearance and disappearance, and reports what disagrees for longer
-    /// than ``divergenceGracePeriod`` as a ``Divergence`` (``divergences``,
+    /// than ``divergenceGracePeriod`` as a ``/RouteLogCore/Divergence`` (``divergences``,
     /// ``onDivergence(_:)``), once per case. Appearances are not events: they change no state,
     /// digest or replay; a log that keeps screen records (an `LMDBEventLog`, an
     /// `InMemoryEventLog`) stores each appearance, disappearance and divergence beside the events,

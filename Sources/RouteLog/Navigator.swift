@@ -78,7 +78,7 @@ public final class Navigator<Route: Routable> {
     /// reports itself, so a call without screen reports pays one `nil` check.
     @ObservationIgnored var screens: ScreenTracker?
     /// How long what is on screen may disagree with the state before the navigator reports a
-    /// ``Divergence``: 1 second by default (a push or a presentation animates in about 0.35 s).
+    /// ``/RouteLogCore/Divergence``: 1 second by default (a push or a presentation animates in about 0.35 s).
     /// The time is the navigator's clock (its `clock:` parameter), so tests drive it.
     @ObservationIgnored public var divergenceGracePeriod: Duration = .seconds(1) {
         didSet { screens?.grace = Self.milliseconds(divergenceGracePeriod) }
