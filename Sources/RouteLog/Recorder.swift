@@ -52,22 +52,12 @@ public struct RecordingStatus: Hashable, Sendable {
 /// never held across I/O, and the call path never takes it. When the log throws, the events stay
 /// pending, the failure is reported once, and the recorder retries later; on success it catches
 /// up with the backlog in batches of up to ``maxBatch`` events.
+///
+/// Screen records (``recordScreen(_:urgent:mayWake:)``) take a stack of their own and are written
+/// after each drain's events, those whose head the log holds; they never stop the events'
+/// recording, and wait (at most ``maxHeldScreens``) while the log cannot take them.
 final class Recorder: @unchecked Sendable {
     typealias Item = (event: RecordedEvent, digest: Digest, seq: UInt64)
-
-    /// One handed-over event on the lock-free stack (newest first).
-    final class Handoff: AtomicReference, @unchecked Sendable {
-        let item: Item
-        var next: Handoff?
-        init(_ item: Item) { self.item = item }
-    }
-
-    /// One handed-over screen record on the lock-free stack of screen records (newest first).
-    final class ScreenHandoff: AtomicReference, @unchecked Sendable {
-        let record: ScreenRecord
-        var next: ScreenHandoff?
-        init(_ record: ScreenRecord) { self.record = record }
-    }
 
     /// Screen records handed over since the last drain that make the next one wake the queue.
     static let screenWakeCount = 64
@@ -92,7 +82,7 @@ final class Recorder: @unchecked Sendable {
 
     // Lock-free: written by the navigator's calls.
     /// Events handed over and not yet taken by the queue, newest first.
-    private let handoffs = ManagedAtomic<Handoff?>(nil)
+    private let handoffs = HandoffStack<Item>()
     /// Events handed over since the recorder started.
     private let handedOver = ManagedAtomic<Int>(0)
     /// The last seq that went to the journal only (0: none).
@@ -102,7 +92,7 @@ final class Recorder: @unchecked Sendable {
     /// Whether recording is stopped by a failure (retries are scheduled by the queue).
     private let stopped = ManagedAtomic<Bool>(false)
     /// Screen records handed over and not yet taken by the queue, newest first, and how many.
-    private let screenHandoffs = ManagedAtomic<ScreenHandoff?>(nil)
+    private let screenHandoffs = HandoffStack<ScreenRecord>()
     private let screensHanded = ManagedAtomic<Int>(0)
 
     private let lock = NSLock()
@@ -138,17 +128,6 @@ final class Recorder: @unchecked Sendable {
     deinit {
         let clean = lock.withLock { failure == nil } && handedOver.load(ordering: .acquiring) == writtenByUs
         journal?.close(allCommitted: clean)
-        // Unlink iteratively: a long stack released node by node would recurse.
-        var node = handoffs.exchange(nil, ordering: .acquiring)
-        while let n = node {
-            node = n.next
-            n.next = nil
-        }
-        var screen = screenHandoffs.exchange(nil, ordering: .acquiring)
-        while let n = screen {
-            screen = n.next
-            n.next = nil
-        }
     }
 
     /// Called (on the recorder's queue) when the status changes: a failure starts or ends.
@@ -205,15 +184,7 @@ final class Recorder: @unchecked Sendable {
     /// navigator is suspended); otherwise the next event's drain, or a flush, takes it.
     func recordScreen(_ record: ScreenRecord, urgent: Bool, mayWake: Bool) {
         guard screenLog != nil else { return }
-        let node = ScreenHandoff(record)
-        var top = screenHandoffs.load(ordering: .relaxed)
-        while true {
-            node.next = top
-            let (exchanged, original) = screenHandoffs.weakCompareExchange(expected: top, desired: node, successOrdering: .releasing,
-                                                                          failureOrdering: .relaxed)
-            if exchanged { break }
-            top = original
-        }
+        screenHandoffs.push(record)
         let waiting = screensHanded.wrappingIncrementThenLoad(ordering: .relaxed)
         if mayWake && (urgent || waiting >= Self.screenWakeCount) { wake() }
     }
@@ -229,16 +200,8 @@ final class Recorder: @unchecked Sendable {
     /// Moves the screen stack's records to the end of `screensInflight`, oldest first, dropping
     /// the oldest beyond ``maxHeldScreens``. Call with `lock` held.
     private func takeScreenHandoffs() {
-        var node = screenHandoffs.exchange(nil, ordering: .acquiring)
-        guard node != nil else { return }
+        guard screenHandoffs.takeAll(appendingTo: &screensInflight) > 0 else { return }
         screensHanded.store(0, ordering: .relaxed)
-        var newestFirst: [ScreenRecord] = []
-        while let n = node {
-            newestFirst.append(n.record)
-            node = n.next
-            n.next = nil
-        }
-        screensInflight.append(contentsOf: newestFirst.reversed())
         if screensInflight.count > Self.maxHeldScreens {
             let over = screensInflight.count - Self.maxHeldScreens
             screensInflight.removeFirst(over)
@@ -282,15 +245,7 @@ final class Recorder: @unchecked Sendable {
 
     /// Pushes one event onto the handoff stack and wakes the queue.
     private func enqueue(_ item: Item) {
-        let node = Handoff(item)
-        var top = handoffs.load(ordering: .relaxed)
-        while true {
-            node.next = top
-            let (exchanged, original) = handoffs.weakCompareExchange(expected: top, desired: node, successOrdering: .releasing,
-                                                                    failureOrdering: .relaxed)
-            if exchanged { break }
-            top = original
-        }
+        handoffs.push(item)
         handedOver.wrappingIncrement(ordering: .releasing)
         wake()
     }
@@ -304,15 +259,7 @@ final class Recorder: @unchecked Sendable {
 
     /// Moves the stack's events to the end of `inflight`, oldest first. Call with `lock` held.
     private func takeHandoffs() {
-        var node = handoffs.exchange(nil, ordering: .acquiring)
-        guard node != nil else { return }
-        var newestFirst: [Item] = []
-        while let n = node {
-            newestFirst.append(n.item)
-            node = n.next
-            n.next = nil
-        }
-        inflight.append(contentsOf: newestFirst.reversed())
+        handoffs.takeAll(appendingTo: &inflight)
     }
 
     /// The last seq the log holds, and the events handed over after it through seq `through`
