@@ -331,7 +331,11 @@ extension ScreenLane {
         var h = hit(e);
         if (!h) { tip.hidden = true; return; }
         tip.textContent = h.mark !== undefined ? describeMark(h.mark) : describeBar(h.bar);
-        tip.style.left = (e.clientX + 12) + 'px'; tip.style.top = (e.clientY + 12) + 'px'; tip.hidden = false;
+        // Right of the pointer, or left of it where the window ends (a divergence near the last seq).
+        tip.style.left = '0px'; tip.style.top = (e.clientY + 12) + 'px'; tip.hidden = false;
+        var tw = tip.offsetWidth, tx = e.clientX + 12;
+        if (tx + tw > window.innerWidth - 4) tx = Math.max(4, e.clientX - 12 - tw);
+        tip.style.left = tx + 'px';
       });
       canvas.addEventListener('mouseleave', function () { tip.hidden = true; });
       canvas.addEventListener('click', function (e) {
