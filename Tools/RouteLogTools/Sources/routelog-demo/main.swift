@@ -228,8 +228,7 @@ let refusedSeq = navigator.headSeq
 view?.wait(150)
 view?.disappear(slidingDown)  // the old sheet is gone at last; the new one never appears
 view?.wait(1000)              // the grace period: the navigator names the divergence
-view?.manual = false
-view?.settle()
+view?.manual = false          // the next call's screens come as the state says
 step("the app hears of it: dismiss the sheet no one sees", navigator.dismiss())
 step("and show the player again", navigator.show(.player(episode: "atp-614"), as: .sheet))
 
