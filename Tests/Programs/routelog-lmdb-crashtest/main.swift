@@ -42,6 +42,10 @@
 //       input ends, then exits 0.
 //   routelog-lmdb-crashtest delete STORE SESSION…
 //       Deletes the sessions one by one (durable commits), printing "deleted ID" after each.
+//   routelog-lmdb-crashtest append-screens STORE SESSION COUNT
+//       Appends COUNT pairs of screen records to the session, 200 ms apart, no event: a screen
+//       the state does not have appears (`ghost (#1000+i)`), and a divergence names it (unknown
+//       screen, at the session's head); prints "screens N" (the records appended) after each.
 import Foundation
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
@@ -358,6 +362,28 @@ case "fleet":
         say(JSONValue.object(["rejections": table(rejections), "refused_swipes": table(refused), "stuck": .array(stuck.sorted().map(JSONValue.string)),
                               "crashed": crashes, "journaled": .int(Int64(journaled))]).canonicalText)
         withExtendedLifetime(crashedJournals) { _exit(0) }
+    } catch {
+        fail("\(error)")
+    }
+
+case "append-screens":
+    guard args.count == 5, let count = Int(args[4]) else { fail("usage: append-screens STORE SESSION COUNT", code: 64) }
+    do {
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .perEvent, retention: .none))
+        let session = SessionID(args[3])
+        let head = try log.session(session).eventCount
+        for i in 0..<count {
+            let ghost = ScreenID.presentation(token: 1000 + UInt64(i), routeID: "ghost")
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            try log.appendScreenRecords([
+                ScreenRecord(.appeared(ghost), headSeq: head, time: now),
+                ScreenRecord(.diverged(Divergence(kind: .unknownScreen, screen: ghost, seq: head, detectedAt: now + 1000)),
+                             headSeq: head, time: now + 1000),
+            ], to: session)
+            try log.flush()
+            say("screens \(2 * (i + 1))")
+            usleep(200_000)
+        }
     } catch {
         fail("\(error)")
     }

@@ -100,7 +100,10 @@ extension PageAssets {
             updateRange(); filterChanged();
             if (follow) go(last());
             if (window.routelogLanesGrew) window.routelogLanesGrew();
+            if (window.routelogScreensGrew) window.routelogScreensGrew(false);
           };
+          // The session's screen records changed: the "on screen" lane asks the server again.
+          es.addEventListener('screens', function () { if (window.routelogScreensGrew) window.routelogScreensGrew(true); });
           es.onerror = function () { $('live-badge').textContent = '○ reconnecting'; es.close(); setTimeout(connect, 1000); };
           es.onopen = function () { $('live-badge').textContent = '● live'; };
         };

@@ -160,6 +160,7 @@ extension PageAssets {
         renderState();
         renderDiff();
         if (window.routelogLanesAt) window.routelogLanesAt(seq);
+        if (window.routelogScreensAt) window.routelogScreensAt(seq);
         return seq;
       }
       window.routelog = {
@@ -172,6 +173,8 @@ extension PageAssets {
         stateJSON: function () { return textAt(seq); },
         // For the lanes (TimelineLanes): their data, and an event's text and note by seq.
         lanes: D.lanes || null,
+        // For the "on screen" lane (ScreenLane): what the session's screens reported, or null.
+        screens: D.screens || null,
         live: D.live || null,
         eventText: function (n) { return n > base && n <= last() ? ev(n)[2] : ''; },
         eventNote: function (n) { return n > base && n <= last() ? ev(n)[9] : null; }

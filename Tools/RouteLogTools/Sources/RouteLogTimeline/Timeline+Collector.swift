@@ -19,6 +19,9 @@ extension Timeline {
         public private(set) var count = 0
         /// The UTF-16 length of the current state's canonical text.
         private var stateLength: Int
+        /// The session's screen records (``RouteLogCore/ScreenRecord``), for the page's "on
+        /// screen" lane (``ScreenLane``); none, the page has no such lane.
+        public var screenRecords: [ScreenRecord] = []
 
         /// The memory the page is expected to need, in bytes, until it is written: ``eventCost`` per
         /// event (its screens' lifetimes, its share of the tables), ``byteCost`` per byte of page
@@ -68,7 +71,9 @@ extension Timeline {
         /// another; the events' data is one of them, not copied.
         public func page(header: Header, openAt: UInt64? = nil, extra: [String: JSONValue] = [:]) -> [[UInt8]] {
             let members = Timeline.members(header: header, initialSeq: initialSeq, initialStateJSON: initialStateJSON, openAt: openAt,
-                                           lanes: TimelineLanes.json(tracker.lifetimes), extra: extra)
+                                           lanes: TimelineLanes.json(tracker.lifetimes),
+                                           screens: ScreenLane(screenRecords, first: initialSeq, last: seq)?.json(origin: encoder.origin),
+                                           extra: extra)
             // {"chunk":{"events":[…],"from":…,"outcomes":[…],"sites":[…]}, then the other members.
             var after: [UInt8] = []
             let tables: JSONValue = .object([

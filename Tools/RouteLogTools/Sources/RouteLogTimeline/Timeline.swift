@@ -22,6 +22,9 @@ public struct Timeline: Sendable {
     public var openAt: UInt64?
     /// The lanes drawn under the slider (see ``TimelineLanes``), when built from events.
     public var lanes: JSONValue?
+    /// The "on screen" lane (see ``ScreenLane``), when the session has screen records; `nil`, the
+    /// page has no such lane.
+    public var screens: JSONValue?
 
     public init(header: Header, initialStateJSON: String, entries: [Entry], openAt: UInt64? = nil) {
         self.header = header

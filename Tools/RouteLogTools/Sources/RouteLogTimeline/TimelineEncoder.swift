@@ -95,14 +95,14 @@ extension Timeline {
     public func document(extra: [String: JSONValue] = [:]) -> JSONValue {
         var encoder = TimelineEncoder()
         var o = Self.members(header: header, initialSeq: 0, initialStateJSON: initialStateJSON, openAt: openAt,
-                             lanes: lanes, extra: extra)
+                             lanes: lanes, screens: screens, extra: extra)
         o["chunk"] = encoder.chunk(entries[...])
         return .object(o)
     }
 
     /// The data document's members other than its `chunk`.
     static func members(header: Header, initialSeq: UInt64, initialStateJSON: String, openAt: UInt64?, lanes: JSONValue?,
-                        extra: [String: JSONValue]) -> [String: JSONValue] {
+                        screens: JSONValue? = nil, extra: [String: JSONValue]) -> [String: JSONValue] {
         var o: [String: JSONValue] = [
             "format": .string("routelog-timeline/1"),
             "header": header.json,
@@ -112,6 +112,7 @@ extension Timeline {
             "openAt": openAt.map { .int(Int64($0)) } ?? .null,
         ]
         if let lanes { o["lanes"] = lanes }
+        if let screens { o["screens"] = screens }
         for (k, v) in extra { o[k] = v }
         return o
     }

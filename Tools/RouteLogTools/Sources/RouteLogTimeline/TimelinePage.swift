@@ -23,6 +23,7 @@ public enum TimelinePage {
         """
         out += PageAssets.css
         out += TimelineLanes.css
+        out += ScreenLane.css
         out += "</style>\n</head>\n<body>\n"
         out += PageAssets.body
         out += "\n<script type=\"application/json\" id=\"routelog-data\">"
@@ -30,7 +31,7 @@ public enum TimelinePage {
     }()
 
     /// The page after its data.
-    static let tail: String = "</script>\n<script>\n" + PageAssets.script + "\n" + TimelineLanes.script + "</script>\n</body>\n</html>\n"
+    static let tail: String = "</script>\n<script>\n" + PageAssets.script + "\n" + TimelineLanes.script + "\n" + ScreenLane.script + "</script>\n</body>\n</html>\n"
 
     /// JSON text made safe inside a `<script>` element: every `<` (only ever inside a string)
     /// becomes `\u003c`, so no `</script>` or `<!--` can end or change the element.

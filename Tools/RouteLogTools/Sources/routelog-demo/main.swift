@@ -4,6 +4,11 @@
 //     make demo          # or: swift run --package-path Tools/RouteLogTools routelog-demo
 //
 // Each run appends a new session to the store (`$ROUTELOG_STORE`, else `./.routelog`).
+//
+// A simulated view layer reports the app's screens to the navigator after every call, as
+// RouteStack and the presentation modifiers do in an app, and the navigator's clock is the demo's
+// own (it starts at the wall clock and moves only when the demo says), so the one divergence the
+// script provokes is found at the same seq, with the same cause, on every run.
 
 import Foundation
 @_spi(Tools) import RouteLog
@@ -49,7 +54,82 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// Prints one scripted step and its result.
+// MARK: - The clock and the screens
+
+/// The navigator's clock: milliseconds since 1970, moved by the script (each step takes 900 ms).
+final class DemoClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now: Int64
+    init() { now = Int64(Date().timeIntervalSince1970 * 1000) }
+    var ms: Int64 { lock.withLock { now } }
+    func advance(_ by: Int64) { lock.withLock { now += by } }
+    var read: @Sendable () -> Int64 { { self.ms } }
+}
+
+/// The app's view layer on Linux: it reports to the navigator the screens a container shows for
+/// the navigator's state (the selected tab's root, the top of its stack, and for each sheet,
+/// cover or popover of the chain the presentation and the top of its own stack; alerts and
+/// dialogs are not screens; nothing below a full-screen cover), after every call.
+@MainActor
+final class DemoScreens {
+    let nav: Navigator<PodcastRoute>
+    let clock: DemoClock
+    private(set) var on: Set<ScreenID> = []
+    /// While set, the script moves the screens itself (a transition under way).
+    var manual = false
+
+    init(_ nav: Navigator<PodcastRoute>, clock: DemoClock) {
+        self.nav = nav
+        self.clock = clock
+    }
+
+    static func expected(_ state: NavigationState) -> Set<ScreenID> {
+        var out: [ScreenID] = []
+        if let tab = state.selectedTab { out.append(.tabRoot(tab)) }
+        if let top = state.root.path.last {
+            out.append(.stackEntry(frame: .root, index: state.root.path.count - 1, routeID: top.id, tab: state.selectedTab))
+        }
+        for p in state.presentationChain where p.style != .alert && p.style != .confirmationDialog {
+            if p.style == .fullScreenCover { out = [] }
+            out.append(.presentation(token: p.token, routeID: p.route.id))
+            if let path = p.content?.path, let top = path.last {
+                out.append(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: top.id))
+            }
+        }
+        return Set(out)
+    }
+
+    /// The screen catches up with the state (disappearances first, each in a stable order), the
+    /// user looks at it for a while, and the navigator checks.
+    func settle() {
+        guard !manual else { return }
+        let want = Self.expected(nav.state)
+        for id in on.subtracting(want).sorted(by: { $0.description < $1.description }) { disappear(id) }
+        for id in want.subtracting(on).sorted(by: { $0.description < $1.description }) { appear(id) }
+        wait(900)
+    }
+
+    func appear(_ id: ScreenID) {
+        on.insert(id)
+        nav.screenAppeared(id)
+    }
+
+    func disappear(_ id: ScreenID) {
+        on.remove(id)
+        nav.screenDisappeared(id)
+    }
+
+    /// Moves the clock by `ms` and lets the navigator check what is on screen.
+    func wait(_ ms: Int64) {
+        clock.advance(ms)
+        nav.checkScreens()
+    }
+}
+
+/// The view layer, once the navigator exists.
+var view: DemoScreens?
+
+/// Prints one scripted step and its result; then the view layer shows it.
 @MainActor
 func step(_ what: String, _ result: CallResult) {
     let seq = result.seq.map { "#\($0)" } ?? "  -"
@@ -59,7 +139,9 @@ func step(_ what: String, _ result: CallResult) {
     case .refused(let r): paint("refused: \(r)", "31")
     }
     print("  \(seq.padding(toLength: 4, withPad: " ", startingAt: 0)) \(what.padding(toLength: 62, withPad: " ", startingAt: 0)) \(outcome)")
+    view?.settle()
 }
+
 
 // MARK: - The session
 
@@ -71,12 +153,21 @@ do {
     fail("cannot open the store at \(storePath): \(error)")
 }
 
+let clock = DemoClock()
 let navigator: Navigator<PodcastRoute>
 do {
     navigator = try Navigator<PodcastRoute>(
-        log: store, session: NewSession(label: "podcast demo", appName: "EchoCast", appVersion: "2.4"))
+        log: store, session: NewSession(label: "podcast demo", appName: "EchoCast", appVersion: "2.4"), clock: clock.read)
 } catch {
     fail("cannot start a session in \(storePath): \(error)")
+}
+// The screens report themselves, and the navigator says when they and its state disagree.
+navigator.tracksScreens = true
+view = DemoScreens(navigator, clock: clock)
+var found: [Divergence] = []
+navigator.onDivergence { d in
+    found.append(d)
+    print("  " + paint("! the screen and the state disagree: \(d)", "35"))
 }
 let sessionNumber = ((try? store.sessions().count) ?? 1)
 heading("A podcast app session, recorded to \(storePath) (session \(sessionNumber) in this store)")
@@ -125,6 +216,22 @@ link.selectedScreen.presented = Presented(token: 0, route: .player(episode: "atp
 step("deep link from a notification: reset", navigator.reset(to: link))
 step("user swipes the player down", navigator.presentationBinding(style: .sheet).set(nil))
 
+// A presentation requested while another is still dismissing: UIKit refuses to present over a
+// view that is still presenting, so the new player sheet never shows, though the state has it.
+step("tap play: the player sheet", navigator.show(.player(episode: "atp-613"), as: .sheet))
+let slidingDown = ScreenID.presentation(token: navigator.headSeq, routeID: "player")
+view?.manual = true
+step("user taps Done: the player sheet slides down", navigator.dismiss())
+view?.wait(250)
+step("Up Next plays 614 while it is still sliding down", navigator.show(.player(episode: "atp-614"), as: .sheet))
+let refusedSeq = navigator.headSeq
+view?.wait(150)
+view?.disappear(slidingDown)  // the old sheet is gone at last; the new one never appears
+view?.wait(1000)              // the grace period: the navigator names the divergence
+view?.manual = false          // the next call's screens come as the state says
+step("the app hears of it: dismiss the sheet no one sees", navigator.dismiss())
+step("and show the player again", navigator.show(.player(episode: "atp-614"), as: .sheet))
+
 await navigator.flush()
 do { try store.flush() } catch { fail("cannot flush the store: \(error)") }
 if let e = navigator.recordingError { fail("recording failed: \(e)") }
@@ -132,6 +239,14 @@ if let e = navigator.recordingError { fail("recording failed: \(e)") }
 let head = navigator.headSeq
 print("\n  \(head) events recorded; the log holds \(navigator.recordingStatus.writtenSeq).")
 print("  path now: \(navigator.path.map(\.id).joined(separator: " › "))")
+let screenRecords: [ScreenRecord]
+do { screenRecords = try store.screenRecords(navigator.session) } catch { fail("cannot read the screen records: \(error)") }
+let stored = screenRecords.compactMap(\.divergence)
+print("  \(screenRecords.count) screen reports stored beside the events, \(stored.count) of them a divergence:")
+for d in stored { print("    \(d)") }
+guard found.map(\.seq) == [refusedSeq], stored == found else {
+    fail("expected one divergence, at #\(refusedSeq); found \(found.map(\.description)), stored \(stored.map(\.description))")
+}
 
 // MARK: - What the CLI shows
 

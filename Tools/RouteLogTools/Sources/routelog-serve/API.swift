@@ -17,6 +17,8 @@ struct API: Sendable {
     static let pollInterval: Duration = .milliseconds(150)
     /// The most events one API response or stream message carries.
     static let maxBatch: UInt64 = 5_000
+    /// The shortest wait between two counts of a stream's screen records.
+    static let screensInterval: Duration = .milliseconds(500)
 
     func router(names: AllowedNames) -> Router<BasicRequestContext> {
         let router = Router()
@@ -40,6 +42,9 @@ struct API: Sendable {
         router.get("/api/sessions/{ref}/stream") { request, context in await self.guarded { try await self.stream(request, context) } }
         router.get("/api/sessions/{ref}/lanes") { _, context in
             await self.guarded { try await Work.run { try self.lanes(context) } }
+        }
+        router.get("/api/sessions/{ref}/screens") { _, context in
+            await self.guarded { try await Work.run { try self.screens(context) } }
         }
         return router
     }
@@ -165,6 +170,12 @@ struct API: Sendable {
     /// events arrive this way too, at most ``maxBatch`` a message, so no response holds a whole
     /// session. At most ``Streams/limit`` streams are open at once (else 503); every stream
     /// ends when the server stops.
+    ///
+    /// The stream also says when the session's screen records change: a message
+    /// `event: screens` with `{"records": N}`, N the number of records, sent when the stream
+    /// opens on a session that has some and whenever their number changes. It counts them at
+    /// most every ``screensInterval`` (a count reads them all: a session with many records is
+    /// counted less often, at most 1/20 of the stream's time).
     func stream(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let info = try resolve(context)
         let from = try Self.seqParameter(request, "from") ?? 1
@@ -192,8 +203,23 @@ struct API: Sendable {
             var encoder = TimelineEncoder(origin: origin)
             var next = from
             var idle = 0
+            var screens = (known: 0, due: ContinuousClock.now, wait: API.screensInterval)
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
             while !Task.isCancelled && !stopping.isSet {
+                if ContinuousClock.now >= screens.due {
+                    let started = ContinuousClock.now
+                    let count = try await Work.run {
+                        var n = 0
+                        try store.log().readScreenRecords(id) { _ in n += 1; return true }
+                        return n
+                    }
+                    screens.wait = max(API.screensInterval, (ContinuousClock.now - started) * 20)
+                    screens.due = ContinuousClock.now + screens.wait
+                    if count != screens.known {
+                        screens.known = count
+                        try await writer.write(ByteBuffer(string: "event: screens\ndata: {\"records\":\(count)}\n\n"))
+                    }
+                }
                 let (b, e, chunk, after) = try await Work.run { [builder, encoder, next] in
                     var b = builder, e = encoder
                     var entries: [Timeline.Entry] = []
@@ -275,6 +301,7 @@ struct API: Sendable {
         let live: JSONValue = .object([
             "stream": .string("/api/sessions/\(info.id.rawValue)/stream"),
             "lanes": .string("/api/sessions/\(info.id.rawValue)/lanes"),
+            "screens": .string("/api/sessions/\(info.id.rawValue)/screens"),
         ])
         let runs = (try? store.log().runs(of: info.id)) ?? []
         return Self.response(timeline.html(extra: ["live": live, "runs": SessionJSON.runs(runs)]), type: "text/html; charset=utf-8")
@@ -289,5 +316,18 @@ struct API: Sendable {
         guard case .object(var lanes) = TimelineLanes.json(tracker.lifetimes) else { return Self.json(.null) }
         lanes["seq"] = .int(Int64(tracker.seq))
         return Self.json(.object(lanes))
+    }
+
+    /// `GET /api/sessions/{ref}/screens`: the timeline's "on screen" lane (see `ScreenLane`) of the
+    /// whole session as it is now, from its screen records (`"records": 0` and no bars without
+    /// them), with `seq`, the session's last seq. A live page asks again when the stream says
+    /// the records changed.
+    func screens(_ context: BasicRequestContext) throws -> Response {
+        let s = try session(context, in: try workspace())
+        let records = try s.screenRecords()
+        let origin = records.isEmpty ? nil : try s.event(at: 1)?.recorded.meta.timestamp
+        guard case .object(var lane) = ScreenLane(records)?.json(origin: origin) ?? ScreenLane.none else { return Self.json(.null) }
+        lane["seq"] = .int(Int64(clamping: s.info.eventCount))
+        return Self.json(.object(lane))
     }
 }

@@ -15,6 +15,7 @@ import sys
 import time
 
 from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -55,6 +56,13 @@ def shot(d, name):
     print(f"    screenshot {path}")
 
 
+def move_to(d, canvas_id, p):
+    """Moves the mouse to client point `p` ({"x", "y"}) over the canvas `canvas_id`."""
+    canvas = d.find_element(By.ID, canvas_id)
+    r = js(d, "var r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]", canvas)
+    ActionChains(d).move_to_element_with_offset(canvas, int(p["x"] - (r[0] + r[2] / 2)), int(p["y"] - (r[1] + r[3] / 2))).perform()
+
+
 def network_requests(d):
     """URLs the page requested, from Chrome's performance log (Network domain)."""
     urls = []
@@ -74,6 +82,12 @@ demo = json.loads(routelog("sessions", "--json", store=DEMO_STORE).stdout)[-1]
 DEMO_ID, DEMO_COUNT = demo["id"], demo["events"]
 demo_log = [json.loads(line) for line in routelog("log", DEMO_ID, "--json", store=DEMO_STORE).stdout.splitlines()]
 DEMO_HTML = os.path.join(WORK, "demo.html")
+# The demo's divergence: the player sheet shown while the one before was still sliding down,
+# which never appeared (the second-to-last show of the player).
+PLAYER_SHOWS = [e["seq"] for e in demo_log if e["outcome"] == "applied" and "show" in e["event"]
+                and e["event"]["show"]["route"]["id"] == "player"]
+REFUSED = PLAYER_SHOWS[-2]
+DIVERGENCE = f"#{REFUSED} not on screen: player (#{REFUSED}) (likely cause: a presentation requested while another was still dismissing)"
 assert routelog("report", DEMO_ID, "-o", DEMO_HTML, store=DEMO_STORE).stdout.strip() == DEMO_HTML
 
 XSS_FILE = os.path.join(WORK, "xss.json")
@@ -222,6 +236,56 @@ def test_demo_report_upsell_lock_and_rejected_swipe(d):
     wait_until("the copy button to say Copied", lambda: d.find_element(By.ID, "b-copy").text == "Copied", 120)
 
 
+def test_demo_report_on_screen_lane_and_divergence(d):
+    """The demo's screens reported themselves: the page has an "on screen" lane under the state's
+    lanes, with one divergence mark at the refused sheet's seq, named on hover and in the panel
+    under the drawn state when the scrubber is there."""
+    d.get("file://" + DEMO_HTML)
+    wait_until("the on-screen lane", lambda: js(d, "return !!window.routelogScreens && window.routelogScreens.draws > 0"), 60)
+    assert d.find_element(By.ID, "screens-panel").is_displayed()
+    S = js(d, "return window.routelog.screens")
+    assert S["records"] > 20 and S["rows"] >= 3, (S["records"], S["rows"])
+    assert [m[0] for m in S["marks"]] == [REFUSED] and S["marks"][0][4] == DIVERGENCE, S["marks"]
+    assert js(d, "return window.routelogScreens.marks()") == 1
+    # The sheet sliding down is on screen until after the refused show; the refused sheet has no bar.
+    bars = [(S["ids"][b], S["bars"][5 * b + 1], S["bars"][5 * b + 2]) for b in range(len(S["ids"]))]
+    sliding = [b for b in bars if b[0] == f"player (#{REFUSED - 2})"]
+    assert sliding and sliding[0][2] == REFUSED, (sliding, bars)
+    assert not [b for b in bars if b[0] == f"player (#{REFUSED})"], bars
+    # Hover over the mark: its line; a click selects its seq and says it under the state.
+    js(d, "window.routelog.go(0)")
+    move_to(d, "screens", js(d, "return window.routelogScreens.markPoint(0)"))
+    tip = wait_until("the mark's tooltip", lambda: d.find_element(By.ID, "lanes-tip").is_displayed() and d.find_element(By.ID, "lanes-tip").text)
+    assert DIVERGENCE in tip, tip
+    ActionChains(d).click().perform()
+    wait_until("the jump to the divergence", lambda: seq(d) == REFUSED)
+    assert DIVERGENCE in d.find_element(By.ID, "screens-info").text
+    detail = d.find_element(By.ID, "st-screens")
+    marked = detail.find_elements(By.CSS_SELECTOR, ".divergence")
+    assert len(marked) == 1 and DIVERGENCE in marked[0].text, detail.text
+    onscreen = detail.find_element(By.CSS_SELECTOR, ".onscreen").text
+    assert "tab library" in onscreen and f"player (#{REFUSED})" not in onscreen, onscreen
+    assert "player" in js(d, "return window.routelog.stateJSON()"), "the state shows the sheet the screen does not"
+    shot(d, "report-demo-screens.png")
+    # Elsewhere no divergence is shown; a bar says when its screen came and went.
+    js(d, "window.routelog.go(arguments[0])", REFUSED - 1)
+    assert d.find_element(By.ID, "st-screens").find_elements(By.CSS_SELECTOR, ".divergence") == []
+    b = next(i for i in range(len(S["ids"])) if S["ids"][i] == f"player (#{REFUSED - 2})")
+    move_to(d, "screens", js(d, "return window.routelogScreens.point(arguments[0])", b))
+    tip = wait_until("the bar's tooltip", lambda: d.find_element(By.ID, "lanes-tip").is_displayed() and d.find_element(By.ID, "lanes-tip").text)
+    assert tip.startswith(f"player (#{REFUSED - 2}) · presentation · appeared at seq {REFUSED - 2}") and f"disappeared at seq {REFUSED}" in tip, tip
+
+
+def test_pages_without_screen_records_have_no_on_screen_lane(d):
+    for page in [DEEP_HTML, XSS_HTML]:
+        d.get("file://" + page)
+        wait_until("the page", lambda: js(d, "return window.routelog && window.routelog.count"), 60)
+        assert js(d, "return window.routelog.screens") is None
+        assert js(d, "return [!!document.getElementById('screens-panel'), !!document.getElementById('st-screens'), !!window.routelogScreens]") \
+            == [False, False, False], page
+        assert "screens" not in json.loads(js(d, "return document.getElementById('routelog-data').textContent")), page
+
+
 def test_report_loads_no_network_resource(d):
     d.get_log("performance")  # drop earlier entries
     d.get("file://" + DEMO_HTML)
@@ -366,6 +430,28 @@ def test_live_server_follows_appends(d):
     status, body = get(f"/api/sessions/{sid}/lanes")
     assert status == 200 and json.loads(body)["seq"] == total and len(json.loads(body)["ids"]) == len(screens), body[:300]
     assert get("/api/sessions/nope/lanes")[0] == 404
+    # The demo's screens: the live page's "on screen" lane, with its divergence; screen records
+    # appended by another process (no event) reach the open page through the stream.
+    wait_until("the live on-screen lane", lambda: js(d, "return window.routelogScreens && window.routelogScreens.marks()") == 1, 120)
+    assert d.find_element(By.ID, "screens-panel").is_displayed()
+    status, body = get(f"/api/sessions/{sid}/screens")
+    lane = json.loads(body)
+    assert status == 200 and lane["seq"] == total and [m[0] for m in lane["marks"]] == [REFUSED], body[:300]
+    assert get("/api/sessions/nope/screens")[0] == 404
+    appender = ws.start([ws.exe("routelog-lmdb-crashtest"), "append-screens", store, sid, "3"],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        out, _ = appender.communicate(timeout=60)
+    finally:
+        if appender.poll() is None:
+            appender.kill()
+            appender.wait(10)
+    assert appender.returncode == 0 and "screens 6" in out, out
+    t0 = time.monotonic()
+    wait_until("the appended divergences on the page", lambda: js(d, "return window.routelogScreens.marks()") == 4, 120)
+    print(f"    appended screen records appeared on the page {time.monotonic() - t0:.2f}s after the appender ended")
+    assert js(d, "return window.routelog.screens") is None, "a live page's lane comes from the server"
+    assert js(d, "return window.routelogScreens.records") == lane["records"] + 6
     mid = (before + total) // 2
     js(d, "window.routelog.go(arguments[0])", mid)
     assert js(d, "return window.routelog.stateJSON()") == state_member(store, f"{sid}@{mid}")
@@ -415,6 +501,8 @@ def test_report_marks_runs_and_crashes(d):
     wait_until("the page", lambda: js(d, "return window.routelog && window.routelog.count"), 120)
     track = d.find_element(By.ID, "track")
     assert track.get_attribute("data-runs") == "2"
+    # A stored session whose screens never reported themselves: no "on screen" lane.
+    assert js(d, "return [window.routelog.screens, !!document.getElementById('screens-panel')]") == [None, False]
     tips = track.get_attribute("title").split("\n")
     expected = [f"run 2 starts at #{runs[1]['firstSeq']} (1.1)"]
     expected += [f"run {r['run']} crashed after #{r['lastSeq']}" for r in runs if r["end"] == "crashed"]
@@ -442,6 +530,7 @@ def test_control_characters_show_escaped(d):
 
 
 TESTS = [test_demo_report_keyboard_slider_and_state, test_demo_report_upsell_lock_and_rejected_swipe,
+         test_demo_report_on_screen_lane_and_divergence, test_pages_without_screen_records_have_no_on_screen_lane,
          test_report_loads_no_network_resource, test_deep_report_state_at_any_seq, test_ranged_report_state_and_labels,
          test_xss_session_runs_nothing, test_control_characters_show_escaped,
          test_live_server_follows_appends, test_fixture_check_report, test_report_marks_runs_and_crashes]

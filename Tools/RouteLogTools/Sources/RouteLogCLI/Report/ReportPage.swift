@@ -48,6 +48,8 @@ struct ReportPage {
             }
         }
         if let crossed { throw ReportBudget.refusal(crossedAt: crossed, first: first, last: last, of: s.name) }
+        // What the session's screens reported: the page's "on screen" lane (none without records).
+        c.screenRecords = try s.screenRecords()
         let runs = s.marks().runs
         return ReportPage(collector: c, header: Timeline.Header(s.info), runs: runs, first: first, last: last,
                           fileID: String(s.id.rawValue.prefix(13)))
