@@ -43,8 +43,12 @@ import Testing
     @Test func appendsFollowEachOtherAndReadInOrder() throws {
         let dir = try TempDir()
         let (log, ids) = try store(dir, sessions: 1)
+        #expect(try log.screenRecordCount(ids[0]) == 3)
         try log.appendScreenRecords(Array(Self.records.prefix(1)), to: ids[0])
         #expect(try log.screenRecords(ids[0]) == Self.records + Self.records.prefix(1))
+        #expect(try log.screenRecordCount(ids[0]) == 4)
+        let empty = try log.createSession(NewSession(label: "none")).id
+        #expect(try log.screenRecordCount(empty) == 0)
         #expect(throws: EventLogError.sessionNotFound(SessionID("0190b5a2-0000-7000-8000-000000000000"))) {
             try log.appendScreenRecords(Self.records, to: SessionID("0190b5a2-0000-7000-8000-000000000000"))
         }

@@ -189,9 +189,18 @@ public struct ScreenRecord: Hashable, Sendable, CustomStringConvertible {
     func appendScreenRecords(_ records: [ScreenRecord], to session: SessionID) throws
     /// Calls `body` with the session's screen records, oldest first; return `false` to stop.
     func readScreenRecords(_ session: SessionID, _ body: (ScreenRecord) throws -> Bool) throws
+    /// How many screen records the session has (a follower polls it to hear of new ones).
+    func screenRecordCount(_ session: SessionID) throws -> Int
 }
 
 @_spi(Tools) extension ScreenRecordingEventLog {
+    /// Counts them by reading them all; a store answers from its keys.
+    public func screenRecordCount(_ session: SessionID) throws -> Int {
+        var n = 0
+        try readScreenRecords(session) { _ in n += 1; return true }
+        return n
+    }
+
     /// The session's screen records, oldest first.
     public func screenRecords(_ session: SessionID) throws -> [ScreenRecord] {
         var out: [ScreenRecord] = []

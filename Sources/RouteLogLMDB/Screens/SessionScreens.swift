@@ -117,6 +117,16 @@ struct SessionScreens {
 }
 
 extension SessionScreens {
+    /// How many screen records the session has.
+    func count(_ id: SessionID) throws -> Int {
+        let key = try context.sessionKey(id)
+        let meta = context.databases.meta
+        return try context.withRead("counting the screen records of session \(id)") { txn in
+            guard let row = try context.readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
+            return Int(clamping: try Self.lastNumber(txn, row.eventPrefix, in: meta))
+        }
+    }
+
     /// The session's screen records, oldest first.
     func all(_ id: SessionID) throws -> [ScreenRecord] {
         var out: [ScreenRecord] = []
@@ -130,6 +140,12 @@ extension SessionScreens {
     /// ``/RouteLogCore/ScreenRecord``; the store format guide says how they are kept).
     public func appendScreenRecords(_ records: [ScreenRecord], to session: SessionID) throws {
         try SessionScreens(context: context).append(records, to: session)
+    }
+
+    /// How many screen records the session has: the number of its last one (records are numbered
+    /// from 1 without a gap), one lookup.
+    public func screenRecordCount(_ session: SessionID) throws -> Int {
+        try SessionScreens(context: context).count(session)
     }
 
     /// Calls `body` with the session's screen records, oldest first.

@@ -174,8 +174,8 @@ struct API: Sendable {
     /// The stream also says when the session's screen records change: a message
     /// `event: screens` with `{"records": N}`, N the number of records, sent when the stream
     /// opens on a session that has some and whenever their number changes. It counts them at
-    /// most every ``screensInterval`` (a count reads them all: a session with many records is
-    /// counted less often, at most 1/20 of the stream's time).
+    /// most every ``screensInterval`` (one lookup of the last record's key; a slow count is
+    /// repeated less often, at most 1/20 of the stream's time).
     func stream(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let info = try resolve(context)
         let from = try Self.seqParameter(request, "from") ?? 1
@@ -208,11 +208,7 @@ struct API: Sendable {
             while !Task.isCancelled && !stopping.isSet {
                 if ContinuousClock.now >= screens.due {
                     let started = ContinuousClock.now
-                    let count = try await Work.run {
-                        var n = 0
-                        try store.log().readScreenRecords(id) { _ in n += 1; return true }
-                        return n
-                    }
+                    let count = try await Work.run { try store.log().screenRecordCount(id) }
                     screens.wait = max(API.screensInterval, (ContinuousClock.now - started) * 20)
                     screens.due = ContinuousClock.now + screens.wait
                     if count != screens.known {
