@@ -23,7 +23,7 @@ extension Navigator {
     public func screenAppeared(_ screen: ScreenID) {
         let now = clock()
         let tracker = screenTracker(now: now)
-        tracker.appeared(live.normalized(screen), state: live, head: headSeq, now: now)
+        tracker.appeared(screen, state: live, head: headSeq, now: now)
         checkScreens(tracker, now: now)
     }
 
@@ -32,7 +32,7 @@ extension Navigator {
     public func screenDisappeared(_ screen: ScreenID) {
         let now = clock()
         let tracker = screenTracker(now: now)
-        tracker.disappeared(screen, normalized: live.normalized(screen), head: headSeq, now: now)
+        tracker.disappeared(screen, head: headSeq, now: now)
         checkScreens(tracker, now: now)
     }
 
@@ -104,6 +104,10 @@ extension Navigator {
     }
 
     private func checkScreens(_ tracker: ScreenTracker, now: Int64) {
+        // Nothing waits, or nothing is due yet and a timer waits: nothing to check or schedule. This
+        // reads no observed property (each read of one instantiates a key path into this generic
+        // class, which costs more than the rest of a screen report).
+        guard let deadline = tracker.nextDeadline, now >= deadline || !tracker.timerScheduled else { return }
         guard !isSuspended && !isTravelling else { return }
         let found = tracker.check(live, now: now)
         for d in found {

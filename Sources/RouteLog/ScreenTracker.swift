@@ -6,6 +6,12 @@
 
 /// The screens on screen, the screens the state shows, and the disagreements waiting out the
 /// grace period.
+///
+/// Each screen it knows of (on screen, shown by the state, or with a disagreement pending) is one
+/// ``Entry`` of a small array, found by comparing ids: there are a handful, and a comparison
+/// rejects a screen of another kind, token or index before it looks at a string, where a
+/// dictionary would hash every route id on every lookup. Nothing here depends on the entries'
+/// order: what reaches a divergence is sorted, or a minimum.
 @MainActor
 final class ScreenTracker {
     /// A disagreement found, reported once it has lasted the grace period.
@@ -18,14 +24,30 @@ final class ScreenTracker {
         var reported = false
     }
 
-    /// The screens that reported themselves on screen, and when.
-    private(set) var onScreen: [ScreenID: Int64] = [:]
-    /// The screens the live state shows and that must be on screen, with the seq since which.
-    private(set) var shown: [ScreenID: UInt64] = [:]
-    private(set) var pending: [ScreenID: Pending] = [:]
+    /// A screen the tracker knows of: at least one of on screen, shown, pending.
+    struct Entry {
+        var id: ScreenID
+        /// When it reported itself on screen; `nil` while it is not.
+        var appearedAt: Int64?
+        /// Whether the live state shows it and it must be on screen (one of its required screens).
+        var shown = false
+        var pending: Pending?
+        /// Scratch for ``stateChanged(_:seq:now:)``: whether the new state requires it.
+        var required = false
+
+        init(id: ScreenID) { self.id = id }
+
+        var isOnScreen: Bool { appearedAt != nil }
+        var isEmpty: Bool { appearedAt == nil && !shown && pending == nil }
+    }
+
+    private var entries: [Entry] = []
+    /// The required screens of the state, reused by every ``stateChanged(_:seq:now:)``.
+    private var required: [ScreenID] = []
     /// The earliest moment a pending disagreement can be reported, `nil` when none waits: a check
     /// before it does nothing.
-    private var nextDeadline: Int64?
+    private(set) var nextDeadline: Int64?
+    /// The live state's selected tab (the tracker hears of every change of the live state).
     private var selectedTab: String?
     /// The last change of the selected tab: its seq and when.
     private var tabSwitch: (seq: UInt64, at: Int64)?
@@ -43,68 +65,137 @@ final class ScreenTracker {
         stateChanged(state, seq: seq, now: now)
     }
 
+    /// The screens that reported themselves on screen, and when.
+    var onScreen: [ScreenID: Int64] {
+        var out: [ScreenID: Int64] = [:]
+        for e in entries { if let at = e.appearedAt { out[e.id] = at } }
+        return out
+    }
+
+    // MARK: Entries
+
+    private func index(of id: ScreenID) -> Int? {
+        for i in entries.indices where entries[i].id == id { return i }
+        return nil
+    }
+
+    /// Drops the entry at `i` if it holds nothing (the last entry takes its place).
+    private func removeIfEmpty(_ i: Int) {
+        guard entries[i].isEmpty else { return }
+        entries.swapAt(i, entries.count - 1)
+        entries.removeLast()
+    }
+
+    private func add(_ i: Int, _ p: Pending) {
+        entries[i].pending = p
+        let deadline = p.since + grace
+        if nextDeadline.map({ deadline < $0 }) ?? true { nextDeadline = deadline }
+    }
+
     // MARK: Changes
 
     /// The live state changed at `seq` (an applied event). Compares the screens the state shows
     /// (the selected chain: at most a tab root and, per frame, one stack top and one presentation)
     /// with the previous ones, and checks each screen on screen against the state: the work is
-    /// bounded by the presentation chain's depth and the number of screens on screen, never by the
-    /// length of a path or of the session.
+    /// bounded by the presentation chain's depth and the number of screens tracked, never by the
+    /// length of a path or of the session. A screen the state requires is in the state, so only
+    /// the screens on screen that it does not require are looked up in it.
     func stateChanged(_ state: NavigationState, seq: UInt64, now: Int64) {
         let tab = state.selectedTab
         if tab != selectedTab {
             selectedTab = tab
             tabSwitch = (seq, now)
         }
+        required.removeAll(keepingCapacity: true)
+        Self.appendRequiredScreens(state, to: &required)
+        for id in required {
+            if let i = index(of: id) {
+                entries[i].required = true
+            } else {
+                var e = Entry(id: id)
+                e.required = true
+                entries.append(e)
+            }
+        }
         // Screens on screen that the state no longer has, or has again.
         var dismissing = false
-        for id in onScreen.keys {
-            let has = state.contains(id)
-            if !has {
-                if case .presentation = id { dismissing = true }
-                if pending[id] == nil { add(id, Pending(kind: .stillOnScreen, seq: seq, since: now)) }
-            } else if let p = pending[id], p.kind != .notOnScreen {
-                pending[id] = nil
+        for i in entries.indices where entries[i].isOnScreen {
+            if entries[i].required || state.contains(entries[i].id) {
+                if let p = entries[i].pending, p.kind != .notOnScreen { entries[i].pending = nil }
+            } else {
+                if case .presentation = entries[i].id { dismissing = true }
+                if entries[i].pending == nil { add(i, Pending(kind: .stillOnScreen, seq: seq, since: now)) }
             }
         }
-        let required = Self.requiredScreens(state)
-        var next: [ScreenID: UInt64] = [:]
-        next.reserveCapacity(required.count)
-        for id in required {
-            if let since = shown[id] {
-                next[id] = since
-                continue
+        // Screens the state shows from now on, or no longer (backwards: removing an entry moves
+        // the last one, already seen, into its place).
+        for i in entries.indices.reversed() {
+            let isRequired = entries[i].required
+            if isRequired != entries[i].shown {
+                if isRequired {
+                    if !entries[i].isOnScreen && entries[i].pending == nil {
+                        var cause: Divergence.Cause?
+                        if dismissing, case .presentation = entries[i].id { cause = .presentedWhileDismissing }
+                        add(i, Pending(kind: .notOnScreen, seq: seq, since: now, cause: cause))
+                    }
+                } else if entries[i].pending?.kind == .notOnScreen {
+                    entries[i].pending = nil
+                }
+                entries[i].shown = isRequired
             }
-            next[id] = seq
-            guard onScreen[id] == nil, pending[id] == nil else { continue }
-            var cause: Divergence.Cause?
-            if case .presentation = id, dismissing { cause = .presentedWhileDismissing }
-            add(id, Pending(kind: .notOnScreen, seq: seq, since: now, cause: cause))
+            entries[i].required = false
+            removeIfEmpty(i)
         }
-        for id in shown.keys where next[id] == nil {
-            if pending[id]?.kind == .notOnScreen { pending[id] = nil }
-        }
-        shown = next
     }
 
-    /// A screen reported itself on screen (`id` already normalized).
-    func appeared(_ id: ScreenID, state: NavigationState, head: UInt64, now: Int64) {
-        guard onScreen[id] == nil else { return }
-        onScreen[id] = now
-        if pending[id]?.kind == .notOnScreen { pending[id] = nil }
-        if pending[id] == nil && !state.contains(id) { add(id, Pending(kind: .unknownScreen, seq: head, since: now)) }
+    /// A screen reported itself on screen (`reported` as reported: see ``normalized(_:)``).
+    /// `state` (the live state) and `head` are read only for a screen the state does not show.
+    func appeared(_ reported: ScreenID, state: @autoclosure () -> NavigationState, head: @autoclosure () -> UInt64, now: Int64) {
+        let id = normalized(reported) ?? reported
+        let i: Int
+        if let found = index(of: id) {
+            guard !entries[found].isOnScreen else { return }
+            i = found
+        } else {
+            entries.append(Entry(id: id))
+            i = entries.count - 1
+        }
+        entries[i].appearedAt = now
+        if entries[i].pending?.kind == .notOnScreen { entries[i].pending = nil }
+        // A screen the state shows is in the state: only another is looked up.
+        if entries[i].pending == nil && !entries[i].shown && !state().contains(id) {
+            add(i, Pending(kind: .unknownScreen, seq: head(), since: now))
+        }
     }
 
-    /// A screen reported itself gone: `id` as reported, or else `normalized` (a root entry reported
-    /// on screen before the state had tabs names none).
-    func disappeared(_ reported: ScreenID, normalized: ScreenID, head: UInt64, now: Int64) {
-        let id = onScreen[reported] != nil ? reported : normalized
-        guard onScreen.removeValue(forKey: id) != nil else { return }
-        if let p = pending[id], p.kind != .notOnScreen { pending[id] = nil }
-        if shown[id] != nil && pending[id] == nil {
+    /// A screen reported itself gone: `reported` as reported, or else normalized (a root entry
+    /// reported on screen before the state had tabs names none).
+    func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) {
+        var found = index(of: reported)
+        if found.map({ !entries[$0].isOnScreen }) ?? true, let id = normalized(reported) { found = index(of: id) }
+        guard let i = found, entries[i].isOnScreen else { return }
+        entries[i].appearedAt = nil
+        if let p = entries[i].pending, p.kind != .notOnScreen { entries[i].pending = nil }
+        if entries[i].shown && entries[i].pending == nil {
             var cause: Divergence.Cause?
-            if case .presentation = id { cause = .removedWithoutWrite }
-            add(id, Pending(kind: .notOnScreen, seq: head, since: now, cause: cause))
+            if case .presentation = entries[i].id { cause = .removedWithoutWrite }
+            add(i, Pending(kind: .notOnScreen, seq: head(), since: now, cause: cause))
+        }
+        removeIfEmpty(i)
+    }
+
+    /// `screen` as the tracker keeps it, `nil` when that is `screen` itself: a root stack entry
+    /// that names no tab names the selected one when the state has tabs; an entry of a
+    /// presentation's stack names none. (``NavigationState/normalized(_:)`` against the live
+    /// state, whose selected tab the tracker keeps.)
+    func normalized(_ screen: ScreenID) -> ScreenID? {
+        guard case .stackEntry(let frame, let index, let routeID, let tab) = screen else { return nil }
+        switch frame {
+        case .root:
+            guard tab == nil, let selectedTab else { return nil }
+            return .stackEntry(frame: .root, index: index, routeID: routeID, tab: selectedTab)
+        case .presentation:
+            return tab == nil ? nil : .stackEntry(frame: frame, index: index, routeID: routeID)
         }
     }
 
@@ -112,16 +203,11 @@ final class ScreenTracker {
     /// suspended, or showed a past state, meanwhile.
     func restartGrace(now: Int64) {
         nextDeadline = nil
-        for (id, p) in pending where !p.reported {
-            pending[id]!.since = now
+        for i in entries.indices {
+            guard let p = entries[i].pending, !p.reported else { continue }
+            entries[i].pending!.since = now
             nextDeadline = now + grace
         }
-    }
-
-    private func add(_ id: ScreenID, _ p: Pending) {
-        pending[id] = p
-        let deadline = p.since + grace
-        if nextDeadline.map({ deadline < $0 }) ?? true { nextDeadline = deadline }
     }
 
     /// Whether some disagreement waits to be reported.
@@ -132,54 +218,56 @@ final class ScreenTracker {
     // MARK: Checking
 
     /// The disagreements that have lasted the grace period at `now`, as divergences (each once),
-    /// in seq order. Does nothing before the earliest deadline.
-    func check(_ state: NavigationState, now: Int64) -> [Divergence] {
+    /// in seq order. Does nothing before the earliest deadline; reads `state` (the live state)
+    /// only for a stack's depth.
+    func check(_ state: @autoclosure () -> NavigationState, now: Int64) -> [Divergence] {
         guard let deadline = nextDeadline, now >= deadline else { return [] }
         nextDeadline = nil
-        var due: [ScreenID] = []
-        for (id, p) in pending where !p.reported {
-            if now - p.since >= grace { due.append(id) } else {
+        var due: [Int] = []
+        for i in entries.indices {
+            guard let p = entries[i].pending, !p.reported else { continue }
+            if now - p.since >= grace { due.append(i) } else {
                 let d = p.since + grace
                 if nextDeadline.map({ d < $0 }) ?? true { nextDeadline = d }
             }
         }
         guard !due.isEmpty else { return [] }
         due.sort { a, b in
-            let (pa, pb) = (pending[a]!, pending[b]!)
-            return pa.seq != pb.seq ? pa.seq < pb.seq : a.description < b.description
+            let (pa, pb) = (entries[a].pending!, entries[b].pending!)
+            return pa.seq != pb.seq ? pa.seq < pb.seq : entries[a].id.description < entries[b].id.description
         }
         var out: [Divergence] = []
-        var stacks: [StackKey: [ScreenID]] = [:]
+        var stacks: [StackKey: [Int]] = [:]
         var stackOrder: [StackKey] = []
-        for id in due {
-            guard let key = id.stackKey else { continue }
+        for i in due {
+            guard let key = entries[i].id.stackKey else { continue }
             if stacks[key] == nil { stackOrder.append(key) }
-            stacks[key, default: []].append(id)
+            stacks[key, default: []].append(i)
         }
+        let state = stackOrder.isEmpty ? nil : state()
         // A stack whose screens disagree: one report for the stack when its depth on screen is not
         // its path's, none when the presentation holding it is itself still on screen.
         for key in stackOrder {
             let ids = stacks[key]!
             if case .presentation(let token) = key.frame,
-               pending.contains(where: { if case .presentation(token, _) = $0.key { $0.value.kind == .stillOnScreen } else { false } }) {
-                for id in ids { pending[id]!.reported = true }
+               entries.contains(where: { if case .presentation(token, _) = $0.id { $0.pending?.kind == .stillOnScreen } else { false } }) {
+                for i in ids { entries[i].pending!.reported = true }
                 continue
             }
             let visible = visibleTop(of: key)
-            guard let top = visible, let depth = state.pathCount(key), top.index + 1 != depth else { continue }
-            let seq = ids.map { pending[$0]!.seq }.max()!
-            let cause = ids.lazy.compactMap { self.tabSwitchCause(self.pending[$0]!) }.first
-            for id in ids { pending[id]!.reported = true }
+            guard let top = visible, let depth = state?.pathCount(key), top.index + 1 != depth else { continue }
+            let seq = ids.map { entries[$0].pending!.seq }.max()!
+            let cause = ids.lazy.compactMap { self.tabSwitchCause(self.entries[$0].pending!) }.first
+            for i in ids { entries[i].pending!.reported = true }
             out.append(Divergence(kind: .depthMismatch, screen: top.id, seq: seq, cause: cause, visibleDepth: top.index + 1,
                                   stateDepth: depth, detectedAt: now))
         }
-        for id in due where !pending[id]!.reported {
-            var p = pending[id]!
-            p.reported = true
-            pending[id] = p
+        for i in due where !entries[i].pending!.reported {
+            entries[i].pending!.reported = true
+            let p = entries[i].pending!
             var cause = p.cause
-            if cause == nil, id.stackKey != nil { cause = tabSwitchCause(p) }
-            out.append(Divergence(kind: p.kind, screen: id, seq: p.seq, cause: cause, detectedAt: now))
+            if cause == nil, entries[i].id.stackKey != nil { cause = tabSwitchCause(p) }
+            out.append(Divergence(kind: p.kind, screen: entries[i].id, seq: p.seq, cause: cause, detectedAt: now))
         }
         out.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.description < b.description }
         for d in out {
@@ -198,9 +286,9 @@ final class ScreenTracker {
     /// The top-most entry of a stack on screen.
     private func visibleTop(of key: StackKey) -> (id: ScreenID, index: Int)? {
         var best: (id: ScreenID, index: Int)?
-        for id in onScreen.keys {
-            guard case .stackEntry(let frame, let index, _, let tab) = id, frame == key.frame, tab == key.tab else { continue }
-            if best.map({ index > $0.index }) ?? true { best = (id, index) }
+        for e in entries where e.isOnScreen {
+            guard case .stackEntry(let frame, let index, _, let tab) = e.id, frame == key.frame, tab == key.tab else { continue }
+            if best.map({ index > $0.index }) ?? true { best = (e.id, index) }
         }
         return best
     }
@@ -223,19 +311,28 @@ final class ScreenTracker {
     /// cover hides is not required (it may leave the screen), though the state still has it.
     static func requiredScreens(_ state: NavigationState) -> [ScreenID] {
         var out: [ScreenID] = []
+        appendRequiredScreens(state, to: &out)
+        return out
+    }
+
+    /// ``requiredScreens(_:)`` appended to `out`, walking the chain without copying it out.
+    static func appendRequiredScreens(_ state: NavigationState, to out: inout [ScreenID]) {
+        let start = out.count
         let tab = state.selectedTab
         if let tab { out.append(.tabRoot(tab)) }
-        let rootPath = state.root.path
-        if let last = rootPath.last { out.append(.stackEntry(frame: .root, index: rootPath.count - 1, routeID: last.id, tab: tab)) }
-        for p in state.presentationChain {
-            if p.style.isLeaf { continue }
-            if p.style == .fullScreenCover { out.removeAll(keepingCapacity: true) }
-            out.append(.presentation(token: p.token, routeID: p.route.id))
-            if let path = p.content?.path, let last = path.last {
-                out.append(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: last.id))
+        var frame = state.root
+        if let last = frame.path.last { out.append(.stackEntry(frame: .root, index: frame.path.count - 1, routeID: last.id, tab: tab)) }
+        while let p = frame.presented {
+            if !p.style.isLeaf {
+                if p.style == .fullScreenCover { out.removeSubrange(start...) }
+                out.append(.presentation(token: p.token, routeID: p.route.id))
+                if let path = p.content?.path, let last = path.last {
+                    out.append(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: last.id))
+                }
             }
+            guard let content = p.content else { break }
+            frame = content
         }
-        return out
     }
 }
 
