@@ -32,7 +32,7 @@ final class ScreenTracker {
         /// Whether the live state shows it and it must be on screen (one of its required screens).
         var shown = false
         var pending: Pending?
-        /// Scratch for ``stateChanged(_:seq:now:)``: whether the new state requires it.
+        /// Scratch for ``Book/stateChanged(_:seq:now:)``: whether the new state requires it.
         var required = false
 
         init(id: ScreenID) { self.id = id }
@@ -41,18 +41,9 @@ final class ScreenTracker {
         var isEmpty: Bool { appearedAt == nil && !shown && pending == nil }
     }
 
-    private var entries: [Entry] = []
-    /// The required screens of the state, reused by every ``stateChanged(_:seq:now:)``.
-    private var required: [ScreenID] = []
-    /// The earliest moment a pending disagreement can be reported, `nil` when none waits: a check
-    /// before it does nothing.
-    private(set) var nextDeadline: Int64?
-    /// The live state's selected tab (the tracker hears of every change of the live state).
-    private var selectedTab: String?
-    /// The last change of the selected tab: its seq and when.
-    private var tabSwitch: (seq: UInt64, at: Int64)?
-    /// The grace period, in milliseconds.
-    var grace: Int64 = 1000
+    /// What the tracker knows, as one value: a change is one access to the tracker's storage (a
+    /// class's stored properties are checked for exclusive access at run time, at every access).
+    private var book = Book()
     /// The reports so far (the last ``Navigator/maxDivergences``).
     private(set) var reports: [Divergence] = []
     var observers: [(id: UInt64, body: @MainActor (Divergence) -> Void)] = []
@@ -61,159 +52,57 @@ final class ScreenTracker {
     var timerScheduled = false
 
     init(state: NavigationState, seq: UInt64, now: Int64) {
-        selectedTab = state.selectedTab
-        stateChanged(state, seq: seq, now: now)
+        book.selectedTab = state.selectedTab
+        book.stateChanged(state, seq: seq, now: now)
     }
+
+    /// The grace period, in milliseconds.
+    var grace: Int64 {
+        get { book.grace }
+        set { book.grace = newValue }
+    }
+
+    /// The earliest moment a pending disagreement can be reported, `nil` when none waits: a check
+    /// before it does nothing.
+    var nextDeadline: Int64? { book.nextDeadline }
 
     /// The screens that reported themselves on screen, and when.
     var onScreen: [ScreenID: Int64] {
         var out: [ScreenID: Int64] = [:]
-        for e in entries { if let at = e.appearedAt { out[e.id] = at } }
+        for e in book.entries { if let at = e.appearedAt { out[e.id] = at } }
         return out
-    }
-
-    // MARK: Entries
-
-    private func index(of id: ScreenID) -> Int? {
-        for i in entries.indices where entries[i].id == id { return i }
-        return nil
-    }
-
-    /// Drops the entry at `i` if it holds nothing (the last entry takes its place).
-    private func removeIfEmpty(_ i: Int) {
-        guard entries[i].isEmpty else { return }
-        entries.swapAt(i, entries.count - 1)
-        entries.removeLast()
-    }
-
-    private func add(_ i: Int, _ p: Pending) {
-        entries[i].pending = p
-        let deadline = p.since + grace
-        if nextDeadline.map({ deadline < $0 }) ?? true { nextDeadline = deadline }
     }
 
     // MARK: Changes
 
-    /// The live state changed at `seq` (an applied event). Compares the screens the state shows
-    /// (the selected chain: at most a tab root and, per frame, one stack top and one presentation)
-    /// with the previous ones, and checks each screen on screen against the state: the work is
-    /// bounded by the presentation chain's depth and the number of screens tracked, never by the
-    /// length of a path or of the session. A screen the state requires is in the state, so only
-    /// the screens on screen that it does not require are looked up in it.
+    /// The live state changed at `seq` (an applied event). See ``Book/stateChanged(_:seq:now:)``.
     func stateChanged(_ state: NavigationState, seq: UInt64, now: Int64) {
-        let tab = state.selectedTab
-        if tab != selectedTab {
-            selectedTab = tab
-            tabSwitch = (seq, now)
-        }
-        required.removeAll(keepingCapacity: true)
-        Self.appendRequiredScreens(state, to: &required)
-        for id in required {
-            if let i = index(of: id) {
-                entries[i].required = true
-            } else {
-                var e = Entry(id: id)
-                e.required = true
-                entries.append(e)
-            }
-        }
-        // Screens on screen that the state no longer has, or has again.
-        var dismissing = false
-        for i in entries.indices where entries[i].isOnScreen {
-            if entries[i].required || state.contains(entries[i].id) {
-                if let p = entries[i].pending, p.kind != .notOnScreen { entries[i].pending = nil }
-            } else {
-                if case .presentation = entries[i].id { dismissing = true }
-                if entries[i].pending == nil { add(i, Pending(kind: .stillOnScreen, seq: seq, since: now)) }
-            }
-        }
-        // Screens the state shows from now on, or no longer (backwards: removing an entry moves
-        // the last one, already seen, into its place).
-        for i in entries.indices.reversed() {
-            let isRequired = entries[i].required
-            if isRequired != entries[i].shown {
-                if isRequired {
-                    if !entries[i].isOnScreen && entries[i].pending == nil {
-                        var cause: Divergence.Cause?
-                        if dismissing, case .presentation = entries[i].id { cause = .presentedWhileDismissing }
-                        add(i, Pending(kind: .notOnScreen, seq: seq, since: now, cause: cause))
-                    }
-                } else if entries[i].pending?.kind == .notOnScreen {
-                    entries[i].pending = nil
-                }
-                entries[i].shown = isRequired
-            }
-            entries[i].required = false
-            removeIfEmpty(i)
-        }
+        book.stateChanged(state, seq: seq, now: now)
     }
 
-    /// A screen reported itself on screen (`reported` as reported: see ``normalized(_:)``).
+    /// A screen reported itself on screen (`reported` as reported: see ``Book/normalized(_:)``).
     /// `state` (the live state) and `head` are read only for a screen the state does not show.
     func appeared(_ reported: ScreenID, state: @autoclosure () -> NavigationState, head: @autoclosure () -> UInt64, now: Int64) {
-        let id = normalized(reported) ?? reported
-        let i: Int
-        if let found = index(of: id) {
-            guard !entries[found].isOnScreen else { return }
-            i = found
-        } else {
-            entries.append(Entry(id: id))
-            i = entries.count - 1
-        }
-        entries[i].appearedAt = now
-        if entries[i].pending?.kind == .notOnScreen { entries[i].pending = nil }
-        // A screen the state shows is in the state: only another is looked up.
-        if entries[i].pending == nil && !entries[i].shown && !state().contains(id) {
-            add(i, Pending(kind: .unknownScreen, seq: head(), since: now))
-        }
+        book.appeared(reported, state: state(), head: head(), now: now)
     }
 
     /// A screen reported itself gone: `reported` as reported, or else normalized (a root entry
-    /// reported on screen before the state had tabs names none).
+    /// reported on screen before the state had tabs names none). `head` is read only when a
+    /// screen the state shows leaves.
     func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) {
-        var found = index(of: reported)
-        if found.map({ !entries[$0].isOnScreen }) ?? true, let id = normalized(reported) { found = index(of: id) }
-        guard let i = found, entries[i].isOnScreen else { return }
-        entries[i].appearedAt = nil
-        if let p = entries[i].pending, p.kind != .notOnScreen { entries[i].pending = nil }
-        if entries[i].shown && entries[i].pending == nil {
-            var cause: Divergence.Cause?
-            if case .presentation = entries[i].id { cause = .removedWithoutWrite }
-            add(i, Pending(kind: .notOnScreen, seq: head(), since: now, cause: cause))
-        }
-        removeIfEmpty(i)
-    }
-
-    /// `screen` as the tracker keeps it, `nil` when that is `screen` itself: a root stack entry
-    /// that names no tab names the selected one when the state has tabs; an entry of a
-    /// presentation's stack names none. (``NavigationState/normalized(_:)`` against the live
-    /// state, whose selected tab the tracker keeps.)
-    func normalized(_ screen: ScreenID) -> ScreenID? {
-        guard case .stackEntry(let frame, let index, let routeID, let tab) = screen else { return nil }
-        switch frame {
-        case .root:
-            guard tab == nil, let selectedTab else { return nil }
-            return .stackEntry(frame: .root, index: index, routeID: routeID, tab: selectedTab)
-        case .presentation:
-            return tab == nil ? nil : .stackEntry(frame: frame, index: index, routeID: routeID)
-        }
+        book.disappeared(reported, head: head(), now: now)
     }
 
     /// The grace period starts again for every disagreement not yet reported: the app was
     /// suspended, or showed a past state, meanwhile.
     func restartGrace(now: Int64) {
-        nextDeadline = nil
-        for i in entries.indices {
-            guard let p = entries[i].pending, !p.reported else { continue }
-            entries[i].pending!.since = now
-            nextDeadline = now + grace
-        }
+        book.restartGrace(now: now)
     }
 
     /// Whether some disagreement waits to be reported.
-    var isWaiting: Bool { nextDeadline != nil }
+    var isWaiting: Bool { book.nextDeadline != nil }
     /// How long until the next report can be due, in milliseconds.
-    func wait(now: Int64) -> Int64? { nextDeadline.map { max(0, $0 - now) } }
+    func wait(now: Int64) -> Int64? { book.nextDeadline.map { max(0, $0 - now) } }
 
     // MARK: Checking
 
@@ -221,76 +110,13 @@ final class ScreenTracker {
     /// in seq order. Does nothing before the earliest deadline; reads `state` (the live state)
     /// only for a stack's depth.
     func check(_ state: @autoclosure () -> NavigationState, now: Int64) -> [Divergence] {
-        guard let deadline = nextDeadline, now >= deadline else { return [] }
-        nextDeadline = nil
-        var due: [Int] = []
-        for i in entries.indices {
-            guard let p = entries[i].pending, !p.reported else { continue }
-            if now - p.since >= grace { due.append(i) } else {
-                let d = p.since + grace
-                if nextDeadline.map({ d < $0 }) ?? true { nextDeadline = d }
-            }
-        }
-        guard !due.isEmpty else { return [] }
-        due.sort { a, b in
-            let (pa, pb) = (entries[a].pending!, entries[b].pending!)
-            return pa.seq != pb.seq ? pa.seq < pb.seq : entries[a].id.description < entries[b].id.description
-        }
-        var out: [Divergence] = []
-        var stacks: [StackKey: [Int]] = [:]
-        var stackOrder: [StackKey] = []
-        for i in due {
-            guard let key = entries[i].id.stackKey else { continue }
-            if stacks[key] == nil { stackOrder.append(key) }
-            stacks[key, default: []].append(i)
-        }
-        let state = stackOrder.isEmpty ? nil : state()
-        // A stack whose screens disagree: one report for the stack when its depth on screen is not
-        // its path's, none when the presentation holding it is itself still on screen.
-        for key in stackOrder {
-            let ids = stacks[key]!
-            if case .presentation(let token) = key.frame,
-               entries.contains(where: { if case .presentation(token, _) = $0.id { $0.pending?.kind == .stillOnScreen } else { false } }) {
-                for i in ids { entries[i].pending!.reported = true }
-                continue
-            }
-            let visible = visibleTop(of: key)
-            guard let top = visible, let depth = state?.pathCount(key), top.index + 1 != depth else { continue }
-            let seq = ids.map { entries[$0].pending!.seq }.max()!
-            let cause = ids.lazy.compactMap { self.tabSwitchCause(self.entries[$0].pending!) }.first
-            for i in ids { entries[i].pending!.reported = true }
-            out.append(Divergence(kind: .depthMismatch, screen: top.id, seq: seq, cause: cause, visibleDepth: top.index + 1,
-                                  stateDepth: depth, detectedAt: now))
-        }
-        for i in due where !entries[i].pending!.reported {
-            entries[i].pending!.reported = true
-            let p = entries[i].pending!
-            var cause = p.cause
-            if cause == nil, entries[i].id.stackKey != nil { cause = tabSwitchCause(p) }
-            out.append(Divergence(kind: p.kind, screen: entries[i].id, seq: p.seq, cause: cause, detectedAt: now))
-        }
-        out.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.description < b.description }
+        guard let deadline = book.nextDeadline, now >= deadline else { return [] }
+        let out = book.check(state(), now: now)
         for d in out {
             if reports.count == maxDivergencesKept { reports.removeFirst() }
             reports.append(d)
         }
         return out
-    }
-
-    /// A path write within the grace period after a tab switch (not the switch itself).
-    private func tabSwitchCause(_ p: Pending) -> Divergence.Cause? {
-        guard p.kind != .unknownScreen, let s = tabSwitch, p.seq > s.seq, p.since >= s.at, p.since - s.at <= grace else { return nil }
-        return .pathWriteDuringTabSwitch
-    }
-
-    /// The top-most entry of a stack on screen.
-    private func visibleTop(of key: StackKey) -> (id: ScreenID, index: Int)? {
-        var best: (id: ScreenID, index: Int)?
-        for e in entries where e.isOnScreen {
-            guard case .stackEntry(let frame, let index, _, let tab) = e.id, frame == key.frame, tab == key.tab else { continue }
-            if best.map({ index > $0.index }) ?? true { best = (e.id, index) }
-        }
-        return best
     }
 
     func addObserver(_ body: @escaping @MainActor (Divergence) -> Void) -> UInt64 {
@@ -311,27 +137,257 @@ final class ScreenTracker {
     /// cover hides is not required (it may leave the screen), though the state still has it.
     static func requiredScreens(_ state: NavigationState) -> [ScreenID] {
         var out: [ScreenID] = []
-        appendRequiredScreens(state, to: &out)
+        Book.appendRequiredScreens(state, to: &out)
         return out
     }
+}
 
-    /// ``requiredScreens(_:)`` appended to `out`, walking the chain without copying it out.
-    static func appendRequiredScreens(_ state: NavigationState, to out: inout [ScreenID]) {
-        let start = out.count
-        let tab = state.selectedTab
-        if let tab { out.append(.tabRoot(tab)) }
-        var frame = state.root
-        if let last = frame.path.last { out.append(.stackEntry(frame: .root, index: frame.path.count - 1, routeID: last.id, tab: tab)) }
-        while let p = frame.presented {
-            if !p.style.isLeaf {
-                if p.style == .fullScreenCover { out.removeSubrange(start...) }
-                out.append(.presentation(token: p.token, routeID: p.route.id))
-                if let path = p.content?.path, let last = path.last {
-                    out.append(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: last.id))
+extension ScreenTracker {
+    /// The entries, the required screens and the deadline: the tracker's work, on a value.
+    struct Book {
+        var entries: [Entry] = []
+        /// The required screens of the state at the last change, and a buffer for the next ones
+        /// (both reused).
+        var required: [ScreenID] = []
+        var nextRequired: [ScreenID] = []
+        /// The earliest moment a pending disagreement can be reported, `nil` when none waits.
+        var nextDeadline: Int64?
+        /// The live state's selected tab (the tracker hears of every change of the live state).
+        var selectedTab: String?
+        /// The last change of the selected tab: its seq and when.
+        var tabSwitch: (seq: UInt64, at: Int64)?
+        /// The grace period, in milliseconds.
+        var grace: Int64 = 1000
+
+        private func index(of id: ScreenID) -> Int? {
+            for i in entries.indices where entries[i].id == id { return i }
+            return nil
+        }
+
+        /// Drops the entry at `i` if it holds nothing (the last entry takes its place).
+        private mutating func removeIfEmpty(_ i: Int) {
+            guard entries[i].isEmpty else { return }
+            entries.swapAt(i, entries.count - 1)
+            entries.removeLast()
+        }
+
+        private mutating func add(_ i: Int, _ p: Pending) {
+            entries[i].pending = p
+            let deadline = p.since + grace
+            if nextDeadline.map({ deadline < $0 }) ?? true { nextDeadline = deadline }
+        }
+
+        /// The live state changed at `seq` (an applied event). Compares the screens the state
+        /// shows (the selected chain: at most a tab root and, per frame, one stack top and one
+        /// presentation) with the previous ones, and checks each screen on screen against the
+        /// state: the work is bounded by the presentation chain's depth and the number of screens
+        /// tracked, never by the length of a path or of the session. A screen the state requires
+        /// is in the state, so only the screens on screen that it does not require are looked up
+        /// in it.
+        mutating func stateChanged(_ state: NavigationState, seq: UInt64, now: Int64) {
+            let tab = state.selectedTab
+            if tab != selectedTab {
+                selectedTab = tab
+                tabSwitch = (seq, now)
+            }
+            nextRequired.removeAll(keepingCapacity: true)
+            Self.appendRequiredScreens(state, to: &nextRequired)
+            swap(&required, &nextRequired)
+            // The state requires the screens it required, and every screen on screen is one of
+            // them: none can have left the state, and none has a disagreement this would end
+            // (a screen on screen that the state shows has none).
+            if required == nextRequired && !entries.contains(where: { $0.isOnScreen && !$0.shown }) { return }
+            for id in required {
+                if let i = index(of: id) {
+                    entries[i].required = true
+                } else {
+                    var e = Entry(id: id)
+                    e.required = true
+                    entries.append(e)
                 }
             }
-            guard let content = p.content else { break }
-            frame = content
+            // Screens on screen that the state no longer has, or has again.
+            var dismissing = false
+            for i in entries.indices where entries[i].isOnScreen {
+                if entries[i].required || state.contains(entries[i].id) {
+                    if let p = entries[i].pending, p.kind != .notOnScreen { entries[i].pending = nil }
+                } else {
+                    if case .presentation = entries[i].id { dismissing = true }
+                    if entries[i].pending == nil { add(i, Pending(kind: .stillOnScreen, seq: seq, since: now)) }
+                }
+            }
+            // Screens the state shows from now on, or no longer (backwards: removing an entry
+            // moves the last one, already seen, into its place).
+            for i in entries.indices.reversed() {
+                let isRequired = entries[i].required
+                if isRequired != entries[i].shown {
+                    if isRequired {
+                        if !entries[i].isOnScreen && entries[i].pending == nil {
+                            var cause: Divergence.Cause?
+                            if dismissing, case .presentation = entries[i].id { cause = .presentedWhileDismissing }
+                            add(i, Pending(kind: .notOnScreen, seq: seq, since: now, cause: cause))
+                        }
+                    } else if entries[i].pending?.kind == .notOnScreen {
+                        entries[i].pending = nil
+                    }
+                    entries[i].shown = isRequired
+                }
+                entries[i].required = false
+                removeIfEmpty(i)
+            }
+        }
+
+        /// A screen reported itself on screen. A screen the state shows is in the state: only
+        /// another is looked up in `state`.
+        mutating func appeared(_ reported: ScreenID, state: @autoclosure () -> NavigationState, head: @autoclosure () -> UInt64,
+                               now: Int64) {
+            let id = normalized(reported) ?? reported
+            let i: Int
+            if let found = index(of: id) {
+                guard !entries[found].isOnScreen else { return }
+                i = found
+            } else {
+                entries.append(Entry(id: id))
+                i = entries.count - 1
+            }
+            entries[i].appearedAt = now
+            if entries[i].pending?.kind == .notOnScreen { entries[i].pending = nil }
+            if entries[i].pending == nil && !entries[i].shown && !state().contains(id) {
+                add(i, Pending(kind: .unknownScreen, seq: head(), since: now))
+            }
+        }
+
+        /// A screen reported itself gone: `reported` if it is on screen, or else normalized.
+        mutating func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) {
+            var found = index(of: reported)
+            if found.map({ !entries[$0].isOnScreen }) ?? true, let id = normalized(reported) { found = index(of: id) }
+            guard let i = found, entries[i].isOnScreen else { return }
+            entries[i].appearedAt = nil
+            if let p = entries[i].pending, p.kind != .notOnScreen { entries[i].pending = nil }
+            if entries[i].shown && entries[i].pending == nil {
+                var cause: Divergence.Cause?
+                if case .presentation = entries[i].id { cause = .removedWithoutWrite }
+                add(i, Pending(kind: .notOnScreen, seq: head(), since: now, cause: cause))
+            }
+            removeIfEmpty(i)
+        }
+
+        /// `screen` as the tracker keeps it, `nil` when that is `screen` itself: a root stack
+        /// entry that names no tab names the selected one when the state has tabs; an entry of a
+        /// presentation's stack names none. (``NavigationState/normalized(_:)`` against the live
+        /// state, whose selected tab the tracker keeps.)
+        func normalized(_ screen: ScreenID) -> ScreenID? {
+            guard case .stackEntry(let frame, let index, let routeID, let tab) = screen else { return nil }
+            switch frame {
+            case .root:
+                guard tab == nil, let selectedTab else { return nil }
+                return .stackEntry(frame: .root, index: index, routeID: routeID, tab: selectedTab)
+            case .presentation:
+                return tab == nil ? nil : .stackEntry(frame: frame, index: index, routeID: routeID)
+            }
+        }
+
+        mutating func restartGrace(now: Int64) {
+            nextDeadline = nil
+            for i in entries.indices {
+                guard let p = entries[i].pending, !p.reported else { continue }
+                entries[i].pending!.since = now
+                nextDeadline = now + grace
+            }
+        }
+
+        /// The disagreements that have lasted the grace period at `now` (the deadline has come),
+        /// marked reported, in seq order.
+        mutating func check(_ state: @autoclosure () -> NavigationState, now: Int64) -> [Divergence] {
+            nextDeadline = nil
+            var due: [Int] = []
+            for i in entries.indices {
+                guard let p = entries[i].pending, !p.reported else { continue }
+                if now - p.since >= grace { due.append(i) } else {
+                    let d = p.since + grace
+                    if nextDeadline.map({ d < $0 }) ?? true { nextDeadline = d }
+                }
+            }
+            guard !due.isEmpty else { return [] }
+            due.sort { a, b in
+                let (pa, pb) = (entries[a].pending!, entries[b].pending!)
+                return pa.seq != pb.seq ? pa.seq < pb.seq : entries[a].id.description < entries[b].id.description
+            }
+            var out: [Divergence] = []
+            var stacks: [StackKey: [Int]] = [:]
+            var stackOrder: [StackKey] = []
+            for i in due {
+                guard let key = entries[i].id.stackKey else { continue }
+                if stacks[key] == nil { stackOrder.append(key) }
+                stacks[key, default: []].append(i)
+            }
+            let state = stackOrder.isEmpty ? nil : state()
+            // A stack whose screens disagree: one report for the stack when its depth on screen is
+            // not its path's, none when the presentation holding it is itself still on screen.
+            for key in stackOrder {
+                let ids = stacks[key]!
+                if case .presentation(let token) = key.frame,
+                   entries.contains(where: { if case .presentation(token, _) = $0.id { $0.pending?.kind == .stillOnScreen } else { false } }) {
+                    for i in ids { entries[i].pending!.reported = true }
+                    continue
+                }
+                let visible = visibleTop(of: key)
+                guard let top = visible, let depth = state?.pathCount(key), top.index + 1 != depth else { continue }
+                let seq = ids.map { entries[$0].pending!.seq }.max()!
+                var cause: Divergence.Cause?
+                for i in ids where cause == nil { cause = tabSwitchCause(entries[i].pending!) }
+                for i in ids { entries[i].pending!.reported = true }
+                out.append(Divergence(kind: .depthMismatch, screen: top.id, seq: seq, cause: cause, visibleDepth: top.index + 1,
+                                      stateDepth: depth, detectedAt: now))
+            }
+            for i in due where !entries[i].pending!.reported {
+                entries[i].pending!.reported = true
+                let p = entries[i].pending!
+                var cause = p.cause
+                if cause == nil, entries[i].id.stackKey != nil { cause = tabSwitchCause(p) }
+                out.append(Divergence(kind: p.kind, screen: entries[i].id, seq: p.seq, cause: cause, detectedAt: now))
+            }
+            out.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.description < b.description }
+            return out
+        }
+
+        /// A path write within the grace period after a tab switch (not the switch itself).
+        private func tabSwitchCause(_ p: Pending) -> Divergence.Cause? {
+            guard p.kind != .unknownScreen, let s = tabSwitch, p.seq > s.seq, p.since >= s.at, p.since - s.at <= grace else { return nil }
+            return .pathWriteDuringTabSwitch
+        }
+
+        /// The top-most entry of a stack on screen.
+        private func visibleTop(of key: StackKey) -> (id: ScreenID, index: Int)? {
+            var best: (id: ScreenID, index: Int)?
+            for e in entries where e.isOnScreen {
+                guard case .stackEntry(let frame, let index, _, let tab) = e.id, frame == key.frame, tab == key.tab else { continue }
+                if best.map({ index > $0.index }) ?? true { best = (e.id, index) }
+            }
+            return best
+        }
+
+        /// ``ScreenTracker/requiredScreens(_:)`` appended to `out`, walking the chain without
+        /// copying it out.
+        static func appendRequiredScreens(_ state: NavigationState, to out: inout [ScreenID]) {
+            let start = out.count
+            let tab = state.selectedTab
+            if let tab { out.append(.tabRoot(tab)) }
+            var frame = state.root
+            if !frame.path.isEmpty {
+                out.append(.stackEntry(frame: .root, index: frame.path.count - 1, routeID: frame.path[frame.path.count - 1].id, tab: tab))
+            }
+            while let p = frame.presented {
+                if !p.style.isLeaf {
+                    if p.style == .fullScreenCover { out.removeSubrange(start...) }
+                    out.append(.presentation(token: p.token, routeID: p.route.id))
+                    if let path = p.content?.path, !path.isEmpty {
+                        out.append(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: path[path.count - 1].id))
+                    }
+                }
+                guard let content = p.content else { break }
+                frame = content
+            }
         }
     }
 }
