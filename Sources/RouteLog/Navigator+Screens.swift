@@ -123,11 +123,14 @@ extension Navigator {
         guard !tracker.timerScheduled, let wait = tracker.wait(now: now) else { return }
         tracker.timerScheduled = true
         let delay = Duration.milliseconds(min(max(wait, 10), max(tracker.grace, 10)) + 5)
-        Task { @MainActor [weak self, weak tracker] in
+        // The tracker is held, not weakly: a weak reference would move its reference counts to a
+        // side table, slowing every report. It is alive when the navigator still holds it (nothing
+        // else keeps it).
+        Task { @MainActor [weak self, tracker] in
             try? await Task.sleep(for: delay)
-            guard let tracker else { return }
+            guard let self, self.screens === tracker else { return }
             tracker.timerScheduled = false
-            self?.checkScreens()
+            self.checkScreens()
         }
     }
 

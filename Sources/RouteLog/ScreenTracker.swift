@@ -137,7 +137,7 @@ final class ScreenTracker {
     /// cover hides is not required (it may leave the screen), though the state still has it.
     static func requiredScreens(_ state: NavigationState) -> [ScreenID] {
         var out: [ScreenID] = []
-        Book.appendRequiredScreens(state, to: &out)
+        Book.updateRequiredScreens(state, in: &out)
         return out
     }
 }
@@ -146,10 +146,8 @@ extension ScreenTracker {
     /// The entries, the required screens and the deadline: the tracker's work, on a value.
     struct Book {
         var entries: [Entry] = []
-        /// The required screens of the state at the last change, and a buffer for the next ones
-        /// (both reused).
+        /// The required screens of the state at the last change (rewritten in place).
         var required: [ScreenID] = []
-        var nextRequired: [ScreenID] = []
         /// The earliest moment a pending disagreement can be reported, `nil` when none waits.
         var nextDeadline: Int64?
         /// The live state's selected tab (the tracker hears of every change of the live state).
@@ -190,13 +188,10 @@ extension ScreenTracker {
                 selectedTab = tab
                 tabSwitch = (seq, now)
             }
-            nextRequired.removeAll(keepingCapacity: true)
-            Self.appendRequiredScreens(state, to: &nextRequired)
-            swap(&required, &nextRequired)
             // The state requires the screens it required, and every screen on screen is one of
             // them: none can have left the state, and none has a disagreement this would end
             // (a screen on screen that the state shows has none).
-            if required == nextRequired && !entries.contains(where: { $0.isOnScreen && !$0.shown }) { return }
+            if !Self.updateRequiredScreens(state, in: &required) && !entries.contains(where: { $0.isOnScreen && !$0.shown }) { return }
             for id in required {
                 if let i = index(of: id) {
                     entries[i].required = true
@@ -367,27 +362,50 @@ extension ScreenTracker {
             return best
         }
 
-        /// ``ScreenTracker/requiredScreens(_:)`` appended to `out`, walking the chain without
-        /// copying it out.
-        static func appendRequiredScreens(_ state: NavigationState, to out: inout [ScreenID]) {
-            let start = out.count
+        /// Rewrites `out` in place to ``ScreenTracker/requiredScreens(_:)``, walking the chain
+        /// without copying it out; returns `false` only when `out` held them already (in order).
+        @discardableResult
+        static func updateRequiredScreens(_ state: NavigationState, in out: inout [ScreenID]) -> Bool {
+            var count = 0
+            var changed = false
+            func put(_ id: ScreenID) {
+                if count < out.count {
+                    if out[count] != id {
+                        out[count] = id
+                        changed = true
+                    }
+                } else {
+                    out.append(id)
+                    changed = true
+                }
+                count += 1
+            }
             let tab = state.selectedTab
-            if let tab { out.append(.tabRoot(tab)) }
+            if let tab { put(.tabRoot(tab)) }
             var frame = state.root
             if !frame.path.isEmpty {
-                out.append(.stackEntry(frame: .root, index: frame.path.count - 1, routeID: frame.path[frame.path.count - 1].id, tab: tab))
+                put(.stackEntry(frame: .root, index: frame.path.count - 1, routeID: frame.path[frame.path.count - 1].id, tab: tab))
             }
             while let p = frame.presented {
                 if !p.style.isLeaf {
-                    if p.style == .fullScreenCover { out.removeSubrange(start...) }
-                    out.append(.presentation(token: p.token, routeID: p.route.id))
+                    // What a full-screen cover hides is not required: start again.
+                    if p.style == .fullScreenCover && count > 0 {
+                        count = 0
+                        changed = true
+                    }
+                    put(.presentation(token: p.token, routeID: p.route.id))
                     if let path = p.content?.path, !path.isEmpty {
-                        out.append(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: path[path.count - 1].id))
+                        put(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: path[path.count - 1].id))
                     }
                 }
                 guard let content = p.content else { break }
                 frame = content
             }
+            if count < out.count {
+                out.removeLast(out.count - count)
+                changed = true
+            }
+            return changed
         }
     }
 }
