@@ -352,12 +352,15 @@ extension ScreenTracker {
             return .pathWriteDuringTabSwitch
         }
 
-        /// The top-most entry of a stack on screen.
+        /// The top-most entry of a stack on screen; of two at the same index (a stray one), the one
+        /// whose description sorts first, so that the report does not depend on the entries' order.
         private func visibleTop(of key: StackKey) -> (id: ScreenID, index: Int)? {
             var best: (id: ScreenID, index: Int)?
             for e in entries where e.isOnScreen {
                 guard case .stackEntry(let frame, let index, _, let tab) = e.id, frame == key.frame, tab == key.tab else { continue }
-                if best.map({ index > $0.index }) ?? true { best = (e.id, index) }
+                if best.map({ index > $0.index || (index == $0.index && e.id.description < $0.id.description) }) ?? true {
+                    best = (e.id, index)
+                }
             }
             return best
         }
