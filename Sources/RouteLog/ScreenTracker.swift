@@ -7,11 +7,11 @@
 /// The screens on screen, the screens the state shows, and the disagreements waiting out the
 /// grace period.
 ///
-/// Each screen it knows of (on screen, shown by the state, or with a disagreement pending) is one
-/// ``Entry`` of a small array, found by comparing ids: there are a handful, and a comparison
-/// rejects a screen of another kind, token or index before it looks at a string, where a
-/// dictionary would hash every route id on every lookup. Nothing here depends on the entries'
-/// order: what reaches a divergence is sorted, or a minimum.
+/// Each screen it knows of (on screen, shown by the state, or with a disagreement pending) has one
+/// place in three small parallel arrays (its id, a number made of its kind, token and index, and
+/// its ``Slot``), found by comparing the numbers, then the ids: there are a handful, where a
+/// dictionary would hash every route id on every lookup. Nothing here depends on the order of the
+/// places: what reaches a divergence is sorted, or a minimum.
 @MainActor
 final class ScreenTracker {
     /// A disagreement found, reported once it has lasted the grace period.
@@ -24,9 +24,9 @@ final class ScreenTracker {
         var reported = false
     }
 
-    /// A screen the tracker knows of: at least one of on screen, shown, pending.
-    struct Entry {
-        var id: ScreenID
+    /// What the tracker knows of a screen (at least one of on screen, shown, pending): a plain
+    /// value, which the loops over screens copy and write without touching a reference count.
+    struct Slot {
         /// When it reported itself on screen; `nil` while it is not.
         var appearedAt: Int64?
         /// Whether the live state shows it and it must be on screen (one of its required screens).
@@ -34,8 +34,6 @@ final class ScreenTracker {
         var pending: Pending?
         /// Scratch for ``Book/stateChanged(_:seq:now:)``: whether the new state requires it.
         var required = false
-
-        init(id: ScreenID) { self.id = id }
 
         var isOnScreen: Bool { appearedAt != nil }
         var isEmpty: Bool { appearedAt == nil && !shown && pending == nil }
@@ -69,7 +67,7 @@ final class ScreenTracker {
     /// The screens that reported themselves on screen, and when.
     var onScreen: [ScreenID: Int64] {
         var out: [ScreenID: Int64] = [:]
-        for e in book.entries { if let at = e.appearedAt { out[e.id] = at } }
+        for i in book.ids.indices { if let at = book.slots[i].appearedAt { out[book.ids[i]] = at } }
         return out
     }
 
@@ -143,9 +141,13 @@ final class ScreenTracker {
 }
 
 extension ScreenTracker {
-    /// The entries, the required screens and the deadline: the tracker's work, on a value.
+    /// The screens, the required screens and the deadline: the tracker's work, on a value.
     struct Book {
-        var entries: [Entry] = []
+        /// The screens tracked, the numbers they are found by (``key(_:)``), and what is known of
+        /// them: one place in each per screen.
+        var ids: [ScreenID] = []
+        var keys: [UInt64] = []
+        var slots: [Slot] = []
         /// The required screens of the state at the last change (rewritten in place).
         var required: [ScreenID] = []
         /// The earliest moment a pending disagreement can be reported, `nil` when none waits.
@@ -157,20 +159,51 @@ extension ScreenTracker {
         /// The grace period, in milliseconds.
         var grace: Int64 = 1000
 
+        /// A number equal for equal ids, and most often different for different ones: a screen's
+        /// kind, token or frame, index and whether it names a tab (no string).
+        static func key(_ id: ScreenID) -> UInt64 {
+            switch id {
+            case .presentation(let token, _):
+                return token << 2 | 1
+            case .stackEntry(let frame, let index, _, let tab):
+                let f: UInt64 = switch frame {
+                case .root: 0
+                case .presentation(let token): token &+ 1
+                }
+                return (f << 20 ^ UInt64(truncatingIfNeeded: index)) << 3 | (tab == nil ? 2 : 6)
+            case .tabRoot:
+                return 3
+            }
+        }
+
         private func index(of id: ScreenID) -> Int? {
-            for i in entries.indices where entries[i].id == id { return i }
+            let key = Self.key(id)
+            for i in keys.indices where keys[i] == key && ids[i] == id { return i }
             return nil
         }
 
-        /// Drops the entry at `i` if it holds nothing (the last entry takes its place).
+        private mutating func append(_ id: ScreenID, _ slot: Slot) {
+            ids.append(id)
+            keys.append(Self.key(id))
+            slots.append(slot)
+        }
+
+        /// Forgets the screen at `i` if nothing is known of it (the last screen takes its place).
         private mutating func removeIfEmpty(_ i: Int) {
-            guard entries[i].isEmpty else { return }
-            entries.swapAt(i, entries.count - 1)
-            entries.removeLast()
+            guard slots[i].isEmpty else { return }
+            let last = slots.count - 1
+            if i != last {
+                ids.swapAt(i, last)
+                keys.swapAt(i, last)
+                slots.swapAt(i, last)
+            }
+            ids.removeLast()
+            keys.removeLast()
+            slots.removeLast()
         }
 
         private mutating func add(_ i: Int, _ p: Pending) {
-            entries[i].pending = p
+            slots[i].pending = p
             let deadline = p.since + grace
             if nextDeadline.map({ deadline < $0 }) ?? true { nextDeadline = deadline }
         }
@@ -191,43 +224,41 @@ extension ScreenTracker {
             // The state requires the screens it required, and every screen on screen is one of
             // them: none can have left the state, and none has a disagreement this would end
             // (a screen on screen that the state shows has none).
-            if !Self.updateRequiredScreens(state, in: &required) && !entries.contains(where: { $0.isOnScreen && !$0.shown }) { return }
+            if !Self.updateRequiredScreens(state, in: &required) && !slots.contains(where: { $0.isOnScreen && !$0.shown }) { return }
             for id in required {
                 if let i = index(of: id) {
-                    entries[i].required = true
+                    slots[i].required = true
                 } else {
-                    var e = Entry(id: id)
-                    e.required = true
-                    entries.append(e)
+                    append(id, Slot(required: true))
                 }
             }
             // Screens on screen that the state no longer has, or has again.
             var dismissing = false
-            for i in entries.indices where entries[i].isOnScreen {
-                if entries[i].required || state.contains(entries[i].id) {
-                    if let p = entries[i].pending, p.kind != .notOnScreen { entries[i].pending = nil }
+            for i in slots.indices where slots[i].isOnScreen {
+                if slots[i].required || state.contains(ids[i]) {
+                    if let p = slots[i].pending, p.kind != .notOnScreen { slots[i].pending = nil }
                 } else {
-                    if case .presentation = entries[i].id { dismissing = true }
-                    if entries[i].pending == nil { add(i, Pending(kind: .stillOnScreen, seq: seq, since: now)) }
+                    if case .presentation = ids[i] { dismissing = true }
+                    if slots[i].pending == nil { add(i, Pending(kind: .stillOnScreen, seq: seq, since: now)) }
                 }
             }
             // Screens the state shows from now on, or no longer (backwards: removing an entry
             // moves the last one, already seen, into its place).
-            for i in entries.indices.reversed() {
-                let isRequired = entries[i].required
-                if isRequired != entries[i].shown {
+            for i in slots.indices.reversed() {
+                let isRequired = slots[i].required
+                if isRequired != slots[i].shown {
                     if isRequired {
-                        if !entries[i].isOnScreen && entries[i].pending == nil {
+                        if !slots[i].isOnScreen && slots[i].pending == nil {
                             var cause: Divergence.Cause?
-                            if dismissing, case .presentation = entries[i].id { cause = .presentedWhileDismissing }
+                            if dismissing, case .presentation = ids[i] { cause = .presentedWhileDismissing }
                             add(i, Pending(kind: .notOnScreen, seq: seq, since: now, cause: cause))
                         }
-                    } else if entries[i].pending?.kind == .notOnScreen {
-                        entries[i].pending = nil
+                    } else if slots[i].pending?.kind == .notOnScreen {
+                        slots[i].pending = nil
                     }
-                    entries[i].shown = isRequired
+                    slots[i].shown = isRequired
                 }
-                entries[i].required = false
+                slots[i].required = false
                 removeIfEmpty(i)
             }
         }
@@ -239,15 +270,15 @@ extension ScreenTracker {
             let id = normalized(reported) ?? reported
             let i: Int
             if let found = index(of: id) {
-                guard !entries[found].isOnScreen else { return }
+                guard !slots[found].isOnScreen else { return }
                 i = found
             } else {
-                entries.append(Entry(id: id))
-                i = entries.count - 1
+                append(id, Slot())
+                i = slots.count - 1
             }
-            entries[i].appearedAt = now
-            if entries[i].pending?.kind == .notOnScreen { entries[i].pending = nil }
-            if entries[i].pending == nil && !entries[i].shown && !state().contains(id) {
+            slots[i].appearedAt = now
+            if slots[i].pending?.kind == .notOnScreen { slots[i].pending = nil }
+            if slots[i].pending == nil && !slots[i].shown && !state().contains(id) {
                 add(i, Pending(kind: .unknownScreen, seq: head(), since: now))
             }
         }
@@ -255,13 +286,13 @@ extension ScreenTracker {
         /// A screen reported itself gone: `reported` if it is on screen, or else normalized.
         mutating func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) {
             var found = index(of: reported)
-            if found.map({ !entries[$0].isOnScreen }) ?? true, let id = normalized(reported) { found = index(of: id) }
-            guard let i = found, entries[i].isOnScreen else { return }
-            entries[i].appearedAt = nil
-            if let p = entries[i].pending, p.kind != .notOnScreen { entries[i].pending = nil }
-            if entries[i].shown && entries[i].pending == nil {
+            if found.map({ !slots[$0].isOnScreen }) ?? true, let id = normalized(reported) { found = index(of: id) }
+            guard let i = found, slots[i].isOnScreen else { return }
+            slots[i].appearedAt = nil
+            if let p = slots[i].pending, p.kind != .notOnScreen { slots[i].pending = nil }
+            if slots[i].shown && slots[i].pending == nil {
                 var cause: Divergence.Cause?
-                if case .presentation = entries[i].id { cause = .removedWithoutWrite }
+                if case .presentation = ids[i] { cause = .removedWithoutWrite }
                 add(i, Pending(kind: .notOnScreen, seq: head(), since: now, cause: cause))
             }
             removeIfEmpty(i)
@@ -284,9 +315,9 @@ extension ScreenTracker {
 
         mutating func restartGrace(now: Int64) {
             nextDeadline = nil
-            for i in entries.indices {
-                guard let p = entries[i].pending, !p.reported else { continue }
-                entries[i].pending!.since = now
+            for i in slots.indices {
+                guard let p = slots[i].pending, !p.reported else { continue }
+                slots[i].pending!.since = now
                 nextDeadline = now + grace
             }
         }
@@ -296,8 +327,8 @@ extension ScreenTracker {
         mutating func check(_ state: @autoclosure () -> NavigationState, now: Int64) -> [Divergence] {
             nextDeadline = nil
             var due: [Int] = []
-            for i in entries.indices {
-                guard let p = entries[i].pending, !p.reported else { continue }
+            for i in slots.indices {
+                guard let p = slots[i].pending, !p.reported else { continue }
                 if now - p.since >= grace { due.append(i) } else {
                     let d = p.since + grace
                     if nextDeadline.map({ d < $0 }) ?? true { nextDeadline = d }
@@ -305,14 +336,14 @@ extension ScreenTracker {
             }
             guard !due.isEmpty else { return [] }
             due.sort { a, b in
-                let (pa, pb) = (entries[a].pending!, entries[b].pending!)
-                return pa.seq != pb.seq ? pa.seq < pb.seq : entries[a].id.description < entries[b].id.description
+                let (pa, pb) = (slots[a].pending!, slots[b].pending!)
+                return pa.seq != pb.seq ? pa.seq < pb.seq : ids[a].description < ids[b].description
             }
             var out: [Divergence] = []
             var stacks: [StackKey: [Int]] = [:]
             var stackOrder: [StackKey] = []
             for i in due {
-                guard let key = entries[i].id.stackKey else { continue }
+                guard let key = ids[i].stackKey else { continue }
                 if stacks[key] == nil { stackOrder.append(key) }
                 stacks[key, default: []].append(i)
             }
@@ -320,27 +351,27 @@ extension ScreenTracker {
             // A stack whose screens disagree: one report for the stack when its depth on screen is
             // not its path's, none when the presentation holding it is itself still on screen.
             for key in stackOrder {
-                let ids = stacks[key]!
+                let members = stacks[key]!
                 if case .presentation(let token) = key.frame,
-                   entries.contains(where: { if case .presentation(token, _) = $0.id { $0.pending?.kind == .stillOnScreen } else { false } }) {
-                    for i in ids { entries[i].pending!.reported = true }
+                   self.ids.indices.contains(where: { if case .presentation(token, _) = self.ids[$0] { slots[$0].pending?.kind == .stillOnScreen } else { false } }) {
+                    for i in members { slots[i].pending!.reported = true }
                     continue
                 }
                 let visible = visibleTop(of: key)
                 guard let top = visible, let depth = state?.pathCount(key), top.index + 1 != depth else { continue }
-                let seq = ids.map { entries[$0].pending!.seq }.max()!
+                let seq = members.map { slots[$0].pending!.seq }.max()!
                 var cause: Divergence.Cause?
-                for i in ids where cause == nil { cause = tabSwitchCause(entries[i].pending!) }
-                for i in ids { entries[i].pending!.reported = true }
+                for i in members where cause == nil { cause = tabSwitchCause(slots[i].pending!) }
+                for i in members { slots[i].pending!.reported = true }
                 out.append(Divergence(kind: .depthMismatch, screen: top.id, seq: seq, cause: cause, visibleDepth: top.index + 1,
                                       stateDepth: depth, detectedAt: now))
             }
-            for i in due where !entries[i].pending!.reported {
-                entries[i].pending!.reported = true
-                let p = entries[i].pending!
+            for i in due where !slots[i].pending!.reported {
+                slots[i].pending!.reported = true
+                let p = slots[i].pending!
                 var cause = p.cause
-                if cause == nil, entries[i].id.stackKey != nil { cause = tabSwitchCause(p) }
-                out.append(Divergence(kind: p.kind, screen: entries[i].id, seq: p.seq, cause: cause, detectedAt: now))
+                if cause == nil, ids[i].stackKey != nil { cause = tabSwitchCause(p) }
+                out.append(Divergence(kind: p.kind, screen: ids[i], seq: p.seq, cause: cause, detectedAt: now))
             }
             out.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.description < b.description }
             return out
@@ -353,13 +384,13 @@ extension ScreenTracker {
         }
 
         /// The top-most entry of a stack on screen; of two at the same index (a stray one), the one
-        /// whose description sorts first, so that the report does not depend on the entries' order.
+        /// whose description sorts first, so that the report does not depend on the order of the places.
         private func visibleTop(of key: StackKey) -> (id: ScreenID, index: Int)? {
             var best: (id: ScreenID, index: Int)?
-            for e in entries where e.isOnScreen {
-                guard case .stackEntry(let frame, let index, _, let tab) = e.id, frame == key.frame, tab == key.tab else { continue }
-                if best.map({ index > $0.index || (index == $0.index && e.id.description < $0.id.description) }) ?? true {
-                    best = (e.id, index)
+            for i in ids.indices where slots[i].isOnScreen {
+                guard case .stackEntry(let frame, let index, _, let tab) = ids[i], frame == key.frame, tab == key.tab else { continue }
+                if best.map({ index > $0.index || (index == $0.index && ids[i].description < $0.id.description) }) ?? true {
+                    best = (ids[i], index)
                 }
             }
             return best
