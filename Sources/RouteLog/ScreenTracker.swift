@@ -421,18 +421,19 @@ extension ScreenTracker {
                 put(.stackEntry(frame: .root, index: frame.path.count - 1, routeID: frame.path[frame.path.count - 1].id, tab: tab))
             }
             while let p = frame.presented {
-                if !p.style.isLeaf {
+                let isLeaf = p.style.isLeaf
+                if !isLeaf {
                     // What a full-screen cover hides is not required: start again.
                     if p.style == .fullScreenCover && count > 0 {
                         count = 0
                         changed = true
                     }
                     put(.presentation(token: p.token, routeID: p.route.id))
-                    if let path = p.content?.path, !path.isEmpty {
-                        put(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: path[path.count - 1].id))
-                    }
                 }
                 guard let content = p.content else { break }
+                if !isLeaf && !content.path.isEmpty {
+                    put(.stackEntry(frame: .presentation(p.token), index: content.path.count - 1, routeID: content.path[content.path.count - 1].id))
+                }
                 frame = content
             }
             if count < out.count {
