@@ -26,9 +26,9 @@ extension Navigator {
     public func screenAppeared(_ screen: ScreenID) {
         let now = clock()
         let tracker = screenTracker(now: now)
-        let id = live.normalized(screen)
-        tracker.appeared(id, state: live, head: headSeq, now: now)
-        recorder.recordScreen(ScreenRecord(.appeared(id), headSeq: headSeq, time: now), urgent: false, mayWake: !isSuspended)
+        tracker.appeared(screen, state: live, head: tracker.head, now: now)
+        recorder.recordScreen(ScreenRecord(.appeared(tracker.normalized(screen)), headSeq: tracker.head, time: now), urgent: false,
+                              mayWake: !isSuspended)
         checkScreens(tracker, now: now)
     }
 
@@ -37,8 +37,9 @@ extension Navigator {
     public func screenDisappeared(_ screen: ScreenID) {
         let now = clock()
         let tracker = screenTracker(now: now)
-        tracker.disappeared(screen, normalized: live.normalized(screen), head: headSeq, now: now)
-        recorder.recordScreen(ScreenRecord(.disappeared(screen), headSeq: headSeq, time: now), urgent: false, mayWake: !isSuspended)
+        tracker.disappeared(screen, head: tracker.head, now: now)
+        recorder.recordScreen(ScreenRecord(.disappeared(tracker.normalized(screen)), headSeq: tracker.head, time: now), urgent: false,
+                              mayWake: !isSuspended)
         checkScreens(tracker, now: now)
     }
 
@@ -100,6 +101,7 @@ extension Navigator {
 
     /// After a recorded call: the state changed (`state` is the live state when the event applied).
     func screensAfterCall(_ tracker: ScreenTracker, state: NavigationState?, seq: UInt64, now: Int64) {
+        tracker.head = seq
         if let state { tracker.stateChanged(state, seq: seq, now: now) }
         checkScreens(tracker, now: now)
     }
@@ -110,11 +112,15 @@ extension Navigator {
     }
 
     private func checkScreens(_ tracker: ScreenTracker, now: Int64) {
+        // Nothing waits, or nothing is due yet and a timer waits: nothing to check or schedule. This
+        // reads no observed property (each read of one instantiates a key path into this generic
+        // class, which costs more than the rest of a screen report).
+        guard let deadline = tracker.nextDeadline, now >= deadline || !tracker.timerScheduled else { return }
         guard !isSuspended && !isTravelling else { return }
         let found = tracker.check(live, now: now)
         for d in found {
             logger.warning("screen and state disagree: \(d)", metadata: ["session": "\(session)"])
-            recorder.recordScreen(ScreenRecord(.diverged(d), headSeq: headSeq, time: now), urgent: true, mayWake: true)
+            recorder.recordScreen(ScreenRecord(.diverged(d), headSeq: tracker.head, time: now), urgent: true, mayWake: true)
             for o in tracker.observers { o.body(d) }
         }
         scheduleScreenCheck(tracker, now: now)
@@ -126,11 +132,14 @@ extension Navigator {
         guard !tracker.timerScheduled, let wait = tracker.wait(now: now) else { return }
         tracker.timerScheduled = true
         let delay = Duration.milliseconds(min(max(wait, 10), max(tracker.grace, 10)) + 5)
-        Task { @MainActor [weak self, weak tracker] in
+        // The tracker is held, not weakly: a weak reference would move its reference counts to a
+        // side table, slowing every report. It is alive when the navigator still holds it (nothing
+        // else keeps it).
+        Task { @MainActor [weak self, tracker] in
             try? await Task.sleep(for: delay)
-            guard let tracker else { return }
+            guard let self, self.screens === tracker else { return }
             tracker.timerScheduled = false
-            self?.checkScreens()
+            self.checkScreens()
         }
     }
 

@@ -6,6 +6,12 @@
 
 /// The screens on screen, the screens the state shows, and the disagreements waiting out the
 /// grace period.
+///
+/// Each screen it knows of (on screen, shown by the state, or with a disagreement pending) has one
+/// place in three small parallel arrays (its id, a number made of its kind, token and index, and
+/// its ``Slot``), found by comparing the numbers, then the ids: there are a handful, where a
+/// dictionary would hash every route id on every lookup. Nothing here depends on the order of the
+/// places: what reaches a divergence is sorted, or a minimum.
 @MainActor
 final class ScreenTracker {
     /// A disagreement found, reported once it has lasted the grace period.
@@ -18,19 +24,24 @@ final class ScreenTracker {
         var reported = false
     }
 
-    /// The screens that reported themselves on screen, and when.
-    private(set) var onScreen: [ScreenID: Int64] = [:]
-    /// The screens the live state shows and that must be on screen, with the seq since which.
-    private(set) var shown: [ScreenID: UInt64] = [:]
-    private(set) var pending: [ScreenID: Pending] = [:]
-    /// The earliest moment a pending disagreement can be reported, `nil` when none waits: a check
-    /// before it does nothing.
-    private var nextDeadline: Int64?
-    private var selectedTab: String?
-    /// The last change of the selected tab: its seq and when.
-    private var tabSwitch: (seq: UInt64, at: Int64)?
-    /// The grace period, in milliseconds.
-    var grace: Int64 = 1000
+    /// What the tracker knows of a screen (at least one of on screen, shown, pending): a plain
+    /// value, which the loops over screens copy and write without touching a reference count.
+    struct Slot {
+        /// When it reported itself on screen; `nil` while it is not.
+        var appearedAt: Int64?
+        /// Whether the live state shows it and it must be on screen (one of its required screens).
+        var shown = false
+        var pending: Pending?
+        /// Scratch for ``Book/stateChanged(_:seq:now:)``: whether the new state requires it.
+        var required = false
+
+        var isOnScreen: Bool { appearedAt != nil }
+        var isEmpty: Bool { appearedAt == nil && !shown && pending == nil }
+    }
+
+    /// What the tracker knows, as one value: a change is one access to the tracker's storage (a
+    /// class's stored properties are checked for exclusive access at run time, at every access).
+    private var book = Book()
     /// The reports so far (the last ``Navigator/maxDivergences``).
     private(set) var reports: [Divergence] = []
     var observers: [(id: UInt64, body: @MainActor (Divergence) -> Void)] = []
@@ -38,171 +49,83 @@ final class ScreenTracker {
     /// Whether a timer task waits to check.
     var timerScheduled = false
 
+    /// The navigator's head: the seq of its last recorded call (kept here, so that a report reads
+    /// no observed property of the navigator; screen records name it).
+    var head: UInt64
+
     init(state: NavigationState, seq: UInt64, now: Int64) {
-        selectedTab = state.selectedTab
-        stateChanged(state, seq: seq, now: now)
+        head = seq
+        book.selectedTab = state.selectedTab
+        book.stateChanged(state, seq: seq, now: now)
+    }
+
+    /// The grace period, in milliseconds.
+    var grace: Int64 {
+        get { book.grace }
+        set { book.grace = newValue }
+    }
+
+    /// The earliest moment a pending disagreement can be reported, `nil` when none waits: a check
+    /// before it does nothing.
+    var nextDeadline: Int64? { book.nextDeadline }
+
+    /// The screens that reported themselves on screen, and when.
+    var onScreen: [ScreenID: Int64] {
+        var out: [ScreenID: Int64] = [:]
+        for i in book.ids.indices { if let at = book.slots[i].appearedAt { out[book.ids[i]] = at } }
+        return out
     }
 
     // MARK: Changes
 
-    /// The live state changed at `seq` (an applied event). Compares the screens the state shows
-    /// (the selected chain: at most a tab root and, per frame, one stack top and one presentation)
-    /// with the previous ones, and checks each screen on screen against the state: the work is
-    /// bounded by the presentation chain's depth and the number of screens on screen, never by the
-    /// length of a path or of the session.
+    /// The live state changed at `seq` (an applied event). See ``Book/stateChanged(_:seq:now:)``.
     func stateChanged(_ state: NavigationState, seq: UInt64, now: Int64) {
-        let tab = state.selectedTab
-        if tab != selectedTab {
-            selectedTab = tab
-            tabSwitch = (seq, now)
-        }
-        // Screens on screen that the state no longer has, or has again.
-        var dismissing = false
-        for id in onScreen.keys {
-            let has = state.contains(id)
-            if !has {
-                if case .presentation = id { dismissing = true }
-                if pending[id] == nil { add(id, Pending(kind: .stillOnScreen, seq: seq, since: now)) }
-            } else if let p = pending[id], p.kind != .notOnScreen {
-                pending[id] = nil
-            }
-        }
-        let required = Self.requiredScreens(state)
-        var next: [ScreenID: UInt64] = [:]
-        next.reserveCapacity(required.count)
-        for id in required {
-            if let since = shown[id] {
-                next[id] = since
-                continue
-            }
-            next[id] = seq
-            guard onScreen[id] == nil, pending[id] == nil else { continue }
-            var cause: Divergence.Cause?
-            if case .presentation = id, dismissing { cause = .presentedWhileDismissing }
-            add(id, Pending(kind: .notOnScreen, seq: seq, since: now, cause: cause))
-        }
-        for id in shown.keys where next[id] == nil {
-            if pending[id]?.kind == .notOnScreen { pending[id] = nil }
-        }
-        shown = next
+        book.stateChanged(state, seq: seq, now: now)
     }
 
-    /// A screen reported itself on screen (`id` already normalized).
-    func appeared(_ id: ScreenID, state: NavigationState, head: UInt64, now: Int64) {
-        guard onScreen[id] == nil else { return }
-        onScreen[id] = now
-        if pending[id]?.kind == .notOnScreen { pending[id] = nil }
-        if pending[id] == nil && !state.contains(id) { add(id, Pending(kind: .unknownScreen, seq: head, since: now)) }
+    /// A screen reported itself on screen (`reported` as reported: see ``Book/normalized(_:)``).
+    /// `state` (the live state) and `head` are read only for a screen the state does not show.
+    func appeared(_ reported: ScreenID, state: @autoclosure () -> NavigationState, head: @autoclosure () -> UInt64, now: Int64) {
+        book.appeared(reported, state: state(), head: head(), now: now)
     }
 
-    /// A screen reported itself gone: `id` as reported, or else `normalized` (a root entry reported
-    /// on screen before the state had tabs names none).
-    func disappeared(_ reported: ScreenID, normalized: ScreenID, head: UInt64, now: Int64) {
-        let id = onScreen[reported] != nil ? reported : normalized
-        guard onScreen.removeValue(forKey: id) != nil else { return }
-        if let p = pending[id], p.kind != .notOnScreen { pending[id] = nil }
-        if shown[id] != nil && pending[id] == nil {
-            var cause: Divergence.Cause?
-            if case .presentation = id { cause = .removedWithoutWrite }
-            add(id, Pending(kind: .notOnScreen, seq: head, since: now, cause: cause))
-        }
+    /// A screen reported itself gone: `reported` as reported, or else normalized (a root entry
+    /// reported on screen before the state had tabs names none). `head` is read only when a
+    /// screen the state shows leaves.
+    func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) {
+        book.disappeared(reported, head: head(), now: now)
+    }
+
+    /// `screen` as the tracker keeps it (a root entry names the selected tab when the state has
+    /// tabs; an entry of a presentation's stack names none): what screen records store.
+    func normalized(_ screen: ScreenID) -> ScreenID {
+        book.normalized(screen) ?? screen
     }
 
     /// The grace period starts again for every disagreement not yet reported: the app was
     /// suspended, or showed a past state, meanwhile.
     func restartGrace(now: Int64) {
-        nextDeadline = nil
-        for (id, p) in pending where !p.reported {
-            pending[id]!.since = now
-            nextDeadline = now + grace
-        }
-    }
-
-    private func add(_ id: ScreenID, _ p: Pending) {
-        pending[id] = p
-        let deadline = p.since + grace
-        if nextDeadline.map({ deadline < $0 }) ?? true { nextDeadline = deadline }
+        book.restartGrace(now: now)
     }
 
     /// Whether some disagreement waits to be reported.
-    var isWaiting: Bool { nextDeadline != nil }
+    var isWaiting: Bool { book.nextDeadline != nil }
     /// How long until the next report can be due, in milliseconds.
-    func wait(now: Int64) -> Int64? { nextDeadline.map { max(0, $0 - now) } }
+    func wait(now: Int64) -> Int64? { book.nextDeadline.map { max(0, $0 - now) } }
 
     // MARK: Checking
 
     /// The disagreements that have lasted the grace period at `now`, as divergences (each once),
-    /// in seq order. Does nothing before the earliest deadline.
-    func check(_ state: NavigationState, now: Int64) -> [Divergence] {
-        guard let deadline = nextDeadline, now >= deadline else { return [] }
-        nextDeadline = nil
-        var due: [ScreenID] = []
-        for (id, p) in pending where !p.reported {
-            if now - p.since >= grace { due.append(id) } else {
-                let d = p.since + grace
-                if nextDeadline.map({ d < $0 }) ?? true { nextDeadline = d }
-            }
-        }
-        guard !due.isEmpty else { return [] }
-        due.sort { a, b in
-            let (pa, pb) = (pending[a]!, pending[b]!)
-            return pa.seq != pb.seq ? pa.seq < pb.seq : a.description < b.description
-        }
-        var out: [Divergence] = []
-        var stacks: [StackKey: [ScreenID]] = [:]
-        var stackOrder: [StackKey] = []
-        for id in due {
-            guard let key = id.stackKey else { continue }
-            if stacks[key] == nil { stackOrder.append(key) }
-            stacks[key, default: []].append(id)
-        }
-        // A stack whose screens disagree: one report for the stack when its depth on screen is not
-        // its path's, none when the presentation holding it is itself still on screen.
-        for key in stackOrder {
-            let ids = stacks[key]!
-            if case .presentation(let token) = key.frame,
-               pending.contains(where: { if case .presentation(token, _) = $0.key { $0.value.kind == .stillOnScreen } else { false } }) {
-                for id in ids { pending[id]!.reported = true }
-                continue
-            }
-            let visible = visibleTop(of: key)
-            guard let top = visible, let depth = state.pathCount(key), top.index + 1 != depth else { continue }
-            let seq = ids.map { pending[$0]!.seq }.max()!
-            let cause = ids.lazy.compactMap { self.tabSwitchCause(self.pending[$0]!) }.first
-            for id in ids { pending[id]!.reported = true }
-            out.append(Divergence(kind: .depthMismatch, screen: top.id, seq: seq, cause: cause, visibleDepth: top.index + 1,
-                                  stateDepth: depth, detectedAt: now))
-        }
-        for id in due where !pending[id]!.reported {
-            var p = pending[id]!
-            p.reported = true
-            pending[id] = p
-            var cause = p.cause
-            if cause == nil, id.stackKey != nil { cause = tabSwitchCause(p) }
-            out.append(Divergence(kind: p.kind, screen: id, seq: p.seq, cause: cause, detectedAt: now))
-        }
-        out.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.description < b.description }
+    /// in seq order. Does nothing before the earliest deadline; reads `state` (the live state)
+    /// only for a stack's depth.
+    func check(_ state: @autoclosure () -> NavigationState, now: Int64) -> [Divergence] {
+        guard let deadline = book.nextDeadline, now >= deadline else { return [] }
+        let out = book.check(state(), now: now)
         for d in out {
             if reports.count == maxDivergencesKept { reports.removeFirst() }
             reports.append(d)
         }
         return out
-    }
-
-    /// A path write within the grace period after a tab switch (not the switch itself).
-    private func tabSwitchCause(_ p: Pending) -> Divergence.Cause? {
-        guard p.kind != .unknownScreen, let s = tabSwitch, p.seq > s.seq, p.since >= s.at, p.since - s.at <= grace else { return nil }
-        return .pathWriteDuringTabSwitch
-    }
-
-    /// The top-most entry of a stack on screen.
-    private func visibleTop(of key: StackKey) -> (id: ScreenID, index: Int)? {
-        var best: (id: ScreenID, index: Int)?
-        for id in onScreen.keys {
-            guard case .stackEntry(let frame, let index, _, let tab) = id, frame == key.frame, tab == key.tab else { continue }
-            if best.map({ index > $0.index }) ?? true { best = (id, index) }
-        }
-        return best
     }
 
     func addObserver(_ body: @escaping @MainActor (Divergence) -> Void) -> UInt64 {
@@ -223,19 +146,313 @@ final class ScreenTracker {
     /// cover hides is not required (it may leave the screen), though the state still has it.
     static func requiredScreens(_ state: NavigationState) -> [ScreenID] {
         var out: [ScreenID] = []
-        let tab = state.selectedTab
-        if let tab { out.append(.tabRoot(tab)) }
-        let rootPath = state.root.path
-        if let last = rootPath.last { out.append(.stackEntry(frame: .root, index: rootPath.count - 1, routeID: last.id, tab: tab)) }
-        for p in state.presentationChain {
-            if p.style.isLeaf { continue }
-            if p.style == .fullScreenCover { out.removeAll(keepingCapacity: true) }
-            out.append(.presentation(token: p.token, routeID: p.route.id))
-            if let path = p.content?.path, let last = path.last {
-                out.append(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: last.id))
+        Book.updateRequiredScreens(state, in: &out)
+        return out
+    }
+}
+
+extension ScreenTracker {
+    /// The screens, the required screens and the deadline: the tracker's work, on a value.
+    struct Book {
+        /// The screens tracked, the numbers they are found by (``key(_:)``), and what is known of
+        /// them: one place in each per screen.
+        var ids: [ScreenID] = []
+        var keys: [UInt64] = []
+        var slots: [Slot] = []
+        /// The required screens of the state at the last change (rewritten in place).
+        var required: [ScreenID] = []
+        /// The earliest moment a pending disagreement can be reported, `nil` when none waits.
+        var nextDeadline: Int64?
+        /// The live state's selected tab (the tracker hears of every change of the live state).
+        var selectedTab: String?
+        /// The last change of the selected tab: its seq and when.
+        var tabSwitch: (seq: UInt64, at: Int64)?
+        /// The grace period, in milliseconds.
+        var grace: Int64 = 1000
+
+        /// A number equal for equal ids, and most often different for different ones: a screen's
+        /// kind, token or frame, index and whether it names a tab (no string).
+        static func key(_ id: ScreenID) -> UInt64 {
+            switch id {
+            case .presentation(let token, _):
+                return token << 2 | 1
+            case .stackEntry(let frame, let index, _, let tab):
+                let f: UInt64 = switch frame {
+                case .root: 0
+                case .presentation(let token): token &+ 1
+                }
+                return (f << 20 ^ UInt64(truncatingIfNeeded: index)) << 3 | (tab == nil ? 2 : 6)
+            case .tabRoot:
+                return 3
             }
         }
-        return out
+
+        private func index(of id: ScreenID) -> Int? {
+            let key = Self.key(id)
+            for i in keys.indices where keys[i] == key && ids[i] == id { return i }
+            return nil
+        }
+
+        private mutating func append(_ id: ScreenID, _ slot: Slot) {
+            ids.append(id)
+            keys.append(Self.key(id))
+            slots.append(slot)
+        }
+
+        /// Forgets the screen at `i` if nothing is known of it (the last screen takes its place).
+        private mutating func removeIfEmpty(_ i: Int) {
+            guard slots[i].isEmpty else { return }
+            let last = slots.count - 1
+            if i != last {
+                ids.swapAt(i, last)
+                keys.swapAt(i, last)
+                slots.swapAt(i, last)
+            }
+            ids.removeLast()
+            keys.removeLast()
+            slots.removeLast()
+        }
+
+        private mutating func add(_ i: Int, _ p: Pending) {
+            slots[i].pending = p
+            let deadline = p.since + grace
+            if nextDeadline.map({ deadline < $0 }) ?? true { nextDeadline = deadline }
+        }
+
+        /// The live state changed at `seq` (an applied event). Compares the screens the state
+        /// shows (the selected chain: at most a tab root and, per frame, one stack top and one
+        /// presentation) with the previous ones, and checks each screen on screen against the
+        /// state: the work is bounded by the presentation chain's depth and the number of screens
+        /// tracked, never by the length of a path or of the session. A screen the state requires
+        /// is in the state, so only the screens on screen that it does not require are looked up
+        /// in it.
+        mutating func stateChanged(_ state: NavigationState, seq: UInt64, now: Int64) {
+            let tab = state.selectedTab
+            if tab != selectedTab {
+                selectedTab = tab
+                tabSwitch = (seq, now)
+            }
+            // The state requires the screens it required, and every screen on screen is one of
+            // them: none can have left the state, and none has a disagreement this would end
+            // (a screen on screen that the state shows has none).
+            if !Self.updateRequiredScreens(state, in: &required) && !slots.contains(where: { $0.isOnScreen && !$0.shown }) { return }
+            for id in required {
+                if let i = index(of: id) {
+                    slots[i].required = true
+                } else {
+                    append(id, Slot(required: true))
+                }
+            }
+            // Screens on screen that the state no longer has, or has again.
+            var dismissing = false
+            for i in slots.indices where slots[i].isOnScreen {
+                if slots[i].required || state.contains(ids[i]) {
+                    if let p = slots[i].pending, p.kind != .notOnScreen { slots[i].pending = nil }
+                } else {
+                    if case .presentation = ids[i] { dismissing = true }
+                    if slots[i].pending == nil { add(i, Pending(kind: .stillOnScreen, seq: seq, since: now)) }
+                }
+            }
+            // Screens the state shows from now on, or no longer (backwards: removing an entry
+            // moves the last one, already seen, into its place).
+            for i in slots.indices.reversed() {
+                let isRequired = slots[i].required
+                if isRequired != slots[i].shown {
+                    if isRequired {
+                        if !slots[i].isOnScreen && slots[i].pending == nil {
+                            var cause: Divergence.Cause?
+                            if dismissing, case .presentation = ids[i] { cause = .presentedWhileDismissing }
+                            add(i, Pending(kind: .notOnScreen, seq: seq, since: now, cause: cause))
+                        }
+                    } else if slots[i].pending?.kind == .notOnScreen {
+                        slots[i].pending = nil
+                    }
+                    slots[i].shown = isRequired
+                }
+                slots[i].required = false
+                removeIfEmpty(i)
+            }
+        }
+
+        /// A screen reported itself on screen. A screen the state shows is in the state: only
+        /// another is looked up in `state`.
+        mutating func appeared(_ reported: ScreenID, state: @autoclosure () -> NavigationState, head: @autoclosure () -> UInt64,
+                               now: Int64) {
+            let id = normalized(reported) ?? reported
+            let i: Int
+            if let found = index(of: id) {
+                guard !slots[found].isOnScreen else { return }
+                i = found
+            } else {
+                append(id, Slot())
+                i = slots.count - 1
+            }
+            slots[i].appearedAt = now
+            if slots[i].pending?.kind == .notOnScreen { slots[i].pending = nil }
+            if slots[i].pending == nil && !slots[i].shown && !state().contains(id) {
+                add(i, Pending(kind: .unknownScreen, seq: head(), since: now))
+            }
+        }
+
+        /// A screen reported itself gone: `reported` if it is on screen, or else normalized.
+        mutating func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) {
+            var found = index(of: reported)
+            if found.map({ !slots[$0].isOnScreen }) ?? true, let id = normalized(reported) { found = index(of: id) }
+            guard let i = found, slots[i].isOnScreen else { return }
+            slots[i].appearedAt = nil
+            if let p = slots[i].pending, p.kind != .notOnScreen { slots[i].pending = nil }
+            if slots[i].shown && slots[i].pending == nil {
+                var cause: Divergence.Cause?
+                if case .presentation = ids[i] { cause = .removedWithoutWrite }
+                add(i, Pending(kind: .notOnScreen, seq: head(), since: now, cause: cause))
+            }
+            removeIfEmpty(i)
+        }
+
+        /// `screen` as the tracker keeps it, `nil` when that is `screen` itself: a root stack
+        /// entry that names no tab names the selected one when the state has tabs; an entry of a
+        /// presentation's stack names none. (``NavigationState/normalized(_:)`` against the live
+        /// state, whose selected tab the tracker keeps.)
+        func normalized(_ screen: ScreenID) -> ScreenID? {
+            guard case .stackEntry(let frame, let index, let routeID, let tab) = screen else { return nil }
+            switch frame {
+            case .root:
+                guard tab == nil, let selectedTab else { return nil }
+                return .stackEntry(frame: .root, index: index, routeID: routeID, tab: selectedTab)
+            case .presentation:
+                return tab == nil ? nil : .stackEntry(frame: frame, index: index, routeID: routeID)
+            }
+        }
+
+        mutating func restartGrace(now: Int64) {
+            nextDeadline = nil
+            for i in slots.indices {
+                guard let p = slots[i].pending, !p.reported else { continue }
+                slots[i].pending!.since = now
+                nextDeadline = now + grace
+            }
+        }
+
+        /// The disagreements that have lasted the grace period at `now` (the deadline has come),
+        /// marked reported, in seq order.
+        mutating func check(_ state: @autoclosure () -> NavigationState, now: Int64) -> [Divergence] {
+            nextDeadline = nil
+            var due: [Int] = []
+            for i in slots.indices {
+                guard let p = slots[i].pending, !p.reported else { continue }
+                if now - p.since >= grace { due.append(i) } else {
+                    let d = p.since + grace
+                    if nextDeadline.map({ d < $0 }) ?? true { nextDeadline = d }
+                }
+            }
+            guard !due.isEmpty else { return [] }
+            due.sort { a, b in
+                let (pa, pb) = (slots[a].pending!, slots[b].pending!)
+                return pa.seq != pb.seq ? pa.seq < pb.seq : ids[a].description < ids[b].description
+            }
+            var out: [Divergence] = []
+            var stacks: [StackKey: [Int]] = [:]
+            var stackOrder: [StackKey] = []
+            for i in due {
+                guard let key = ids[i].stackKey else { continue }
+                if stacks[key] == nil { stackOrder.append(key) }
+                stacks[key, default: []].append(i)
+            }
+            let state = stackOrder.isEmpty ? nil : state()
+            // A stack whose screens disagree: one report for the stack when its depth on screen is
+            // not its path's, none when the presentation holding it is itself still on screen.
+            for key in stackOrder {
+                let members = stacks[key]!
+                if case .presentation(let token) = key.frame,
+                   self.ids.indices.contains(where: { if case .presentation(token, _) = self.ids[$0] { slots[$0].pending?.kind == .stillOnScreen } else { false } }) {
+                    for i in members { slots[i].pending!.reported = true }
+                    continue
+                }
+                let visible = visibleTop(of: key)
+                guard let top = visible, let depth = state?.pathCount(key), top.index + 1 != depth else { continue }
+                let seq = members.map { slots[$0].pending!.seq }.max()!
+                var cause: Divergence.Cause?
+                for i in members where cause == nil { cause = tabSwitchCause(slots[i].pending!) }
+                for i in members { slots[i].pending!.reported = true }
+                out.append(Divergence(kind: .depthMismatch, screen: top.id, seq: seq, cause: cause, visibleDepth: top.index + 1,
+                                      stateDepth: depth, detectedAt: now))
+            }
+            for i in due where !slots[i].pending!.reported {
+                slots[i].pending!.reported = true
+                let p = slots[i].pending!
+                var cause = p.cause
+                if cause == nil, ids[i].stackKey != nil { cause = tabSwitchCause(p) }
+                out.append(Divergence(kind: p.kind, screen: ids[i], seq: p.seq, cause: cause, detectedAt: now))
+            }
+            out.sort { a, b in a.seq != b.seq ? a.seq < b.seq : a.description < b.description }
+            return out
+        }
+
+        /// A path write within the grace period after a tab switch (not the switch itself).
+        private func tabSwitchCause(_ p: Pending) -> Divergence.Cause? {
+            guard p.kind != .unknownScreen, let s = tabSwitch, p.seq > s.seq, p.since >= s.at, p.since - s.at <= grace else { return nil }
+            return .pathWriteDuringTabSwitch
+        }
+
+        /// The top-most entry of a stack on screen; of two at the same index (a stray one), the one
+        /// whose description sorts first, so that the report does not depend on the order of the places.
+        private func visibleTop(of key: StackKey) -> (id: ScreenID, index: Int)? {
+            var best: (id: ScreenID, index: Int)?
+            for i in ids.indices where slots[i].isOnScreen {
+                guard case .stackEntry(let frame, let index, _, let tab) = ids[i], frame == key.frame, tab == key.tab else { continue }
+                if best.map({ index > $0.index || (index == $0.index && ids[i].description < $0.id.description) }) ?? true {
+                    best = (ids[i], index)
+                }
+            }
+            return best
+        }
+
+        /// Rewrites `out` in place to ``ScreenTracker/requiredScreens(_:)``, walking the chain
+        /// without copying it out; returns `false` only when `out` held them already (in order).
+        @discardableResult
+        static func updateRequiredScreens(_ state: NavigationState, in out: inout [ScreenID]) -> Bool {
+            var count = 0
+            var changed = false
+            func put(_ id: ScreenID) {
+                if count < out.count {
+                    if out[count] != id {
+                        out[count] = id
+                        changed = true
+                    }
+                } else {
+                    out.append(id)
+                    changed = true
+                }
+                count += 1
+            }
+            let tab = state.selectedTab
+            if let tab { put(.tabRoot(tab)) }
+            var frame = state.root
+            if !frame.path.isEmpty {
+                put(.stackEntry(frame: .root, index: frame.path.count - 1, routeID: frame.path[frame.path.count - 1].id, tab: tab))
+            }
+            while let p = frame.presented {
+                let isLeaf = p.style.isLeaf
+                if !isLeaf {
+                    // What a full-screen cover hides is not required: start again.
+                    if p.style == .fullScreenCover && count > 0 {
+                        count = 0
+                        changed = true
+                    }
+                    put(.presentation(token: p.token, routeID: p.route.id))
+                }
+                guard let content = p.content else { break }
+                if !isLeaf && !content.path.isEmpty {
+                    put(.stackEntry(frame: .presentation(p.token), index: content.path.count - 1, routeID: content.path[content.path.count - 1].id))
+                }
+                frame = content
+            }
+            if count < out.count {
+                out.removeLast(out.count - count)
+                changed = true
+            }
+            return changed
+        }
     }
 }
 

@@ -171,6 +171,22 @@ final class SimulatedScreens {
         #expect(nav.divergences.count == 1)
     }
 
+    /// Two screens on screen at a stack's top index (one of them stray): the report names the
+    /// one whose description sorts first, whatever order they appeared in (it named whichever a
+    /// dictionary's iteration met first, which changed from run to run).
+    @Test func aStackWithTwoScreensAtItsTopIndexNamesOneWhateverTheirOrder() {
+        for k in 0..<16 {                                             // other ids, other hashes
+            let (nav, sim) = navigator()
+            for i in 1...3 { nav.push(.episode(id: 10 * k + i)); sim.sync() }  // #1-#3
+            nav.pop(2)                                                // #4
+            sim.disappear(.stackEntry(frame: .root, index: 2, routeID: "episode-\(10 * k + 3)"))
+            sim.appear(.stackEntry(frame: .root, index: 1, routeID: "episode-\(10 * k + 2)"))
+            sim.appearStray(.stackEntry(frame: .root, index: 1, routeID: "a\(k)"))
+            wait(1000, nav)
+            #expect(nav.divergences.map(\.description) == ["#4 depth mismatch: a\(k) at root[1] (2 on screen, 1 in the state)"])
+        }
+    }
+
     @Test func aScreenTheStateNeverHadIsReportedAtTheHeadWhenItAppeared() {
         let (nav, sim) = navigator()
         nav.push(.episode(id: 1))                                 // #1
