@@ -17,6 +17,11 @@ struct LogCommand: AsyncParsableCommand {
         --follow keeps printing events as another process appends them (stop it with Ctrl-C, \
         or give --to). --json prints one JSON object per line.
 
+        Where the app's screens reported themselves and disagreed with the state, a line \
+        starting with ! follows the event it came after (routelog drift lists them with the \
+        events around them); with --json, that event's object has a divergences array. \
+        --follow marks those stored when it started.
+
         A session without events (an app that has just started) is not an error: log prints \
         one line saying so (nothing with --json) and exits 0.
         """
@@ -51,6 +56,8 @@ struct LogCommand: AsyncParsableCommand {
 
         let out = Output.stdout()
         let printer = try LogPrinter(session: s, json: json, out: out, from: first)
+        // A damaged screen record keeps the divergences from being marked, never the events from being shown.
+        if let e = printer.divergenceError { printError("warning: divergences not marked: \(e.message)") }
         var next = first
         if next <= min(last, s.info.eventCount) {
             try printer.print(from: next, through: min(last, s.info.eventCount))
