@@ -160,6 +160,7 @@ extension AgentTools {
             2. Call get_events around those seqs (filter by route id, origin or outcome=rejected) to read what the app, the user and the system did.
             3. Call lifetimes with the route id to see every time that screen appeared and went away, and which updates kept it in place.
             4. Express the bug as a predicate (e.g. count(chain, id == "checkout") >= 2) and call bisect to find the first seq where it holds.
+            5. If the state looks right but the user saw something else, call list_divergences: where the screens (as they reported themselves) and the state disagreed, with the likely cause.
             Answer with the seq and event that caused it, who caused it (origin), and the reducer rule involved.
             """)
         default:
