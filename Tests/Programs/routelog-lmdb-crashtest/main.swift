@@ -396,34 +396,6 @@ case "fleet":
         fail("\(error)")
     }
 
-case "screens":
-    guard args.count == 5, ["diverged", "agreed"].contains(args[4]) else { fail("usage: screens STORE SESSION diverged|agreed", code: 64) }
-    do {
-        let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, retention: .none))
-        let t: Int64 = 1_795_000_000_000
-        var records: [ScreenRecord] = [
-            ScreenRecord(.appeared(.tabRoot("home")), headSeq: 1, time: t + 150),
-            ScreenRecord(.appeared(.stackEntry(frame: .root, index: 0, routeID: "product")), headSeq: 2, time: t + 250),
-            ScreenRecord(.disappeared(.stackEntry(frame: .root, index: 0, routeID: "product")), headSeq: 3, time: t + 350),
-        ]
-        if args[4] == "diverged" {
-            let found: [(UInt64, Divergence)] = [
-                (3, Divergence(kind: .notOnScreen, screen: .presentation(token: 3, routeID: "checkout"), seq: 3, cause: .presentedWhileDismissing, detectedAt: t + 360)),
-                (4, Divergence(kind: .stillOnScreen, screen: .presentation(token: 5, routeID: "address"), seq: 4, detectedAt: t + 460)),
-                (4, Divergence(kind: .unknownScreen, screen: .stackEntry(frame: .root, index: 2, routeID: "ghost", tab: "home"), seq: 4,
-                               cause: .removedWithoutWrite, detectedAt: t + 470)),
-                (5, Divergence(kind: .depthMismatch, screen: .stackEntry(frame: .presentation(3), index: 1, routeID: "shipping"), seq: 4,
-                               cause: .pathWriteDuringTabSwitch, visibleDepth: 2, stateDepth: 1, detectedAt: t + 560)),
-            ]
-            records += found.map { ScreenRecord(.diverged($0.1), headSeq: $0.0, time: $0.1.detectedAt) }
-        }
-        try log.appendScreenRecords(records, to: SessionID(args[3]))
-        try log.flush()
-        say("ok \(records.count)")
-    } catch {
-        fail("\(error)")
-    }
-
 case "die-in-write":
     do {
         let environment = try LMDBEnvironment.open(at: store)
@@ -454,6 +426,34 @@ case "delete":
             try log.deleteSession(SessionID(id))
             say("deleted \(id)")
         }
+    } catch {
+        fail("\(error)")
+    }
+
+case "screens":
+    guard args.count == 5, ["diverged", "agreed"].contains(args[4]) else { fail("usage: screens STORE SESSION diverged|agreed", code: 64) }
+    do {
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, retention: .none))
+        let t: Int64 = 1_795_000_000_000
+        var records: [ScreenRecord] = [
+            ScreenRecord(.appeared(.tabRoot("home")), headSeq: 1, time: t + 150),
+            ScreenRecord(.appeared(.stackEntry(frame: .root, index: 0, routeID: "product")), headSeq: 2, time: t + 250),
+            ScreenRecord(.disappeared(.stackEntry(frame: .root, index: 0, routeID: "product")), headSeq: 3, time: t + 350),
+        ]
+        if args[4] == "diverged" {
+            let found: [(UInt64, Divergence)] = [
+                (3, Divergence(kind: .notOnScreen, screen: .presentation(token: 3, routeID: "checkout"), seq: 3, cause: .presentedWhileDismissing, detectedAt: t + 360)),
+                (4, Divergence(kind: .stillOnScreen, screen: .presentation(token: 5, routeID: "address"), seq: 4, detectedAt: t + 460)),
+                (4, Divergence(kind: .unknownScreen, screen: .stackEntry(frame: .root, index: 2, routeID: "ghost", tab: "home"), seq: 4,
+                               cause: .removedWithoutWrite, detectedAt: t + 470)),
+                (5, Divergence(kind: .depthMismatch, screen: .stackEntry(frame: .presentation(3), index: 1, routeID: "shipping"), seq: 4,
+                               cause: .pathWriteDuringTabSwitch, visibleDepth: 2, stateDepth: 1, detectedAt: t + 560)),
+            ]
+            records += found.map { ScreenRecord(.diverged($0.1), headSeq: $0.0, time: $0.1.detectedAt) }
+        }
+        try log.appendScreenRecords(records, to: SessionID(args[3]))
+        try log.flush()
+        say("ok \(records.count)")
     } catch {
         fail("\(error)")
     }
