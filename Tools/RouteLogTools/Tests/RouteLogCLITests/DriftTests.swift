@@ -113,6 +113,29 @@ struct DriftTests {
         #expect(depth["visibleDepth"] == .int(2) && depth["stateDepth"] == .int(1) && depth["seq"] == .int(4) && depth["headSeq"] == .int(9))
     }
 
+    /// A session without events whose screens already disagreed (a first screen that never
+    /// appeared): log's one line, then the mark; drift lists it without events around it.
+    @Test func aSessionWithoutEventsShowsWhatItsScreensSaw() async throws {
+        let id: String
+        do {
+            let log = try LMDBEventLog.open(at: dir.path("st"), options: .init(durability: .none))
+            id = try log.createSession(NewSession(label: "just started")).id.rawValue
+            let d = Divergence(kind: .notOnScreen, screen: .stackEntry(frame: .root, index: 0, routeID: "home", tab: "library"), seq: 0,
+                               detectedAt: Self.t0 + 500)
+            try log.appendScreenRecords([ScreenRecord(.diverged(d), headSeq: 0, time: Self.t0 + 500)], to: SessionID(id))
+        }
+        let r = await read(["log", id])
+        #expect(r.status == 0 && r.stdout == "\(id) has no events yet\n      ! not on screen: home at root[0] of tab library since #0\n", "\(r)")
+        #expect(await read(["log", id, "--json"]).stdout.isEmpty)
+        let drift = await read(["drift", id])
+        #expect(drift.status == 1 && lines(drift.stdout) == [
+            "! not on screen: home at root[0] of tab library since #0",
+            "  found \(ISO8601.format(milliseconds: Self.t0 + 500)), before the first event",
+            "",
+            "\(id): 1 divergence in 1 screen record",
+        ], "\(drift)")
+    }
+
     // MARK: - drift
 
     @Test func driftListsEachDivergenceWithTheEventsAroundIt() async throws {

@@ -47,7 +47,14 @@ struct LogCommand: AsyncParsableCommand {
         if let to, let from, to < from { throw RouteLogError.usage("--to \(to) is before --from \(from)") }
         if !follow {
             if s.info.eventCount == 0 && from == nil && to == nil {
-                if !json { Output.stdout().line("\(s.name) has no events yet") }
+                if !json {
+                    let out = Output.stdout()
+                    out.line("\(s.name) has no events yet")
+                    // What its screens disagreed on before any event, as log marks it before the first one.
+                    let marks = DivergenceMarks(s)
+                    for d in marks.after(0) { out.line("      " + out.paint("! " + d.divergence.markText, .yellow)) }
+                    if let e = marks.error { printError("warning: divergences not marked: \(e.message)") }
+                }
                 return
             }
             if first > s.info.eventCount { try s.check(seq: first, what: "--from") }
