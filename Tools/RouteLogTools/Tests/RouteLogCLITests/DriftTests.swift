@@ -136,6 +136,27 @@ struct DriftTests {
         ], "\(drift)")
     }
 
+    /// A screen record's text comes from the app (route ids, tab ids): a control character in it
+    /// reaches no terminal, and each mark stays one line.
+    @Test func aRouteIDWithControlCharactersStaysOnOneEscapedLine() async throws {
+        let id: String
+        do {
+            let log = try LMDBEventLog.open(at: dir.path("st"), options: .init(durability: .none))
+            id = try log.createSession(NewSession(label: "hostile")).id.rawValue
+            try log.append(Array(Sessions.upsell.prefix(2)), to: SessionID(id), expectedSeq: 0)
+            let d = Divergence(kind: .unknownScreen, screen: .presentation(token: 1, routeID: "evil\u{1B}[2J\nsecond line"), seq: 1,
+                               detectedAt: Self.t0 + 100)
+            try log.appendScreenRecords([ScreenRecord(.diverged(d), headSeq: 1, time: Self.t0 + 100)], to: SessionID(id))
+        }
+        for args in [["log", id], ["drift", id]] {
+            let r = await read(args)
+            #expect(!r.stdout.unicodeScalars.contains("\u{1B}"), "no escape reaches the terminal: \(r)")
+            #expect(!lines(r.stdout).contains { $0.hasPrefix("second line") }, "\(r)")
+            let mark = try #require(lines(r.stdout).first { $0.contains("! unknown screen: evil") }, "\(r)")
+            #expect(mark.hasSuffix("second line (#1) since #1"), "one line: \(mark)")
+        }
+    }
+
     // MARK: - drift
 
     @Test func driftListsEachDivergenceWithTheEventsAroundIt() async throws {
