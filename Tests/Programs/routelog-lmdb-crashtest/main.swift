@@ -33,7 +33,14 @@
 //       the replay: rejections by app version and reason, refused swipes by the screen on top, the
 //       sessions that ended inside an undismissible presentation, and what was on screen when a
 //       run crashed (every fourth session's second run, of the next version, dies with its last
-//       events only in its journal, left for the export to show).
+//       events only in its journal, left for the export to show). Most sessions also get screen
+//       records with divergences (of every kind, some after a crashed run's first journaled
+//       event, so of its version); the line also holds the divergences by route id and app
+//       version, the answer of the article's divergence query.
+//   routelog-lmdb-crashtest screens STORE SESSION diverged|agreed
+//       Appends screen records to SESSION (which has at least 6 events): appearances and
+//       disappearances, and with diverged one divergence of each kind (notOnScreen,
+//       stillOnScreen, unknownScreen, depthMismatch) after seqs 3, 4, 4 and 5; prints "ok N".
 //   routelog-lmdb-crashtest die-in-write STORE
 //       Opens the store's LMDB environment, begins a write transaction, prints "in-txn" and waits
 //       inside it until killed: a writer that dies holding LMDB's cross-process writer lock.
@@ -292,6 +299,8 @@ case "fleet":
         var crashed: [String: Int] = [:]
         var journaled = 0
         var stuck: [String] = []
+        // Divergences by route id ("" for a tab's root) and app version.
+        var divergences: [String: Int] = [:]
         let versions = ["1.0", "1.1", "2.0"]
         let sites = ["InboxView.swift:12", "ThreadView.swift:88", "Paywall.swift:7", "Settings.swift:40"]
         // Released before the answers are printed: the journals left behind stay for the export.
@@ -321,6 +330,26 @@ case "fleet":
                 let secondVersion = versions[(i + 1) % versions.count]
                 let firstRun = crashes ? try log.beginRun(of: session, head: 0, RunStart(appVersion: version, build: "100")) : nil
                 try log.append(Array(events[..<split]), to: session, expectedSeq: 0)
+                // Screen records: every third session's screens never reported; the others saw
+                // 1 to 3 divergences (kinds and routes in turn), and a crashing session one more,
+                // found after its second run's first event (that run's version).
+                if i % 3 != 2 {
+                    let routes = ["player", "composer", "upsell", ""]
+                    var records: [ScreenRecord] = [ScreenRecord(.appeared(.tabRoot("inbox")), headSeq: 1, time: 1)]
+                    var heads = (0..<(1 + i % 3)).map { k in UInt64(2 + (i * 5 + k * 11) % (split - 2)) }
+                    if crashes { heads.append(UInt64(split + 1)) }
+                    for (k, head) in heads.enumerated() {
+                        let route = routes[(i + k) % routes.count]
+                        let kind = Divergence.Kind.allCases[(i + k) % Divergence.Kind.allCases.count]
+                        let screen: ScreenID = route.isEmpty ? .tabRoot("inbox") : .presentation(token: head, routeID: route)
+                        let d = Divergence(kind: kind, screen: screen, seq: head, cause: Divergence.Cause.allCases[k % 3],
+                                           visibleDepth: kind == .depthMismatch ? 2 : nil, stateDepth: kind == .depthMismatch ? 1 : nil,
+                                           detectedAt: 1_795_000_000_000 + Int64(head) * 500 + 250)
+                        records.append(ScreenRecord(.diverged(d), headSeq: head, time: d.detectedAt))
+                        divergences["\(route)\t\(head > UInt64(split) ? secondVersion : version)", default: 0] += 1
+                    }
+                    try log.appendScreenRecords(records, to: session)
+                }
                 // The first run ended normally, everything committed: a clean end.
                 firstRun?.close(allCommitted: true)
                 // The answers, from a replay of the generated events (not from the store or the export).
@@ -359,8 +388,13 @@ case "fleet":
             let p = k.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             return .array([.string(p[0]), p[1].isEmpty ? .null : .string(p[1]), .int(Int64(p[2])!), .int(Int64(crashed[k]!))])
         })
+        // Divergences by route id (null for a tab's root) and app version, count.
+        let diverged: JSONValue = .array(divergences.keys.sorted().map { k in
+            let p = k.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return .array([p[0].isEmpty ? .null : .string(p[0]), .string(p[1]), .int(Int64(divergences[k]!))])
+        })
         say(JSONValue.object(["rejections": table(rejections), "refused_swipes": table(refused), "stuck": .array(stuck.sorted().map(JSONValue.string)),
-                              "crashed": crashes, "journaled": .int(Int64(journaled))]).canonicalText)
+                              "crashed": crashes, "journaled": .int(Int64(journaled)), "divergences": diverged]).canonicalText)
         withExtendedLifetime(crashedJournals) { _exit(0) }
     } catch {
         fail("\(error)")
@@ -418,6 +452,34 @@ case "delete":
             try log.deleteSession(SessionID(id))
             say("deleted \(id)")
         }
+    } catch {
+        fail("\(error)")
+    }
+
+case "screens":
+    guard args.count == 5, ["diverged", "agreed"].contains(args[4]) else { fail("usage: screens STORE SESSION diverged|agreed", code: 64) }
+    do {
+        let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, retention: .none))
+        let t: Int64 = 1_795_000_000_000
+        var records: [ScreenRecord] = [
+            ScreenRecord(.appeared(.tabRoot("home")), headSeq: 1, time: t + 150),
+            ScreenRecord(.appeared(.stackEntry(frame: .root, index: 0, routeID: "product")), headSeq: 2, time: t + 250),
+            ScreenRecord(.disappeared(.stackEntry(frame: .root, index: 0, routeID: "product")), headSeq: 3, time: t + 350),
+        ]
+        if args[4] == "diverged" {
+            let found: [(UInt64, Divergence)] = [
+                (3, Divergence(kind: .notOnScreen, screen: .presentation(token: 3, routeID: "checkout"), seq: 3, cause: .presentedWhileDismissing, detectedAt: t + 360)),
+                (4, Divergence(kind: .stillOnScreen, screen: .presentation(token: 5, routeID: "address"), seq: 4, detectedAt: t + 460)),
+                (4, Divergence(kind: .unknownScreen, screen: .stackEntry(frame: .root, index: 2, routeID: "ghost", tab: "home"), seq: 4,
+                               cause: .removedWithoutWrite, detectedAt: t + 470)),
+                (5, Divergence(kind: .depthMismatch, screen: .stackEntry(frame: .presentation(3), index: 1, routeID: "shipping"), seq: 4,
+                               cause: .pathWriteDuringTabSwitch, visibleDepth: 2, stateDepth: 1, detectedAt: t + 560)),
+            ]
+            records += found.map { ScreenRecord(.diverged($0.1), headSeq: $0.0, time: $0.1.detectedAt) }
+        }
+        try log.appendScreenRecords(records, to: SessionID(args[3]))
+        try log.flush()
+        say("ok \(records.count)")
     } catch {
         fail("\(error)")
     }

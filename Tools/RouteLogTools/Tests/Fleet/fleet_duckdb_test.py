@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The fleet queries of RouteLogLMDB's "Fleet export" article, run by DuckDB over
-`routelog export --format events-jsonl`.
+`routelog export --format events-jsonl` and `--format divergences-jsonl`.
 
     /usr/bin/python3 Tools/RouteLogTools/Tests/Fleet/fleet_duckdb_test.py BIN_DIR
 
@@ -8,7 +8,8 @@ BIN_DIR holds the built routelog and the test program routelog-lmdb-crashtest, w
 generated sessions into a new store and prints the answers to the four questions, computed in
 Swift from a replay of the generated events; routelog exports the store; the four ```sql blocks
 of Sources/RouteLogLMDB/RouteLogLMDB.docc/FleetExport.md run over the export and each answer must
-equal the replay's. DuckDB is installed by `make setup`; without it this script fails (it never skips).
+equal the replay's; the fifth, the divergences by route and app version, runs over the divergence
+export and must equal the screen records the program wrote. DuckDB is installed by `make setup`; without it this script fails (it never skips).
 Exits 1 when any check fails.
 """
 import json
@@ -47,10 +48,12 @@ def main():
     expected = json.loads(ws.run("routelog-lmdb-crashtest", "fleet", store, str(SESSIONS), str(SEED)).stdout)
     export = os.path.join(WORK, "events.jsonl")
     ws.routelog("export", "--format", "events-jsonl", "--all", "-o", export, store=store)
+    divergences = os.path.join(WORK, "divergences.jsonl")
+    ws.routelog("export", "--format", "divergences-jsonl", "--all", "-o", divergences, store=store)
 
     queries = article_queries()
-    if len(queries) != 4:
-        raise AssertionError(f"expected four sql blocks in {ARTICLE}, found {len(queries)}")
+    if len(queries) != 5:
+        raise AssertionError(f"expected five sql blocks in {ARTICLE}, found {len(queries)}")
     os.chdir(WORK)  # the queries name 'events.jsonl'
     db = duckdb.connect()
 
@@ -80,8 +83,17 @@ def main():
     recovered = db.sql("SELECT count(*) FROM read_json_auto('events.jsonl') WHERE recovered").fetchall()[0][0]
     check("events shown from crashed apps' journals", [recovered], [expected["journaled"]])
 
+    # 5. Divergences by route and app version (a tab's root has no route id: last).
+    got = [list(r) for r in db.sql(queries[4]).fetchall()]
+    want = sorted(expected["divergences"], key=lambda r: (r[0] is None, r[0] or "", r[1]))
+    check("divergences by route and app version", got, want)
+    rows = [json.loads(line) for line in open(divergences, encoding="utf-8")]
+    check("a divergence row per divergence", [len(rows)], [sum(r[2] for r in expected["divergences"])])
+    kinds = db.sql("SELECT DISTINCT kind FROM read_json_auto('divergences.jsonl') ORDER BY kind").fetchall()
+    check("every kind of divergence", [k[0] for k in kinds], ["depthMismatch", "notOnScreen", "stillOnScreen", "unknownScreen"])
+
     # The answers must say something, or the checks above prove little.
-    for key in ["rejections", "refused_swipes", "stuck", "crashed"]:
+    for key in ["rejections", "refused_swipes", "stuck", "crashed", "divergences"]:
         if not expected[key]:
             checks.check(f"the generated sessions give rows for {key}", False, "change SEED or SESSIONS")
 

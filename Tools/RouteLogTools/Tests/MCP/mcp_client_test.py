@@ -73,6 +73,9 @@ async def main():
     shop = next(s["id"] for s in sessions if s["label"] == "shop")
     big = next(s["id"] for s in sessions if s["label"] == "big")
     crashy = next(s["id"] for s in sessions if s["label"] == "crashy")
+    # What the shop's screens reported: one divergence of each kind (a test program writes the
+    # screen records, as a navigator would).
+    ws.run("routelog-lmdb-crashtest", "screens", STORE, shop, "diverged")
 
     params = StdioServerParameters(command=ws.exe("routelog"), args=["mcp", "--store", STORE])
     async with stdio_client(params) as (read, write):
@@ -80,7 +83,7 @@ async def main():
             await asyncio.wait_for(session.initialize(), 30)
             tools = {t.name: t for t in (await session.list_tools()).tools}
             want = {"list_sessions", "get_events", "get_state", "diff", "blame", "lifetimes", "bisect", "minimize", "verify", "export",
-                    "reproduce_crash"}
+                    "reproduce_crash", "list_divergences"}
             check("lists every tool", set(tools) == want, sorted(tools))
             for t in tools.values():
                 check(f"{t.name} is annotated read-only with both schemas",
@@ -98,6 +101,7 @@ async def main():
                 "verify": {"session": shop},
                 "export": {"session": shop},
                 "reproduce_crash": {"session": crashy, "shortest": True},
+                "list_divergences": {"session": shop, "context": 1},
             }
             answers = {}
             for name, args in calls.items():
@@ -138,6 +142,14 @@ async def main():
                       rc["run"]["run"] == 2 and rc["run"]["end"] == "crashed" and rc["lastSeq"] == 50 and rc["fixture"]["events"]
                       and f"expectReplay(fixture: \"Fixtures/{rc['fileName']}\")" in rc["test"] and rc["shortest"] is not None
                       and len(rc["shortest"]["events"]) <= 50 and state["seq"] == 50, rc)
+            if "list_divergences" in answers:
+                d = answers["list_divergences"]
+                drift = json.loads(ws.routelog("drift", shop, "--json", "--context", "1", store=STORE, check=False).stdout)
+                check("list_divergences lists the four divergences, each kind once, with the events around them",
+                      d["status"] == "diverged" and d["total"] == 4 and d["next"] is None
+                      and sorted(x["kind"] for x in d["divergences"]) == ["depthMismatch", "notOnScreen", "stillOnScreen", "unknownScreen"]
+                      and [[e["seq"] for e in x["before"] + x["after"]] for x in d["divergences"]] == [[3, 4], [4, 5], [4, 5], [5, 6]], d)
+                check("list_divergences = drift --json (and its next)", {k: v for k, v in d.items() if k != "next"} == drift, (d, drift))
             if "export" in answers:
                 text = json.dumps(answers["export"])
                 check("export is redacted by default", answers["export"]["redacted"] is True and "A-1" not in text, text[:300])
@@ -177,6 +189,13 @@ async def main():
             check("a bad ref is a tool error", r.is_error and "unknown session" in r.content[0].text.lower(), r.content[0].text if r.content else r)
             r = await session.call_tool("blame", {"session": shop + "@99"})
             check("a seq out of range is a tool error", r.is_error and "out of range" in r.content[0].text, r.content[0].text)
+            r = await session.call_tool("list_divergences", {"session": big})
+            check("a session whose screens never reported", not r.is_error and r.structured_content["status"] == "unreported"
+                  and r.structured_content["divergences"] == [], r.content[0].text[:300])
+            r = await session.call_tool("list_divergences", {"session": shop, "context": 101})
+            check("a context over 100 is a tool error", r.is_error and "context out of range: 101" in r.content[0].text, r.content[0].text)
+            r = await session.call_tool("list_divergences", {"session": ws.path("shop.json")})
+            check("list_divergences reads no file", r.is_error and "not a session of this store" in r.content[0].text, r.content[0].text)
             r = await session.call_tool("bisect", {"session": shop, "predicate": "depth =="})
             check("a bad predicate is a tool error", r.is_error and "predicate" in r.content[0].text, r.content[0].text)
             r = await session.call_tool("get_state", {"session": "latest@2"})
@@ -260,7 +279,7 @@ def answers_past_an_overlong_line(size=8 << 20, bound=30):
         check("an 8 MiB line and the request after it are answered within %d s" % bound, True)
         check("the long line is a JSON-RPC error with its id, not a call", answers[2].get("error", {}).get("code") == -32600
               and "longer than" in answers[2]["error"]["message"], str(answers[2])[:300])
-        check("tools/list after it is answered", len(answers[3].get("result", {}).get("tools", [])) == 11, str(answers[3])[:300])
+        check("tools/list after it is answered", len(answers[3].get("result", {}).get("tools", [])) == 12, str(answers[3])[:300])
         writer.join(30)
         send({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "list_sessions", "arguments": {}}})
         wait_until("an answer to list_sessions", lambda: 4 in answers, 30)

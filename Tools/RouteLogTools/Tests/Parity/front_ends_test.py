@@ -81,6 +81,10 @@ def setup():
     os.makedirs(SERVED)
     for name, events in [("shop", SHOP), ("news", NEWS)]:
         routelog("import", write_fixture(os.path.join(SERVED, name + ".json"), name, with_meta(events), description=""), "--label", name)
+    # The shop's screens reported themselves and diverged: one divergence of each kind (a test
+    # program writes the screen records, as a navigator would); the news' never reported.
+    shop = next(s["id"] for s in cli_json("sessions") if s["label"] == "shop")
+    ws.run("routelog-lmdb-crashtest", "screens", STORE, shop, "diverged")
     write_fixture(ws.path("beside.json"), "beside", with_meta(SHOP), description="")
     os.symlink(ws.path("beside.json"), os.path.join(SERVED, "link.json"))
 
@@ -110,6 +114,12 @@ def test_serve_equals_the_cli(ids):
         check("GET events: ten lines", code == 200 and len(page["events"]) == 10, page)
         for got, want in zip(page["events"], lines):
             same(f"GET events seq {want['seq']} = log --json line", got, want)
+        code, page = get(f"/api/sessions/{ids['shop']}/events?from=1&limit=100")
+        lines = cli_lines("log", ids["shop"])
+        check("GET events of the shop: its divergences on the events they follow", code == 200 and len(page["events"]) == len(SHOP)
+              and [e["seq"] for e in lines if "divergences" in e] == [3, 4, 5], lines)
+        for got, want in zip(page["events"], lines):
+            same(f"GET shop events seq {want['seq']} = log --json line", got, want)
         code, err = get("/api/sessions/..%2F..%2Fetc%2Fpasswd/state")
         check("the server reads no file by ref", code in (400, 404) and "root:" not in json.dumps(err), (code, err))
         code, err = get("/api/sessions/nosuch/state")
@@ -157,6 +167,18 @@ async def mcp_equals_the_cli(session, ids):
     check("get_events: five lines", not r.is_error and len(r.structured_content["events"]) == 5, text(r)[:300])
     for got, want in zip(r.structured_content["events"], lines):
         same(f"get_events seq {want['seq']} = log --json line", got, want)
+    r = await call(session, "get_events", {"session": shop})
+    lines = cli_lines("log", shop)
+    check("get_events of the shop: every line", not r.is_error and len(r.structured_content["events"]) == len(lines), text(r)[:300])
+    for got, want in zip(r.structured_content["events"], lines):
+        same(f"get_events shop seq {want['seq']} = log --json line", got, want)
+    for ref, context in [(shop, None), (shop, 0), (shop, 3), ("#1", 1), (news, None)]:
+        args = {"session": ref} | ({"context": context} if context is not None else {})
+        r = await call(session, "list_divergences", args)
+        want = cli_json("drift", ref, *(["--context", str(context)] if context is not None else []), ok=(0, 1))
+        got = dict(r.structured_content or {})
+        check(f"list_divergences {args}: next is null", not r.is_error and got.pop("next", "<absent>") is None, text(r)[:300])
+        same(f"list_divergences {args} = drift --json", got, want)
     for a, b in [(shop + "@2", shop + "@5"), (shop, news)]:
         r = await call(session, "diff", {"a": a, "b": b})
         same(f"diff {a} {b} = diff --json", r.structured_content, cli_json("diff", a, b, ok=(0, 1)))
@@ -191,6 +213,14 @@ async def mcp_refuses_hostile_arguments(session, ids):
         ("diff", {"a": "/etc/passwd", "b": shop}, "not a session of this store"),
         ("get_state", {"session": shop, "seq": -1}, "out of range: -1"),
         ("get_state", {"session": shop, "seq": "3; rm -rf /"}, "non-negative"),
+        ("list_divergences", {"session": "/etc/passwd"}, "not a session of this store"),
+        ("list_divergences", {"session": "--store=/"}, "not a session of this store: --store=/"),
+        ("list_divergences", {"session": shop, "context": -1}, "out of range: -1"),
+        ("list_divergences", {"session": shop, "context": 10 ** 12}, "context out of range"),
+        ("list_divergences", {"session": shop, "context": "2 --json"}, "non-negative"),
+        ("list_divergences", {"session": shop + "@3"}, "whole session"),
+        ("list_divergences", {"session": shop, "cursor": "-5"}, "bad cursor"),
+        ("list_divergences", {"session": "x" * 1_000_000}, "too long"),
     ]
     for tool, args, want in hostile:
         r = await call(session, tool, args)
@@ -219,6 +249,9 @@ async def mcp_with_a_fixtures_folder(session, ids):
         check(f"with --fixtures, {ref} is outside the folder", r.is_error and "not a served file" in text(r), text(r)[:200])
     r = await call(session, "get_state", {"session": ids["shop"]})
     check("the store's sessions still resolve", not r.is_error, text(r)[:200])
+    r = await call(session, "list_divergences", {"session": "shop.json"})
+    check("with --fixtures, a file has no screen records: a one-line error", r.is_error and "no screen records in a file" in text(r)
+          and "\n" not in text(r), text(r)[:200])
 
 
 def main():

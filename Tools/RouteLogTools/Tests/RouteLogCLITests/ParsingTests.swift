@@ -87,10 +87,11 @@ struct ParsingTests {
         ("export", ExportCommand.self), ("import", ImportCommand.self), ("fixtures", FixturesCommand.self),
         ("fixtures-check", FixturesCheckCommand.self), ("fixtures-record", FixturesRecordCommand.self),
         ("report", ReportCommand.self), ("serve", ServeCommand.self), ("repro", ReproCommand.self), ("mcp", MCPCommand.self),
+        ("drift", DriftCommand.self),
     ]}
 
     @Test(arguments: ["routelog", "sessions", "log", "state", "diff", "bisect", "verify", "minimize", "export", "import",
-                      "fixtures", "fixtures-check", "fixtures-record", "report", "serve", "repro", "mcp"])
+                      "fixtures", "fixtures-check", "fixtures-record", "report", "serve", "repro", "mcp", "drift"])
     func helpMatchesGolden(_ name: String) throws {
         let command = try #require(Self.commands.first { $0.0 == name }?.1)
         // The width the end-to-end tests give the binary (COLUMNS=100).

@@ -56,11 +56,24 @@ import Testing
         let event = RecordedEvent(.push(RouteRef(id: "a")), meta: EventMetadata(timestamp: 5, origin: .user, callSite: CallSite(file: "A.swift", line: 3), note: "n"))
         let step = r.apply(event.event)
         let stored = StoredEvent(seq: step.seq, recorded: event, outcome: step.outcome, digest: step.digest)
+        let divergence = Divergence(kind: .depthMismatch, screen: .presentation(token: 1, routeID: "a"), seq: 1, cause: .removedWithoutWrite,
+                                    visibleDepth: 2, stateDepth: 1, detectedAt: 6)
+        let record = ScreenRecord(.diverged(divergence), headSeq: 1, time: 6)
+        let line = SessionJSON.logLine(stored, state: r.state)
+        // A screen's keys depend on its kind: the table names those of every kind.
+        var screen: [String: JSONValue] = [:]
+        for s in [ScreenID.presentation(token: 1, routeID: "a"), .stackEntry(frame: .root, index: 0, routeID: "a", tab: "t"), .tabRoot("t")] {
+            if case .object(let o) = s.json { screen.merge(o) { a, _ in a } }
+        }
         let objects: [String: JSONValue] = [
             "`sessions`": SessionJSON.session(info, prefix: "0", runs: [run]),
             "`runList`": SessionJSON.run(run),
-            "`log`": SessionJSON.logLine(stored, state: r.state, run: 1, recovered: true),
+            "`log`": SessionJSON.logLine(stored, state: r.state, run: 1, recovered: true, divergences: [SessionJSON.divergence(record, divergence)]),
             "`state`": SessionJSON.state(r.state, seq: 1),
+            "`divergence`": SessionJSON.divergence(record, divergence, before: [line], after: []),
+            "`screen`": .object(screen),
+            "`drift`": SessionJSON.drift(session: info.id, status: "diverged", summary: "1 divergence in 1 screen record", screenRecords: 1,
+                                         context: 2, divergences: [SessionJSON.divergence(record, divergence, before: [line], after: [])]),
         ]
         #expect(Set(documented.keys) == Set(objects.keys), "documented objects: \(documented.keys.sorted())")
         for (name, value) in objects {

@@ -63,6 +63,19 @@ extension AgentTools {
              input: obj(["session": sessionArg, "route": str("only screens with this route id"), "cursor": cursorArg], required: ["session"]),
              output: obj(["session": str("session id"), "seq": int("last seq"), "rejectedCount": int("rejected events"), "lifetimes": list(lifetime, "in order of appearance"),
                           "total": total, "next": next], required: ["session", "seq", "lifetimes", "total", "next"])),
+        Spec(name: "list_divergences", title: "Where the screens and the state disagreed",
+             description: "What the user saw: the divergences the app's navigator found between its screens (as they reported themselves) and its state (notOnScreen, stillOnScreen, unknownScreen, depthMismatch, with the likely cause), each with the events before and after it, as `routelog drift --json` prints it. status says whether the screens diverged, agreed, or never reported (unreported).",
+             input: obj(["session": sessionArg, "context": int("events before and after each divergence (0...100, default 2)"), "cursor": cursorArg], required: ["session"]),
+             output: obj(["session": str("session id"), "status": str("diverged, agreed or unreported"), "summary": str("the summary line"),
+                          "screenRecords": int("screen records of the session"), "context": int("events before and after each"),
+                          "divergences": list(obj(["seq": int("the seq it concerns"), "kind": str("notOnScreen, stillOnScreen, unknownScreen or depthMismatch"),
+                                                   "screen": any("the screen: screen (its description), kind, routeID…"),
+                                                   "cause": .object(["type": .array([.string("string"), .string("null")]), "description": .string("likely cause, or null")]),
+                                                   "headSeq": int("the event it came after"), "time": str("when it was found"), "text": str("one line"),
+                                                   "before": list(.object(["type": .string("object")]), "events up to headSeq, as get_events gives them"),
+                                                   "after": list(.object(["type": .string("object")]), "events after headSeq")],
+                                                  required: ["seq", "kind", "screen", "headSeq", "before", "after"]), "divergences"),
+                          "total": total, "next": next], required: ["session", "status", "summary", "screenRecords", "divergences", "total", "next"])),
         Spec(name: "bisect", title: "First seq where a predicate holds",
              description: "The first seq whose state (and event) makes the predicate true, e.g. count(chain, id == \"checkout\") >= 2, as `routelog bisect --predicate P --json` prints it. See the predicate language in `routelog help predicates`.",
              input: obj(["session": sessionArg, "predicate": str("a predicate: top.id == \"upsell\" && outcome == \"rejected\"")], required: ["session", "predicate"]),
@@ -147,6 +160,7 @@ extension AgentTools {
             2. Call get_events around those seqs (filter by route id, origin or outcome=rejected) to read what the app, the user and the system did.
             3. Call lifetimes with the route id to see every time that screen appeared and went away, and which updates kept it in place.
             4. Express the bug as a predicate (e.g. count(chain, id == "checkout") >= 2) and call bisect to find the first seq where it holds.
+            5. If the state looks right but the user saw something else, call list_divergences: where the screens (as they reported themselves) and the state disagreed, with the likely cause.
             Answer with the seq and event that caused it, who caused it (origin), and the reducer rule involved.
             """)
         default:

@@ -186,6 +186,11 @@ public final class AgentTools: @unchecked Sendable {
             return page(key: "lifetimes", items: items, cursor: try a.cursor(), extra: [
                 "session": .string(s.id.rawValue), "seq": .int(Int64(lifetimes.seq)), "rejectedCount": .int(Int64(lifetimes.rejected.count)),
             ])
+        case "list_divergences":
+            let s = try resolve(a, ws, seqKey: nil, whole: true)
+            guard case .object(var o) = try Drift(s, context: try a.int("context") ?? 2).json else { throw .data("drift built no object") }
+            let items = o.removeValue(forKey: "divergences")?.agentArray ?? []
+            return page(key: "divergences", items: items, cursor: try a.cursor(), extra: o)
         case "bisect":
             let (judge, s) = try judged(a, ws)
             let result = try RouteLogSessions.call { try Bisect.run(in: s.log, session: s.id, through: s.seqOrHead, mode: .linear, verdict: judge.judge) }

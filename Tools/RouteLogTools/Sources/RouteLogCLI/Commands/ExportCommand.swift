@@ -37,7 +37,12 @@ struct ExportCommand: ParsableCommand {
         session's), session_app_version (the session's, which a restore hands to the migrations), \
         seq (the last seq, or N of REF@N), digest and state (the state after seq, as canonical JSON).
 
-        --label LABEL (repeatable) exports, in either JSON Lines format, the sessions with that \
+        --format divergences-jsonl writes one flat JSON object per divergence (what was on \
+        screen and the state disagreeing, as routelog drift lists them) of each SESSION (or of \
+        every session with --all): session, app, app_version, label, seq, head_seq, time, kind, \
+        cause, route_id, tab, screen, screen_kind, visible_depth, state_depth and run.
+
+        --label LABEL (repeatable) exports, in any JSON Lines format, the sessions with that \
         label instead of SESSIONs or every session; a LABEL ending in * takes every label that \
         starts with what comes before it ('scene *'). A store the app shares with its extensions \
         (or into which it moves their sessions) holds sessions whose routes are of another type: \
@@ -52,16 +57,17 @@ struct ExportCommand: ParsableCommand {
         case fixture
         case eventsJSONL = "events-jsonl"
         case lastStates = "last-states"
+        case divergencesJSONL = "divergences-jsonl"
     }
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The session (REF@N exports events 1...N); with events-jsonl or last-states, any number of them.") var sessions: [String] = []
+    @Argument(help: "The session (REF@N exports events 1...N); with a JSON Lines format, any number of them.") var sessions: [String] = []
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for stdout).", valueName: "file"), completion: .file(extensions: ["json"]))
     var output: String
     @Option(help: "The output format.") var format: Format = .fixture
-    @Flag(help: "With events-jsonl or last-states: every session in the store.") var all = false
+    @Flag(help: "With events-jsonl, last-states or divergences-jsonl: every session in the store.") var all = false
     @Option(name: .customLong("label"),
-            help: ArgumentHelp("With events-jsonl or last-states: the sessions with this label (repeatable; 'scene *' takes every label that starts with 'scene ').",
+            help: ArgumentHelp("With a JSON Lines format: the sessions with this label (repeatable; 'scene *' takes every label that starts with 'scene ').",
                                valueName: "label"))
     var labels: [String] = []
     @Option(help: "The fixture's name (default: the file name without .json; with -o -, the session's label).") var name: String?
@@ -77,7 +83,7 @@ struct ExportCommand: ParsableCommand {
             if all { throw ValidationError("--all needs --format events-jsonl or last-states") }
             if !labels.isEmpty { throw ValidationError("--label needs --format events-jsonl or last-states") }
             if sessions.count != 1 { throw ValidationError("give one SESSION to export as a fixture") }
-        case .eventsJSONL, .lastStates:
+        case .eventsJSONL, .lastStates, .divergencesJSONL:
             if all && !sessions.isEmpty { throw ValidationError("give SESSIONs or --all, not both") }
             if !labels.isEmpty && !sessions.isEmpty { throw ValidationError("give SESSIONs or --label, not both") }
             if !all && sessions.isEmpty && labels.isEmpty { throw ValidationError("give at least one SESSION, or --all") }
@@ -90,6 +96,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         if format == .eventsJSONL { return try exportEvents() }
         if format == .lastStates { return try exportLastStates() }
+        if format == .divergencesJSONL { return try exportDivergences() }
         let s = try store.workspace().resolve(sessions[0])
         let fileName = output == "-" ? nil : URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
         let doc = try Self.fixture(of: s, name: name ?? fileName, redact: redact, redactIDs: redactIDs, noTimes: stable.noTimes)
@@ -185,6 +192,23 @@ extension ExportCommand {
         summarize(events: rows, sessions: targets.count)
     }
 
+    /// `--format divergences-jsonl`: the rows of ``DivergenceRows``, session by session (a session
+    /// whose screens never reported, or agreed, has none; a damaged screen record is a data error).
+    func exportDivergences() throws {
+        let targets = try targets()
+        let sink = try JSONLSink(path: output)
+        var rows: Int64 = 0
+        for s in targets {
+            let runs = s.marks().runs
+            for (record, d) in try s.divergences() where record.headSeq <= s.seqOrHead {
+                sink.append(DivergenceRows.row(s.info, record, d, run: runs.run(of: max(record.headSeq, 1))).canonicalText)
+                rows += 1
+            }
+        }
+        try sink.close()
+        summarize(events: nil, sessions: targets.count, divergences: rows)
+    }
+
     /// `--format last-states`: one line of ``LastStates`` per session.
     func exportLastStates() throws {
         let targets = try targets()
@@ -195,16 +219,19 @@ extension ExportCommand {
     }
 
     /// The line (or, with --json, the object) saying what was written to a file; nothing for `-o -`.
-    private func summarize(events: Int64?, sessions: Int) {
+    private func summarize(events: Int64?, sessions: Int, divergences: Int64? = nil) {
         if output == "-" { return }
         let out = Output.stdout()
         let plural = sessions == 1 ? "" : "s"
         if json {
             var summary: [String: JSONValue] = ["file": .string(output), "sessions": .int(Int64(sessions))]
             if let events { summary["events"] = .int(events) }
+            if let divergences { summary["divergences"] = .int(divergences) }
             out.line(JSONValue.object(summary).canonicalText)
         } else if let events {
             out.line("exported \(events) events of \(sessions) session\(plural) to \(output)")
+        } else if let divergences {
+            out.line("exported \(divergences) divergence\(divergences == 1 ? "" : "s") of \(sessions) session\(plural) to \(output)")
         } else {
             out.line("exported the last states of \(sessions) session\(plural) to \(output)")
         }

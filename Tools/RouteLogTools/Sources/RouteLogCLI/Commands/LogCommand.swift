@@ -17,6 +17,11 @@ struct LogCommand: AsyncParsableCommand {
         --follow keeps printing events as another process appends them (stop it with Ctrl-C, \
         or give --to). --json prints one JSON object per line.
 
+        Where the app's screens reported themselves and disagreed with the state, a line \
+        starting with ! follows the event it came after (routelog drift lists them with the \
+        events around them); with --json, that event's object has a divergences array. \
+        --follow marks those stored when it started.
+
         A session without events (an app that has just started) is not an error: log prints \
         one line saying so (nothing with --json) and exits 0.
         """
@@ -42,7 +47,14 @@ struct LogCommand: AsyncParsableCommand {
         if let to, let from, to < from { throw RouteLogError.usage("--to \(to) is before --from \(from)") }
         if !follow {
             if s.info.eventCount == 0 && from == nil && to == nil {
-                if !json { Output.stdout().line("\(s.name) has no events yet") }
+                if !json {
+                    let out = Output.stdout()
+                    out.line("\(s.name) has no events yet")
+                    // What its screens disagreed on before any event, as log marks it before the first one.
+                    let marks = DivergenceMarks(s)
+                    for d in marks.after(0) { out.line("      " + out.paint("! " + d.divergence.markText, .yellow)) }
+                    if let e = marks.error { printError("warning: divergences not marked: \(e.message)") }
+                }
                 return
             }
             if first > s.info.eventCount { try s.check(seq: first, what: "--from") }
@@ -51,6 +63,8 @@ struct LogCommand: AsyncParsableCommand {
 
         let out = Output.stdout()
         let printer = try LogPrinter(session: s, json: json, out: out, from: first)
+        // A damaged screen record keeps the divergences from being marked, never the events from being shown.
+        if let e = printer.divergenceError { printError("warning: divergences not marked: \(e.message)") }
         var next = first
         if next <= min(last, s.info.eventCount) {
             try printer.print(from: next, through: min(last, s.info.eventCount))

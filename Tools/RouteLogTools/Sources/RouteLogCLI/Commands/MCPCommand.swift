@@ -9,7 +9,8 @@ struct MCPCommand: ParsableCommand {
         abstract: "Serve the store's sessions to AI agents over the Model Context Protocol (stdio).",
         discussion: """
         Speaks MCP on stdin/stdout until the client closes it. Read-only tools: list_sessions, \
-        get_events, get_state, diff, blame, lifetimes, bisect, minimize, reproduce_crash, verify, export; resources \
+        get_events, get_state, diff, blame, lifetimes, bisect, minimize, reproduce_crash, verify, export, \
+        list_divergences; resources \
         routelog://sessions, routelog://sessions/ID/events, routelog://sessions/ID/state/N; prompts \
         diagnose_navigation_bug and write_regression_test. No answer is over 80 KB: longer ones \
         page with a cursor. export redacts payloads unless --unredacted is given. A session argument \

@@ -23,7 +23,7 @@ public struct RouteLogCommand: AsyncParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [
-            SessionsCommand.self, LogCommand.self, StateCommand.self, BlameCommand.self, LifetimesCommand.self, DiffCommand.self, BisectCommand.self,
+            SessionsCommand.self, LogCommand.self, StateCommand.self, BlameCommand.self, LifetimesCommand.self, DriftCommand.self, DiffCommand.self, BisectCommand.self,
             VerifyCommand.self, MinimizeCommand.self, ExportCommand.self, ImportCommand.self, FixturesCommand.self,
             ReportCommand.self, ReproCommand.self, ServeCommand.self, MCPCommand.self, PredicatesCommand.self, RmCommand.self, PruneCommand.self, CompactCommand.self, StatsCommand.self,
         ]

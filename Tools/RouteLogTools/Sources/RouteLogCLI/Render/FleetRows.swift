@@ -84,3 +84,44 @@ enum FleetRows {
         return nil
     }
 }
+
+/// The rows of `routelog export --format divergences-jsonl`: one flat JSON object per divergence
+/// a session's navigator stored (what was on screen and the state disagreeing), with the session's
+/// columns on each row, every column on every row (null when it does not apply). RouteLogLMDB's
+/// "Fleet export" article documents them.
+enum DivergenceRows {
+    /// The columns, in the order the "Fleet export" article lists them (rows are written with sorted keys).
+    static let columns = [
+        "session", "app", "app_version", "label", "seq", "head_seq", "time", "kind", "cause", "route_id", "tab", "screen",
+        "screen_kind", "visible_depth", "state_depth", "run",
+    ]
+
+    /// One divergence's row. `run` is the run that wrote the event the record follows (its
+    /// version is the row's `app_version`; the session's without runs).
+    static func row(_ info: SessionInfo, _ record: ScreenRecord, _ d: Divergence, run: RunInfo?) -> JSONValue {
+        func string(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+        let (kind, routeID, tab): (String, String?, String?) = switch d.screen {
+        case .presentation(_, let id): ("presentation", id, nil)
+        case .stackEntry(_, _, let id, let tab): ("stackEntry", id, tab)
+        case .tabRoot(let t): ("tabRoot", nil, t)
+        }
+        return .object([
+            "session": .string(info.id.rawValue),
+            "app": string(info.appName),
+            "app_version": string(run?.appVersion ?? info.appVersion),
+            "label": .string(info.label),
+            "seq": .int(Int64(clamping: d.seq)),
+            "head_seq": .int(Int64(clamping: record.headSeq)),
+            "time": .string(ISO8601.format(milliseconds: d.detectedAt)),
+            "kind": .string(d.kind.rawValue),
+            "cause": string(d.cause?.rawValue),
+            "route_id": string(routeID),
+            "tab": string(tab),
+            "screen": .string(d.screen.description),
+            "screen_kind": .string(kind),
+            "visible_depth": d.visibleDepth.map { .int(Int64($0)) } ?? .null,
+            "state_depth": d.stateDepth.map { .int(Int64($0)) } ?? .null,
+            "run": run.map { .int(Int64($0.number)) } ?? .null,
+        ])
+    }
+}

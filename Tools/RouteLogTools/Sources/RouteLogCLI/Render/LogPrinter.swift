@@ -85,6 +85,7 @@ final class LogPrinter {
     private func print(_ e: StoredEvent, _ prepared: PreparedColumns, _ i: Int, _ format: LogLineFormat) {
         lines.fold(e)
         guard e.seq >= from else { return }
+        if e.seq == 1 { printDivergences(after: 0) }
         if let boundary = marks.boundary(before: e.seq) { out.line(out.paint(boundary, .dim)) }
         out.line { b in
             b += prepared.columns(i)
@@ -92,6 +93,16 @@ final class LogPrinter {
             format.writeSummary(summary.bytes, into: &b)
             b += prepared.note(i)
         }
+        printDivergences(after: e.seq)
+    }
+
+    /// The error that kept the session's divergences from being marked (a damaged screen record).
+    var divergenceError: RouteLogError? { lines.screens.error }
+
+    /// The divergences found after event `seq` (0: before the first), a line each, e.g.
+    /// `      ! not on screen: player (#7) since #7 (likely cause: …)`, in yellow on a terminal.
+    private func printDivergences(after seq: UInt64) {
+        for d in lines.screens.after(seq) { out.line("      " + out.paint("! " + d.divergence.markText, .yellow)) }
     }
 
     /// Prints one event (the next one after those printed so far).
@@ -103,8 +114,10 @@ final class LogPrinter {
         if json {
             out.line(jsonLine(e))
         } else {
+            if e.seq == 1 { printDivergences(after: 0) }
             if let boundary = marks.boundary(before: e.seq) { out.line(out.paint(boundary, .dim)) }
             out.line { writeTextLine(e, into: &$0) }
+            printDivergences(after: e.seq)
         }
     }
 

@@ -60,8 +60,11 @@ package enum SessionJSON {
 
     /// An event as `routelog log --json` prints it; `state` is the state after it, `run` the
     /// number of the run that wrote it (absent for sessions without runs) and `recovered` whether
-    /// a reader shows it from a crashed app's journal before the store holds it.
-    package static func logLine(_ e: StoredEvent, state: NavigationState, run: Int? = nil, recovered: Bool = false) -> JSONValue {
+    /// a reader shows it from a crashed app's journal before the store holds it; `divergences` the
+    /// divergences found after it and before the next event (``divergence(_:_:before:after:)``
+    /// objects; absent when there are none).
+    package static func logLine(_ e: StoredEvent, state: NavigationState, run: Int? = nil, recovered: Bool = false,
+                                divergences: [JSONValue] = []) -> JSONValue {
         var o: [String: JSONValue] = [
             "seq": .int(Int64(e.seq)), "event": e.event.json, "outcome": e.outcome.json, "digest": .string(e.digest.hex),
             "origin": .string(e.meta.origin.rawValue), "summary": .string(summary(state)),
@@ -71,6 +74,7 @@ package enum SessionJSON {
         ]
         if let run { o["run"] = .int(Int64(run)) }
         if recovered { o["recovered"] = .bool(true) }
+        if !divergences.isEmpty { o["divergences"] = .array(divergences) }
         return .object(o)
     }
 
