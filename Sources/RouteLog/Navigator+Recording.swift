@@ -41,6 +41,7 @@ extension Navigator {
     /// and updates ``recordingError``. Apps rarely need this; tests and the end of a scripted
     /// run do.
     public func flush() async {
+        if let screens { sendScreenRecords(screens, urgent: false, now: clock()) }
         await recorder.flush()
         refreshRecordingStatus()
     }

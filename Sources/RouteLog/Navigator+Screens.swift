@@ -27,8 +27,7 @@ extension Navigator {
         let now = clock()
         let tracker = screenTracker(now: now)
         tracker.appeared(screen, state: live, head: tracker.head, now: now)
-        recorder.recordScreen(ScreenRecord(.appeared(tracker.normalized(screen)), headSeq: tracker.head, time: now), urgent: false,
-                              mayWake: !isSuspended)
+        tracker.unsent.append(ScreenRecord(.appeared(tracker.normalized(screen)), headSeq: tracker.head, time: now))
         checkScreens(tracker, now: now)
     }
 
@@ -38,8 +37,7 @@ extension Navigator {
         let now = clock()
         let tracker = screenTracker(now: now)
         tracker.disappeared(screen, head: tracker.head, now: now)
-        recorder.recordScreen(ScreenRecord(.disappeared(tracker.normalized(screen)), headSeq: tracker.head, time: now), urgent: false,
-                              mayWake: !isSuspended)
+        tracker.unsent.append(ScreenRecord(.disappeared(tracker.normalized(screen)), headSeq: tracker.head, time: now))
         checkScreens(tracker, now: now)
     }
 
@@ -51,7 +49,12 @@ extension Navigator {
     public var tracksScreens: Bool {
         get { screens != nil }
         set {
-            if newValue { _ = screenTracker(now: clock()) } else { screens = nil }
+            if newValue {
+                _ = screenTracker(now: clock())
+            } else {
+                if let screens { sendScreenRecords(screens, urgent: false, now: clock()) }
+                screens = nil
+            }
         }
     }
 
@@ -101,9 +104,24 @@ extension Navigator {
 
     /// After a recorded call: the state changed (`state` is the live state when the event applied).
     func screensAfterCall(_ tracker: ScreenTracker, state: NavigationState?, seq: UInt64, now: Int64) {
+        if !tracker.unsent.isEmpty && (tracker.unsent.count >= ScreenTracker.sendCount || now &- tracker.lastSent >= ScreenTracker.sendInterval) {
+            sendScreenRecords(tracker, urgent: false, now: now)
+        }
         tracker.head = seq
         if let state { tracker.stateChanged(state, seq: seq, now: now) }
         checkScreens(tracker, now: now)
+    }
+
+    /// Hands the screen records made since the last hand-off to the recorder: at a call once
+    /// ``ScreenTracker/sendInterval`` has passed since the last hand-off (so at every call of an
+    /// app navigating at a person's pace) or ``ScreenTracker/sendCount`` records wait, with a
+    /// divergence (which wakes the recorder), and at a flush. A report itself only appends to an
+    /// array.
+    func sendScreenRecords(_ tracker: ScreenTracker, urgent: Bool, now: Int64) {
+        guard !tracker.unsent.isEmpty else { return }
+        recorder.recordScreens(tracker.unsent, urgent: urgent, mayWake: !isSuspended)
+        tracker.unsent = []
+        tracker.lastSent = now
     }
 
     /// The navigator resumed, or returned to the present: what waits gets its full grace period.
@@ -118,9 +136,10 @@ extension Navigator {
         guard let deadline = tracker.nextDeadline, now >= deadline || !tracker.timerScheduled else { return }
         guard !isSuspended && !isTravelling else { return }
         let found = tracker.check(live, now: now)
+        defer { if !found.isEmpty { sendScreenRecords(tracker, urgent: true, now: now) } }
         for d in found {
             logger.warning("screen and state disagree: \(d)", metadata: ["session": "\(session)"])
-            recorder.recordScreen(ScreenRecord(.diverged(d), headSeq: tracker.head, time: now), urgent: true, mayWake: true)
+            tracker.unsent.append(ScreenRecord(.diverged(d), headSeq: tracker.head, time: now))
             for o in tracker.observers { o.body(d) }
         }
         scheduleScreenCheck(tracker, now: now)

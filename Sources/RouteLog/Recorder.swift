@@ -53,7 +53,7 @@ public struct RecordingStatus: Hashable, Sendable {
 /// pending, the failure is reported once, and the recorder retries later; on success it catches
 /// up with the backlog in batches of up to ``maxBatch`` events.
 ///
-/// Screen records (``recordScreen(_:urgent:mayWake:)``) take a stack of their own and are written
+/// Screen records (``recordScreens(_:urgent:mayWake:)``) take a stack of their own and are written
 /// after each drain's events, those whose head the log holds; they never stop the events'
 /// recording, and wait (at most ``maxHeldScreens``) while the log cannot take them.
 final class Recorder: @unchecked Sendable {
@@ -61,6 +61,9 @@ final class Recorder: @unchecked Sendable {
 
     /// Screen records handed over since the last drain that make the next one wake the queue.
     static let screenWakeCount = 64
+    /// The shortest time between two writes of screen records, in nanoseconds (100 ms), but for a
+    /// divergence or a flush.
+    static let screenWriteInterval: UInt64 = 100_000_000
     /// Screen records held at most while the log cannot take them; older ones are dropped first.
     static let maxHeldScreens = 10_000
 
@@ -92,8 +95,15 @@ final class Recorder: @unchecked Sendable {
     /// Whether recording is stopped by a failure (retries are scheduled by the queue).
     private let stopped = ManagedAtomic<Bool>(false)
     /// Screen records handed over and not yet taken by the queue, newest first, and how many.
-    private let screenHandoffs = HandoffStack<ScreenRecord>()
+    private let screenHandoffs = HandoffStack<[ScreenRecord]>()
     private let screensHanded = ManagedAtomic<Int>(0)
+    /// Set with a divergence: the next drain writes the screen records at once.
+    private let screensUrgent = ManagedAtomic<Bool>(false)
+    // Touched on `queue` only.
+    /// When screen records were last written (`DispatchTime`'s uptime nanoseconds).
+    private var lastScreenWrite: UInt64?
+    /// Whether a drain of screen records held back is scheduled.
+    private var screenTimerScheduled = false
 
     private let lock = NSLock()
     // Guarded by `lock`; the navigator's calls never take it.
@@ -178,14 +188,16 @@ final class Recorder: @unchecked Sendable {
         enqueue((event, digest, seq))
     }
 
-    /// Queues a screen record for the log, after the events through its ``ScreenRecord/headSeq``.
-    /// Lock-free: an allocation and a few atomic operations. The queue wakes for it when `urgent`
-    /// (a divergence), or once ``screenWakeCount`` records wait and `mayWake` (not while the
-    /// navigator is suspended); otherwise the next event's drain, or a flush, takes it.
-    func recordScreen(_ record: ScreenRecord, urgent: Bool, mayWake: Bool) {
-        guard screenLog != nil else { return }
-        screenHandoffs.push(record)
-        let waiting = screensHanded.wrappingIncrementThenLoad(ordering: .relaxed)
+    /// Queues screen records for the log, each after the events through its
+    /// ``ScreenRecord/headSeq``. Lock-free: one allocation and a few atomic operations for the
+    /// batch. The queue wakes for them when `urgent` (a divergence), or once
+    /// ``screenWakeCount`` records wait and `mayWake` (not while the navigator is suspended);
+    /// otherwise the next event's drain, or a flush, takes them.
+    func recordScreens(_ records: [ScreenRecord], urgent: Bool, mayWake: Bool) {
+        guard screenLog != nil, !records.isEmpty else { return }
+        screenHandoffs.push(records)
+        let waiting = screensHanded.wrappingIncrementThenLoad(by: records.count, ordering: .relaxed)
+        if urgent { screensUrgent.store(true, ordering: .releasing) }
         if mayWake && (urgent || waiting >= Self.screenWakeCount) { wake() }
     }
 
@@ -200,8 +212,10 @@ final class Recorder: @unchecked Sendable {
     /// Moves the screen stack's records to the end of `screensInflight`, oldest first, dropping
     /// the oldest beyond ``maxHeldScreens``. Call with `lock` held.
     private func takeScreenHandoffs() {
-        guard screenHandoffs.takeAll(appendingTo: &screensInflight) > 0 else { return }
+        var batches: [[ScreenRecord]] = []
+        guard screenHandoffs.takeAll(appendingTo: &batches) > 0 else { return }
         screensHanded.store(0, ordering: .relaxed)
+        for batch in batches { screensInflight.append(contentsOf: batch) }
         if screensInflight.count > Self.maxHeldScreens {
             let over = screensInflight.count - Self.maxHeldScreens
             screensInflight.removeFirst(over)
@@ -209,11 +223,28 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    /// Writes the screen records whose events the log holds, in transactions of at most 4,096. A
+    /// Writes the screen records whose events the log holds, in transactions of at most 4,096, at
+    /// most once per ``screenWriteInterval`` unless `force` (a flush) or a divergence asks. A
     /// failure keeps them for the next drain and is logged once; it never stops the events'
     /// recording. Runs on `queue` only.
-    private func drainScreens() {
+    private func drainScreens(force: Bool) {
         guard let screenLog else { return }
+        // At most one write of screen records per interval, unless a divergence or a flush asks:
+        // a navigator making calls back to back would otherwise pay a second transaction for
+        // every drain of its events. Records held back get a drain of their own when it is due.
+        let urgent = screensUrgent.exchange(false, ordering: .acquiring)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if !force && !urgent, let last = lastScreenWrite, now &- last < Self.screenWriteInterval {
+            if !screenTimerScheduled {
+                screenTimerScheduled = true
+                queue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.screenWriteInterval - (now &- last)))) {
+                    self.screenTimerScheduled = false
+                    self.drainScreens(force: false)
+                }
+            }
+            return
+        }
+        lastScreenWrite = now
         while true {
             let (batch, dropped): ([ScreenRecord], Int) = lock.withLock {
                 takeScreenHandoffs()
@@ -320,7 +351,7 @@ final class Recorder: @unchecked Sendable {
     /// Writes the backlog of events, then the screen records they make ready. Runs on `queue` only.
     private func drain(force: Bool = false) {
         drainEvents(force: force)
-        drainScreens()
+        drainScreens(force: force)
     }
 
     /// Writes the backlog of events. Runs on `queue` only.

@@ -49,6 +49,14 @@ final class ScreenTracker {
     /// Whether a timer task waits to check.
     var timerScheduled = false
 
+    /// Screen records made since the navigator last handed them to its recorder, oldest first.
+    var unsent: [ScreenRecord] = []
+    /// When the navigator last handed records over (its clock, ms).
+    var lastSent: Int64 = .min
+    /// A call hands the records over once this many wait, or ``sendInterval`` ms after the last
+    /// hand-off.
+    static let sendCount = 64
+    static let sendInterval: Int64 = 100
     /// The navigator's head: the seq of its last recorded call (kept here, so that a report reads
     /// no observed property of the navigator; screen records name it).
     var head: UInt64
