@@ -11,7 +11,7 @@
 // script provokes is found at the same seq, with the same cause, on every run.
 
 import Foundation
-@_spi(Tools) import RouteLog
+@_spi(Tools) @_spi(Benchmarks) import RouteLog
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 
@@ -69,7 +69,8 @@ final class DemoClock: @unchecked Sendable {
 /// The app's view layer on Linux: it reports to the navigator the screens a container shows for
 /// the navigator's state (the selected tab's root, the top of its stack, and for each sheet,
 /// cover or popover of the chain the presentation and the top of its own stack; alerts and
-/// dialogs are not screens; nothing below a full-screen cover), after every call.
+/// dialogs are not screens; nothing below a full-screen cover: the navigator's own
+/// `requiredScreens`), after every call.
 @MainActor
 final class DemoScreens {
     let nav: Navigator<PodcastRoute>
@@ -83,27 +84,11 @@ final class DemoScreens {
         self.clock = clock
     }
 
-    static func expected(_ state: NavigationState) -> Set<ScreenID> {
-        var out: [ScreenID] = []
-        if let tab = state.selectedTab { out.append(.tabRoot(tab)) }
-        if let top = state.root.path.last {
-            out.append(.stackEntry(frame: .root, index: state.root.path.count - 1, routeID: top.id, tab: state.selectedTab))
-        }
-        for p in state.presentationChain where p.style != .alert && p.style != .confirmationDialog {
-            if p.style == .fullScreenCover { out = [] }
-            out.append(.presentation(token: p.token, routeID: p.route.id))
-            if let path = p.content?.path, let top = path.last {
-                out.append(.stackEntry(frame: .presentation(p.token), index: path.count - 1, routeID: top.id))
-            }
-        }
-        return Set(out)
-    }
-
     /// The screen catches up with the state (disappearances first, each in a stable order), the
     /// user looks at it for a while, and the navigator checks.
     func settle() {
         guard !manual else { return }
-        let want = Self.expected(nav.state)
+        let want = Set(nav.requiredScreens)
         for id in on.subtracting(want).sorted(by: { $0.description < $1.description }) { disappear(id) }
         for id in want.subtracting(on).sorted(by: { $0.description < $1.description }) { appear(id) }
         wait(900)

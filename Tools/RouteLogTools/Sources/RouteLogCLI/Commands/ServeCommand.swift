@@ -11,7 +11,8 @@ struct ServeCommand: ParsableCommand {
         Lists the store's sessions at http://127.0.0.1:PORT/ and shows each one's timeline, \
         following new events as an app appends them. Read-only: it never writes to the store. \
         JSON API: GET /api/sessions, /api/sessions/REF/events?from=N, \
-        /api/sessions/REF/state?at=N, and /api/sessions/REF/stream (Server-Sent Events). \
+        /api/sessions/REF/state?at=N, /api/sessions/REF/lanes, /api/sessions/REF/screens (what \
+        was on screen, with the divergences) and /api/sessions/REF/stream (Server-Sent Events). \
         It answers only requests addressed to localhost, 127.0.0.1, [::1] or --host with its port \
         (others get 403: no DNS rebinding), closes connections without a complete request within \
         10 s, and stops within a second on Ctrl-C or SIGTERM. Runs the routelog-serve program \
