@@ -26,8 +26,8 @@ extension Navigator {
     public func screenAppeared(_ screen: ScreenID) {
         let now = clock()
         let tracker = screenTracker(now: now)
-        tracker.appeared(screen, state: live, head: tracker.head, now: now)
-        tracker.unsent.append(ScreenRecord(.appeared(tracker.normalized(screen)), headSeq: tracker.head, time: now))
+        let id = tracker.appeared(screen, state: live, head: tracker.head, now: now)
+        tracker.unsent.append(ScreenRecord(.appeared(id), headSeq: tracker.head, time: now))
         checkScreens(tracker, now: now)
     }
 
@@ -36,8 +36,8 @@ extension Navigator {
     public func screenDisappeared(_ screen: ScreenID) {
         let now = clock()
         let tracker = screenTracker(now: now)
-        tracker.disappeared(screen, head: tracker.head, now: now)
-        tracker.unsent.append(ScreenRecord(.disappeared(tracker.normalized(screen)), headSeq: tracker.head, time: now))
+        let id = tracker.disappeared(screen, head: tracker.head, now: now)
+        tracker.unsent.append(ScreenRecord(.disappeared(id), headSeq: tracker.head, time: now))
         checkScreens(tracker, now: now)
     }
 

@@ -61,9 +61,6 @@ final class Recorder: @unchecked Sendable {
 
     /// Screen records handed over since the last drain that make the next one wake the queue.
     static let screenWakeCount = 64
-    /// The shortest time between two writes of screen records, in nanoseconds (100 ms), but for a
-    /// divergence or a flush.
-    static let screenWriteInterval: UInt64 = 100_000_000
     /// Screen records held at most while the log cannot take them; older ones are dropped first.
     static let maxHeldScreens = 10_000
 
@@ -97,13 +94,6 @@ final class Recorder: @unchecked Sendable {
     /// Screen records handed over and not yet taken by the queue, newest first, and how many.
     private let screenHandoffs = HandoffStack<[ScreenRecord]>()
     private let screensHanded = ManagedAtomic<Int>(0)
-    /// Set with a divergence: the next drain writes the screen records at once.
-    private let screensUrgent = ManagedAtomic<Bool>(false)
-    // Touched on `queue` only.
-    /// When screen records were last written (`DispatchTime`'s uptime nanoseconds).
-    private var lastScreenWrite: UInt64?
-    /// Whether a drain of screen records held back is scheduled.
-    private var screenTimerScheduled = false
 
     private let lock = NSLock()
     // Guarded by `lock`; the navigator's calls never take it.
@@ -197,16 +187,7 @@ final class Recorder: @unchecked Sendable {
         guard screenLog != nil, !records.isEmpty else { return }
         screenHandoffs.push(records)
         let waiting = screensHanded.wrappingIncrementThenLoad(by: records.count, ordering: .relaxed)
-        if urgent { screensUrgent.store(true, ordering: .releasing) }
         if mayWake && (urgent || waiting >= Self.screenWakeCount) { wake() }
-    }
-
-    /// Screen records handed over and not yet written.
-    var heldScreenCount: Int {
-        lock.withLock {
-            takeScreenHandoffs()
-            return screensInflight.count
-        }
     }
 
     /// Moves the screen stack's records to the end of `screensInflight`, oldest first, dropping
@@ -223,28 +204,12 @@ final class Recorder: @unchecked Sendable {
         }
     }
 
-    /// Writes the screen records whose events the log holds, in transactions of at most 4,096, at
-    /// most once per ``screenWriteInterval`` unless `force` (a flush) or a divergence asks. A
+    /// Writes the screen records whose events the log holds, in transactions of at most 4,096 (the
+    /// navigator hands them over in batches, so this is at most one transaction per batch). A
     /// failure keeps them for the next drain and is logged once; it never stops the events'
     /// recording. Runs on `queue` only.
-    private func drainScreens(force: Bool) {
+    private func drainScreens() {
         guard let screenLog else { return }
-        // At most one write of screen records per interval, unless a divergence or a flush asks:
-        // a navigator making calls back to back would otherwise pay a second transaction for
-        // every drain of its events. Records held back get a drain of their own when it is due.
-        let urgent = screensUrgent.exchange(false, ordering: .acquiring)
-        let now = DispatchTime.now().uptimeNanoseconds
-        if !force && !urgent, let last = lastScreenWrite, now &- last < Self.screenWriteInterval {
-            if !screenTimerScheduled {
-                screenTimerScheduled = true
-                queue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.screenWriteInterval - (now &- last)))) {
-                    self.screenTimerScheduled = false
-                    self.drainScreens(force: false)
-                }
-            }
-            return
-        }
-        lastScreenWrite = now
         while true {
             let (batch, dropped): ([ScreenRecord], Int) = lock.withLock {
                 takeScreenHandoffs()
@@ -351,7 +316,7 @@ final class Recorder: @unchecked Sendable {
     /// Writes the backlog of events, then the screen records they make ready. Runs on `queue` only.
     private func drain(force: Bool = false) {
         drainEvents(force: force)
-        drainScreens(force: force)
+        drainScreens()
     }
 
     /// Writes the backlog of events. Runs on `queue` only.

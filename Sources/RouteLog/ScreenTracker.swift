@@ -93,21 +93,16 @@ final class ScreenTracker {
 
     /// A screen reported itself on screen (`reported` as reported: see ``Book/normalized(_:)``).
     /// `state` (the live state) and `head` are read only for a screen the state does not show.
-    func appeared(_ reported: ScreenID, state: @autoclosure () -> NavigationState, head: @autoclosure () -> UInt64, now: Int64) {
+    /// Returns the screen as the tracker keeps it, which screen records store.
+    func appeared(_ reported: ScreenID, state: @autoclosure () -> NavigationState, head: @autoclosure () -> UInt64, now: Int64) -> ScreenID {
         book.appeared(reported, state: state(), head: head(), now: now)
     }
 
     /// A screen reported itself gone: `reported` as reported, or else normalized (a root entry
     /// reported on screen before the state had tabs names none). `head` is read only when a
-    /// screen the state shows leaves.
-    func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) {
+    /// screen the state shows leaves. Returns the screen normalized, which screen records store.
+    func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) -> ScreenID {
         book.disappeared(reported, head: head(), now: now)
-    }
-
-    /// `screen` as the tracker keeps it (a root entry names the selected tab when the state has
-    /// tabs; an entry of a presentation's stack names none): what screen records store.
-    func normalized(_ screen: ScreenID) -> ScreenID {
-        book.normalized(screen) ?? screen
     }
 
     /// The grace period starts again for every disagreement not yet reported: the app was
@@ -116,8 +111,6 @@ final class ScreenTracker {
         book.restartGrace(now: now)
     }
 
-    /// Whether some disagreement waits to be reported.
-    var isWaiting: Bool { book.nextDeadline != nil }
     /// How long until the next report can be due, in milliseconds.
     func wait(now: Int64) -> Int64? { book.nextDeadline.map { max(0, $0 - now) } }
 
@@ -284,12 +277,14 @@ extension ScreenTracker {
 
         /// A screen reported itself on screen. A screen the state shows is in the state: only
         /// another is looked up in `state`.
+        /// Returns the screen as the tracker keeps it (normalized).
+        @discardableResult
         mutating func appeared(_ reported: ScreenID, state: @autoclosure () -> NavigationState, head: @autoclosure () -> UInt64,
-                               now: Int64) {
+                               now: Int64) -> ScreenID {
             let id = normalized(reported) ?? reported
             let i: Int
             if let found = index(of: id) {
-                guard !slots[found].isOnScreen else { return }
+                guard !slots[found].isOnScreen else { return id }
                 i = found
             } else {
                 append(id, Slot())
@@ -300,13 +295,17 @@ extension ScreenTracker {
             if slots[i].pending == nil && !slots[i].shown && !state().contains(id) {
                 add(i, Pending(kind: .unknownScreen, seq: head(), since: now))
             }
+            return id
         }
 
         /// A screen reported itself gone: `reported` if it is on screen, or else normalized.
-        mutating func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) {
+        /// Returns the screen normalized (as screen records store it).
+        @discardableResult
+        mutating func disappeared(_ reported: ScreenID, head: @autoclosure () -> UInt64, now: Int64) -> ScreenID {
+            let normalizedID = normalized(reported)
             var found = index(of: reported)
-            if found.map({ !slots[$0].isOnScreen }) ?? true, let id = normalized(reported) { found = index(of: id) }
-            guard let i = found, slots[i].isOnScreen else { return }
+            if found.map({ !slots[$0].isOnScreen }) ?? true, let id = normalizedID { found = index(of: id) }
+            guard let i = found, slots[i].isOnScreen else { return normalizedID ?? reported }
             slots[i].appearedAt = nil
             if let p = slots[i].pending, p.kind != .notOnScreen { slots[i].pending = nil }
             if slots[i].shown && slots[i].pending == nil {
@@ -315,12 +314,13 @@ extension ScreenTracker {
                 add(i, Pending(kind: .notOnScreen, seq: head(), since: now, cause: cause))
             }
             removeIfEmpty(i)
+            return normalizedID ?? reported
         }
 
         /// `screen` as the tracker keeps it, `nil` when that is `screen` itself: a root stack
         /// entry that names no tab names the selected one when the state has tabs; an entry of a
-        /// presentation's stack names none. (``NavigationState/normalized(_:)`` against the live
-        /// state, whose selected tab the tracker keeps.)
+        /// presentation's stack names none (against the live state, whose selected tab the tracker
+        /// keeps).
         func normalized(_ screen: ScreenID) -> ScreenID? {
             guard case .stackEntry(let frame, let index, let routeID, let tab) = screen else { return nil }
             switch frame {
@@ -490,14 +490,4 @@ extension NavigationState {
     }
 
     func pathCount(_ key: StackKey) -> Int? { path(of: key)?.count }
-
-    /// `screen` as the tracker keeps it: a root stack entry that names no tab names the selected
-    /// one when the state has tabs; an entry of a presentation's stack names none.
-    func normalized(_ screen: ScreenID) -> ScreenID {
-        guard case .stackEntry(let frame, let index, let routeID, let tab) = screen else { return screen }
-        switch frame {
-        case .root: return tab == nil && hasTabs ? .stackEntry(frame: .root, index: index, routeID: routeID, tab: selectedTab) : screen
-        case .presentation: return tab == nil ? screen : .stackEntry(frame: frame, index: index, routeID: routeID)
-        }
-    }
 }

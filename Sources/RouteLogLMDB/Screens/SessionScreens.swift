@@ -45,16 +45,9 @@ struct SessionScreens {
         guard !records.isEmpty else { return }
         let writer = try context.requireWriter()
         let key = try context.sessionKey(id)
-        let meta = context.databases.meta
-        try writer.perform(weight: records.count) { [context] txn, _ in
+        try writer.perform(weight: records.count) { [self] txn, _ in
             guard let row = try context.readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
-            let sessionPrefix = row.eventPrefix
-            var next = try Self.lastNumber(txn, sessionPrefix, in: meta) + 1
-            for record in records {
-                let k = Self.key(sessionPrefix, next)
-                try txn.put(Self.encode(record, key: k), forKey: k, in: meta)
-                next += 1
-            }
+            try write(records, prefix: row.eventPrefix, txn)
             return {}
         }
     }
