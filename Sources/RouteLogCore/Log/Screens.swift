@@ -109,16 +109,26 @@ public struct Divergence: Hashable, Sendable, CustomStringConvertible {
     /// One line: `#7 not on screen: player (#7)`, `#9 depth mismatch: episode-2 at root[1] (2 on
     /// screen, 1 in the state)`, with `(likely cause: …)` when known.
     public var description: String {
-        var s = "#\(seq) "
-        switch kind {
-        case .notOnScreen: s += "not on screen: \(screen)"
-        case .stillOnScreen: s += "still on screen: \(screen)"
-        case .unknownScreen: s += "unknown screen: \(screen)"
-        case .depthMismatch:
-            s += "depth mismatch: \(screen) (\(visibleDepth ?? 0) on screen, \(stateDepth ?? 0) in the state)"
-        }
+        var s = "#\(seq) \(what)"
+        if let depths { s += " (\(depths))" }
         if let cause { s += " (likely cause: \(cause.phrase))" }
         return s
+    }
+
+    /// What disagrees, in words: `not on screen: player (#7)`, `depth mismatch: episode-2 at
+    /// root[1]` (the tools' marks and ``description`` put the seq, ``depths`` and the cause around it).
+    @_spi(Tools) public var what: String {
+        switch kind {
+        case .notOnScreen: "not on screen: \(screen)"
+        case .stillOnScreen: "still on screen: \(screen)"
+        case .unknownScreen: "unknown screen: \(screen)"
+        case .depthMismatch: "depth mismatch: \(screen)"
+        }
+    }
+
+    /// For a depth mismatch, `2 on screen, 1 in the state`; `nil` for the other kinds.
+    @_spi(Tools) public var depths: String? {
+        kind == .depthMismatch ? "\(visibleDepth ?? 0) on screen, \(stateDepth ?? 0) in the state" : nil
     }
 }
 

@@ -52,7 +52,7 @@ struct LogCommand: AsyncParsableCommand {
                     out.line("\(s.name) has no events yet")
                     // What its screens disagreed on before any event, as log marks it before the first one.
                     let marks = DivergenceMarks(s)
-                    for d in marks.after(0) { out.line("      " + out.paint("! " + d.divergence.markText, .yellow)) }
+                    LogPrinter.printDivergences(marks, after: 0, to: out)
                     if let e = marks.error { printError("warning: divergences not marked: \(e.message)") }
                 }
                 return

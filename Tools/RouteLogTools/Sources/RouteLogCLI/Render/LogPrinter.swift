@@ -102,7 +102,13 @@ final class LogPrinter {
     /// The divergences found after event `seq` (0: before the first), a line each, e.g.
     /// `      ! not on screen: player (#7) since #7 (likely cause: …)`, in yellow on a terminal.
     private func printDivergences(after seq: UInt64) {
-        for d in lines.screens.after(seq) { out.line("      " + out.paint("! " + d.divergence.markText, .yellow)) }
+        Self.printDivergences(lines.screens, after: seq, to: out)
+    }
+
+    /// The divergences of `marks` found after event `seq`, a line each (what a session without
+    /// events prints too).
+    static func printDivergences(_ marks: DivergenceMarks, after seq: UInt64, to out: Output) {
+        for d in marks.after(seq) { out.line("      " + out.paint("! " + d.divergence.markText, .yellow)) }
     }
 
     /// Prints one event (the next one after those printed so far).

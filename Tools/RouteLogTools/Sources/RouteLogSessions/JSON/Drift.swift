@@ -146,20 +146,8 @@ extension Divergence {
     /// `not on screen: player (#7) since #7 (likely cause: …)`, `depth mismatch: episode-2 at
     /// root[1] since #9 (2 on screen, 1 in the state)`.
     package var markText: String {
-        var s: String
-        var notes: [String] = []
-        switch kind {
-        case .notOnScreen: s = "not on screen: \(screen)"
-        case .stillOnScreen: s = "still on screen: \(screen)"
-        case .unknownScreen: s = "unknown screen: \(screen)"
-        case .depthMismatch:
-            s = "depth mismatch: \(screen)"
-            notes.append("\(visibleDepth ?? 0) on screen, \(stateDepth ?? 0) in the state")
-        }
-        s += " since #\(seq)"
-        if let cause { notes.append("likely cause: \(cause.phrase)") }
-        if !notes.isEmpty { s += " (" + notes.joined(separator: "; ") + ")" }
-        return s
+        let notes = [depths, cause.map { "likely cause: \($0.phrase)" }].compactMap { $0 }
+        return "\(what) since #\(seq)" + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")")
     }
 }
 
