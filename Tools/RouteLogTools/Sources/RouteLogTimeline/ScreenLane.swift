@@ -117,8 +117,8 @@ public struct ScreenLane: Hashable, Sendable {
     }
 
     /// The open bar of a stack entry reported gone with or without its tab, where it appeared with
-    /// the other (a navigator names the tab of a root entry that appeared, not of one that
-    /// disappeared): removed from `open`.
+    /// the other (a navigator stores a root entry with the tab selected when it reports it, so an
+    /// entry that appeared before the state had tabs disappears with one): removed from `open`.
     private static func sameEntry(_ s: ScreenID, in open: inout [ScreenID: Int]) -> Int? {
         guard case .stackEntry(let frame, let index, let routeID, let tab) = s else { return nil }
         let match = open.filter { key, _ in
