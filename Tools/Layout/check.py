@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The project layout in CONTRIBUTING.md is true: every path it names exists, and every target and folder
 under Sources/, Tests/, Tools/ and the tools' package's Sources/ and Tests/ (and every target of
-both Package.swift files) is named in it.
+both Package.swift files) is named in it; and every row of its table "Where things happen" names
+symbols that are where it says.
 
     /usr/bin/python3 Tools/Layout/check.py [ROOT]
 
@@ -9,6 +10,13 @@ Reads the section `## Project layout` of ROOT/CONTRIBUTING.md (default: the repo
 is in) to the next `## ` heading; a path is any backticked text that starts with Sources/, Tests/,
 Tools/ or Fixtures/ (a trailing `/` or `/…` part is a folder inside it). Prints what is wrong, one
 line each, and exits 1; prints one line and exits 0 when the map is true.
+
+A step of "Where things happen" is a backticked path followed by its symbols in parentheses,
+`` `Sources/RouteLog/Navigator.swift` (`Navigator.push`, `Navigator.apply`) ``; a path without a
+folder part is in the folder of the row's previous path, and one that starts with a folder of the
+previous path's module (`Log/Writer.swift`) is in that module. A symbol `Type.member` is found when
+the file declares or extends `Type` and declares `member` (a func, var, let, case, init, subscript
+or nested type); a symbol `Type` when the file declares or extends it. Every step names a symbol.
 """
 import os
 import re
@@ -43,8 +51,67 @@ for t in targets:
     if f"`{t}`" not in section and not any(p.rstrip("/").endswith("/" + t) for p in named):
         problems.append(f"{MAP} does not name the target {t}")
 
+# "Where things happen": each step's symbols are declared in its file.
+DECL = r"(?:func|var|let|case|subscript|struct|class|enum|protocol|actor|typealias|static func|static var|static let)"
+TYPE = r"(?:struct|class|enum|protocol|actor|extension)"
+
+
+def module_root(path):
+    parts = path.split("/")
+    i = parts.index("Sources") if "Sources" in parts else (parts.index("Tests") if "Tests" in parts else 0)
+    return "/".join(parts[:i + 2])
+
+
+def step_path(path, previous):
+    if path.startswith(("Sources/", "Tests/", "Tools/")) or previous is None:
+        return path
+    if "/" not in path:
+        return os.path.join(os.path.dirname(previous), path)
+    return os.path.join(module_root(previous), path)
+
+
+def declares(source, symbol):
+    *owners, name = symbol.split(".")
+    for owner in owners[-1:]:
+        if not re.search(rf"\b{TYPE}\s+{re.escape(owner)}\b", source):
+            return False
+    if name == "init":
+        return re.search(r"\binit[?!]?\s*[(<]", source) is not None
+    pattern = rf"\b{DECL}\s+{re.escape(name)}\b" if owners else rf"\b{TYPE}\s+{re.escape(name)}\b"
+    return re.search(pattern, source) is not None
+
+
+where = text.find("Where things happen:", start, end if end > 0 else len(text))
+rows = 0
+if where < 0:
+    problems.append(f"{MAP} has no table \"Where things happen\"")
+else:
+    for line in section[section.index("Where things happen:"):].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 2 or not line.startswith("|") or cells[0] in ("what", "---"):
+            continue
+        rows += 1
+        previous = None
+        steps = re.findall(r"`([^`\s]+\.(?:swift|py|md|sh))`(?:\s*\(([^)]*)\))?", cells[1])
+        if not steps:
+            problems.append(f"{MAP}: the row \"{cells[0]}\" names no file")
+        for path, symbols in steps:
+            full = step_path(path, previous)
+            previous = full
+            names = re.findall(r"`([A-Za-z_][A-Za-z0-9_.]*)`", symbols or "")
+            if not os.path.isfile(os.path.join(root, full)):
+                problems.append(f"{MAP}: the row \"{cells[0]}\" names {full}, which does not exist")
+                continue
+            if not names:
+                problems.append(f"{MAP}: the row \"{cells[0]}\" names {path} without a symbol in it")
+                continue
+            source = open(os.path.join(root, full), encoding="utf-8").read()
+            for name in names:
+                if not declares(source, name):
+                    problems.append(f"{MAP}: the row \"{cells[0]}\" says {name} is in {full}; it is not")
+
 for p in problems:
     print(f"layout: {p}")
 if problems:
     sys.exit(1)
-print(f"layout: {MAP} names {len(named)} paths, every target ({len(set(targets))}) and every folder of Sources/, Tests/, Tools/ and the tools' package")
+print(f"layout: {MAP} names {len(named)} paths, every target ({len(set(targets))}) and every folder of Sources/, Tests/, Tools/ and the tools' package; {rows} rows of \"Where things happen\" name symbols where they are")
