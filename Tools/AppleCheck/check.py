@@ -48,7 +48,7 @@ NO_SDK = """apple-check: IOS_SDK is not set. It needs an iPhoneOS17.x.sdk folder
 
 
 def run(*command):
-    print(flush=True, end="")
+    sys.stdout.flush()  # what this printed comes before what the part prints
     return subprocess.run([sys.executable, *command], cwd=ROOT).returncode
 
 

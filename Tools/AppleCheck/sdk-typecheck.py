@@ -156,7 +156,7 @@ def typecheck(args):
             continue
         search = ["-I", pre, "-I", mods] + [a for d in reached for a in provides.get(d.name, [])]
         base = [swiftc, "-emit-module", "-wmo", "-module-name", m.name, "-parse-as-library", *common, *search, *m.flags]
-        print(f"== {m.name}: {len(m.sources)} files{' (depends on ' + ', '.join(m.deps) + ')' if m.deps else ''}", flush=True)
+        print(f"== {m.name}: {len(m.sources)} file{'' if len(m.sources) == 1 else 's'}{' (depends on ' + ', '.join(m.deps) + ')' if m.deps else ''}", flush=True)
         log = os.path.join(logs, f"{m.name}.log")
         objects = []
         if args.objects and m.own:
@@ -191,7 +191,9 @@ def typecheck(args):
             unusable.add(m.name)
 
     doc_failed = doc_count = 0
-    if args.doc_chains and not unusable:
+    if args.doc_chains and unusable:
+        print(f"== doc examples: not checked ({', '.join(sorted(unusable))} could not be emitted)")
+    elif args.doc_chains:
         # The doc examples see every module checked, as an app that adds the library products does.
         reach = [d for d in graph.order if any(d is c or d in graph.reach(c) for c in checked)]
         search = ["-I", pre, "-I", mods] + [a for d in reach for a in provides.get(d.name, [])]
