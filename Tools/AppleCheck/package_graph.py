@@ -24,6 +24,11 @@ class SetupError(Exception):
     pass
 
 
+# agisboye/CLMDB's LMDB product (behind BundledLMDB): LMDB 0.9's C, which lmdb-objects.py compiles,
+# linked into the module that depends on it (required-reasons.py), never resolved on Linux.
+BUNDLED_LMDB = ("clmdb", "LMDB")
+
+
 def swiftpm_json(swift, package_dir, *command, scratch=None):
     env = {k: v for k, v in os.environ.items() if k != "ROUTELOG_DOCS"}  # the manifest as an app reads it
     args = [swift, "package", "--package-path", package_dir] + (["--scratch-path", scratch] if scratch else [])
@@ -57,8 +62,8 @@ class Package:
                 todo.extend((self.traits.get(t) or {}).get("enabledTraits", []))
         return enabled
 
-    def swift_version(self, target):
-        for setting in target.get("settings", []):
+    def swift_version(self, target=None):
+        for setting in (target or {}).get("settings", []):
             if "swiftLanguageMode" in setting["kind"]:
                 return setting["kind"]["swiftLanguageMode"]["_0"]
         modes = self.dump.get("swiftLanguageVersions")
@@ -68,12 +73,13 @@ class Package:
 
 
 class Module:
-    """One module to compile (kind swift, clang or system), or a stand-in for an unresolved product."""
+    """One module to compile (kind swift, clang or system), or a stand-in for an unresolved product.
+    `products`: the (package identity, product) names it is depended on as."""
 
-    def __init__(self, name, kind, package, directory=None, sources=(), flags=(), search=(), deps=()):
-        self.name, self.kind, self.package = name, kind, package
-        self.directory, self.sources, self.flags = directory, list(sources), list(flags)
-        self.search, self.deps = list(search), list(deps)
+    def __init__(self, name, kind, identity, package=None, target=None, deps=()):
+        self.name, self.kind, self.identity, self.package, self.target = name, kind, identity, package, target or name
+        self.directory, self.sources, self.flags, self.search, self.resources = None, [], [], [], []
+        self.deps, self.products = list(deps), set()
 
     @property
     def own(self):
@@ -159,7 +165,7 @@ class Graph:
         key = (package.identity, name)
         if key in self.modules:
             return self.modules[key]
-        target, described = package.targets[name], package.described.get(name)
+        target, described = package.targets[name], package.described[name]
         traits = self.traits.setdefault(package.identity, package.default_traits())
         deps = []
         for dep in target["dependencies"]:
@@ -180,7 +186,8 @@ class Graph:
         kind = {"SwiftTarget": "swift", "ClangTarget": "clang", "SystemLibraryTarget": "system"}.get(described["module_type"])
         if kind is None:
             raise SetupError(f"target {name} of {package.identity} is a {described['module_type']}, which this check does not compile")
-        module = Module(described["c99name"], kind, package, directory, deps=[m.name for m in deps])
+        module = Module(described["c99name"], kind, package.identity, package, name, deps=[m.name for m in deps])
+        module.directory = directory
         if kind == "swift":
             module.sources = [os.path.join(directory, s) for s in described["sources"]]
             module.flags = swift_flags(package, target, self.platform, traits)
@@ -188,8 +195,7 @@ class Graph:
             module.search = [os.path.join(directory, target.get("publicHeadersPath") or "include")]
         else:
             module.search = [directory]
-        module.resources = [r["path"] for r in (described or {}).get("resources", [])]
-        module.target = name
+        module.resources = [r["path"] for r in described.get("resources", [])]
         self.modules[key] = module
         self.order.append(module)
         return module
@@ -209,15 +215,15 @@ class Graph:
         if package is None:
             key = (identity, product)
             if key not in self.modules:
-                module = Module(product, "stand-in", None)
-                module.resources, module.target, module.identity = [], product, identity
-                self.modules[key] = module
-                self.order.append(module)
+                self.modules[key] = Module(product, "stand-in", identity)
+                self.order.append(self.modules[key])
+            self.modules[key].products.add(key)
             return self.modules[key]
         if product not in package.products:
             raise SetupError(f"package {identity} has no product {product}")
         modules = [self.add_target(package, t) for t in package.products[product]["targets"]]
         if len(modules) == 1:
+            modules[0].products.add((identity, product))
             return modules[0]
         raise SetupError(f"product {product} of {identity} has {len(modules)} targets; this check expects one")
 

@@ -48,7 +48,6 @@ import sys
 import package_graph
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LMDB_PRODUCT = ("clmdb", "LMDB")  # (package identity, product) whose C lmdb-objects.py compiles
 MANIFEST = "PrivacyInfo.xcprivacy"
 
 FILE_TIMESTAMP = "NSPrivacyAccessedAPICategoryFileTimestamp"
@@ -401,10 +400,8 @@ def main():
         package = graph.root
         folders = {t: os.path.join(root, package.described[t]["path"]) for t in package.described}
         modules = {t: folders[t] for t in package_graph.library_targets(package)}
-        lmdb_linkers = {m.target for m in graph.order if m.own and any(
-            d.kind == "stand-in" and (d.identity, d.name) == LMDB_PRODUCT or
-            d.package and (d.package.identity, d.name) == LMDB_PRODUCT
-            for d in graph.order if d.name in m.deps)}
+        lmdb_linkers = {m.target for m in graph.order if m.own
+                        and any(package_graph.BUNDLED_LMDB in d.products for d in graph.order if d.name in m.deps)}
         uses, notes = find_uses(root, nm, os.path.abspath(args.swift_objects), os.path.abspath(args.lmdb_objects),
                                 modules, skipped, lmdb_linkers)
         # Every target with a manifest is checked (lint, resource), not only the library modules.

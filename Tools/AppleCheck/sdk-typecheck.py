@@ -3,6 +3,7 @@
 Linux, with the open-source Swift toolchain; `make apple-check` runs it through check.py beside it.
 
     sdk-typecheck.py SDK_PATH [--root ROOT] [--work WORK_DIR] [--objects DIR] [--doc-chains DIR]
+    sdk-typecheck.py --plan [--root ROOT] [--work WORK_DIR]     (what it would compile; no SDK needed)
 
 What it compiles comes from the manifest (package_graph.py): the targets of the root's library
 products, less those whose sources import Testing or XCTest (which an iPhoneOS SDK does not hold),
@@ -53,8 +54,8 @@ PLATFORM = "ios"
 
 
 def stand_in_lmdb(root, work):
-    """CLMDB's LMDB product: LMDB 0.9's lmdb.h, alone in a folder, behind a module map named LMDB
-    (so no Linux header is in reach)."""
+    """The flags that make LMDB 0.9's lmdb.h, alone in a folder (so no Linux header is in reach),
+    module LMDB, through stand-ins/LMDB/module.modulemap."""
     header = os.environ.get("LMDB_HEADER")
     if not header:
         out = subprocess.run([os.path.join(root, "Tools", "LMDB", "source.sh")], capture_output=True, text=True)
@@ -71,7 +72,8 @@ def stand_in_lmdb(root, work):
     return ["-Xcc", f"-fmodule-map-file={folder}/module.modulemap"]
 
 
-STAND_INS = {("clmdb", "LMDB"): stand_in_lmdb}  # (package identity, product): flags maker
+# (package identity, product): (what stands in for it, the function that returns its flags)
+STAND_INS = {package_graph.BUNDLED_LMDB: ("LMDB 0.9's lmdb.h", stand_in_lmdb)}
 
 
 def diagnostics(log):
@@ -82,7 +84,8 @@ def diagnostics(log):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sdk")
+    parser.add_argument("sdk", nargs="?")
+    parser.add_argument("--plan", action="store_true", help="print the modules, their files and flags, and stop")
     parser.add_argument("--root", default=os.path.normpath(os.path.join(HERE, "..", "..")))
     parser.add_argument("--work", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "routelog-ios-typecheck"))
     parser.add_argument("--objects")
@@ -95,12 +98,28 @@ def main():
         return 2
 
 
+def plan(swift, root, work):
+    graph, checked, skipped = package_graph.build_plan(swift, root, work, PLATFORM)
+    print(f"checked: {', '.join(m.target for m in checked)}; traits on: {', '.join(sorted(graph.traits[graph.root.identity])) or 'none'}")
+    for t, why in skipped.items():
+        print(f"left out: {t} ({why})")
+    for m in graph.order:
+        where = (os.path.relpath(m.directory, root) if m.directory.startswith(root + os.sep) else m.directory) if m.directory else "-"
+        print(f"{m.name} [{m.kind}, {m.identity}] in {where}: {len(m.sources)} Swift files; depends on {', '.join(m.deps) or 'nothing'}")
+        for line in ([" ".join(m.flags)] if m.flags else []) + [os.path.relpath(r, root) for r in m.resources]:
+            print(f"    {line}")
+    return 0
+
+
 def typecheck(args):
     swiftc, swift = os.environ.get("SWIFTC", "swiftc"), os.environ.get("SWIFT", "swift")
-    sdk, root, work = (os.path.abspath(p) for p in (args.sdk, args.root, args.work))
-    if not os.path.isdir(sdk):
-        raise SetupError(f"no SDK at {args.sdk}")
+    root, work = os.path.abspath(args.root), os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
+    if args.plan:
+        return plan(swift, root, work)
+    if not args.sdk or not os.path.isdir(args.sdk):
+        raise SetupError(f"no SDK at {args.sdk}" if args.sdk else "usage: sdk-typecheck.py SDK_PATH (or --plan)")
+    sdk = os.path.abspath(args.sdk)
     if not shutil.which(swiftc):
         raise SetupError(f"no {swiftc}")
     swiftc = shutil.which(swiftc)
@@ -134,11 +153,11 @@ def typecheck(args):
     provides = {}  # module name: the flags that put it in reach of a dependent
     for m in graph.order:
         if m.kind == "stand-in":
-            make = STAND_INS.get((m.identity, m.name))
-            if make is None:
+            if (m.identity, m.name) not in STAND_INS:
                 raise SetupError(f"the package depends on product {m.name} of {m.identity}, which is not checked out "
                                  f"and has no stand-in in Tools/AppleCheck/sdk-typecheck.py")
-            print(f"== {m.name}: product of {m.identity} (not checked out here), stood in for by {make.__doc__.split(':')[1].split(',')[0].strip()}")
+            what, make = STAND_INS[(m.identity, m.name)]
+            print(f"== {m.name}: product of {m.identity} (not checked out here), stood in for by {what}")
             provides[m.name] = make(root, work)
         elif m.kind in ("clang", "system"):
             provides[m.name] = [arg for d in m.search for arg in ("-I", d)]
@@ -197,7 +216,7 @@ def typecheck(args):
         # The doc examples see every module checked, as an app that adds the library products does.
         reach = [d for d in graph.order if any(d is c or d in graph.reach(c) for c in checked)]
         search = ["-I", pre, "-I", mods] + [a for d in reach for a in provides.get(d.name, [])]
-        flags = ["-swift-version", graph.root.swift_version({}), *[f"-D{t}" for t in traits]]
+        flags = ["-swift-version", graph.root.swift_version(), *[f"-D{t}" for t in traits]]
         for folder in sorted(os.listdir(args.doc_chains)):
             chain = os.path.join(args.doc_chains, folder)
             if not os.path.isdir(chain):
