@@ -129,34 +129,37 @@ class Graph:
         self.swift, self.platform, self.scratch = swift, platform, scratch
         self.root = Package(swift, root, os.path.basename(root).lower(), True)
         self.traits = {self.root.identity: set(self.root.traits) - {"default"} if traits is None else set(traits)}
-        self.checkouts = self._checkouts()
+        self.checkouts, self.resolved = self._read_checkouts(os.path.join(root, ".build")), False
         self.packages = {self.root.identity: self.root}
         self.modules, self.order = {}, []
 
-    def _checkouts(self):
-        """{identity: checkout folder} of the root's resolved dependencies."""
-        def read(state_dir):
-            path = os.path.join(state_dir, "workspace-state.json")
-            if not os.path.isfile(path):
-                return {}
-            deps = json.load(open(path))["object"]["dependencies"]
-            found = {d["packageRef"]["identity"]: os.path.join(state_dir, "checkouts", d["subpath"]) for d in deps}
-            return {k: v for k, v in found.items() if os.path.isfile(os.path.join(v, "Package.swift"))}
-        found = read(os.path.join(self.root.path, ".build"))
-        if all(d in found for d in self.root.dependencies):
-            return found
-        # Some are missing (or all: no build yet), some for good (behind a trait that is off here):
-        # a resolve of our own, again when the manifest has changed since.
+    @staticmethod
+    def _read_checkouts(state_dir):
+        """{identity: checkout folder} of the packages resolved into `state_dir`."""
+        path = os.path.join(state_dir, "workspace-state.json")
+        if not os.path.isfile(path):
+            return {}
+        deps = json.load(open(path))["object"]["dependencies"]
+        found = {d["packageRef"]["identity"]: os.path.join(state_dir, "checkouts", d["subpath"]) for d in deps}
+        return {k: v for k, v in found.items() if os.path.isfile(os.path.join(v, "Package.swift"))}
+
+    def _resolve(self):
+        """The checkouts of a resolve of our own into SCRATCH/spm, done again when the manifest has
+        changed since (for a package the root's .build does not hold, or holds no more)."""
         spm = os.path.join(self.scratch, "spm")
         state = os.path.join(spm, "workspace-state.json")
         if not os.path.exists(state) or os.path.getmtime(state) < os.path.getmtime(os.path.join(self.root.path, "Package.swift")):
             print(f"== resolving the package's dependencies into {spm}", flush=True)
             swiftpm_json(self.swift, self.root.path, "resolve", scratch=spm)
             os.utime(state)
-        return {**read(spm), **found}
+        return self._read_checkouts(spm)
 
     def package(self, identity):
+        """The dependency package `identity`, from its checkout, or None when it has none (behind a
+        trait or platform that is off where the manifest is read)."""
         if identity not in self.packages:
+            if identity not in self.checkouts and not self.resolved:
+                self.checkouts, self.resolved = {**self._resolve(), **self.checkouts}, True
             path = self.checkouts.get(identity)
             self.packages[identity] = Package(self.swift, path, identity, False) if path else None
         return self.packages[identity]

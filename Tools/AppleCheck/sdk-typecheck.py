@@ -243,7 +243,8 @@ def typecheck(args):
         what = ", ".join(failed) + (f"{'; ' if failed else ''}{doc_failed} doc chain(s)" if doc_failed else "")
         print(f"== FAILED: {what} (logs in {logs})")
         return 1
-    print(f"== OK: {', '.join(names[:-1])} and {names[-1]} type-check for {target}")
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    print(f"== OK: {listed} type-check{'s' if len(names) == 1 else ''} for {target}")
     return 0
 
 
