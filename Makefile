@@ -173,8 +173,10 @@ endef
 # the LMDB that ships (LMDB 0.9.24's mdb.c and midl.c, from Debian's lmdb source package via
 # Tools/LMDB/source.sh, compiled for iOS: they must import POSIX semaphores and no System V semaphore
 # call, semget/semop/semctl, which the iOS sandbox kills; a self-test shows the check flags a System V
-# build); then type-checks RouteLogCore, RouteLog, RouteLogSwiftUI and RouteLogLMDB (compiling each to
-# an arm64 object in the same run), and every README/DocC Swift block marked swiftui or apple; then
+# build); then type-checks the library products' targets and what they depend on for iOS, read from
+# the manifest (swift package dump-package and describe: RouteLogCore, RouteLog, RouteLogSwiftUI and
+# RouteLogLMDB with the BundledLMDB trait; each compiled to an arm64 object in the same run), and
+# every README/DocC Swift block marked swiftui or apple; then
 # the required-reason APIs: each one those objects and LMDB's import (llvm-nm -u: stat, fstat,
 # statvfs, mach_absolute_time, ...) or their sources name (creationDate, systemUptime, UserDefaults,
 # ...) must be declared, with one of Apple's reasons, in the PrivacyInfo.xcprivacy of the module that
@@ -182,7 +184,7 @@ endef
 # self-test shows the check flags a manifest missing a category. Fails if any part does.
 # Not part of `make test`: it needs an SDK, which a Linux machine does not have.
 apple-check: setup
-	IOS_SDK="$(IOS_SDK)" Tools/AppleCheck/check.sh
+	IOS_SDK="$(IOS_SDK)" python3 Tools/AppleCheck/check.py
 
 # LMDB locking as on Apple platforms (POSIX named semaphores, no robust mutexes), on Linux: builds
 # .build/apple-locks/liblmdb.so.0 from LMDB 0.9.24's source (Debian's lmdb source package, fetched

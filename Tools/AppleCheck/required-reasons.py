@@ -2,13 +2,15 @@
 """Part of `make apple-check` (check.sh beside it runs it): every required-reason API an app-facing
 module links must be declared, with a reason, in that module's PrivacyInfo.xcprivacy.
 
-    required-reasons.py --swift-objects DIR --lmdb-objects DIR [--sdk SDK] [--target TRIPLE]
+    required-reasons.py --swift-objects DIR --lmdb-objects DIR [--sdk SDK] [--target TRIPLE] [--work DIR]
 
 Apple's list (BundleResources, NSPrivacyAccessedAPIType): App Store Connect rejects an upload whose
-binary uses one of these APIs without a declared reason (ITMS-91053). What is looked at, per module:
+binary uses one of these APIs without a declared reason (ITMS-91053). What is looked at, per module
+of the root's library products (from the manifest: `swift package dump-package` and `describe`):
 
-- the C symbols its arm64 object imports (`llvm-nm -u`; DIR/<Module>.o from sdk-typecheck.sh), and
-  for RouteLogLMDB also LMDB's mdb.o and midl.o (lmdb-objects.sh): LMDB's C is linked through it;
+- the C symbols its arm64 object imports (`llvm-nm -u`; DIR/<Module>.o from sdk-typecheck.py), and
+  for a module that depends on agisboye/CLMDB's LMDB product on iOS (RouteLogLMDB, behind the
+  BundledLMDB trait) also LMDB's mdb.o and midl.o (lmdb-objects.py): LMDB's C is linked through it;
 - the Foundation names of the list in its Swift sources, comments left out (creationDate,
   systemUptime, UserDefaults, volumeAvailableCapacityKey, ...), which reach a binary as
   Objective-C selectors or key constants (the constants, NSFileCreationDate and the like, and the
@@ -16,16 +18,17 @@ binary uses one of these APIs without a declared reason (ITMS-91053). What is lo
 - a module with no object (RouteLogTesting imports Testing, which an iOS 17 SDK does not have; or
   a module whose type-check failed): the C calls of the list in its sources.
 
-Each API found must have its category in Sources/<Module>/PrivacyInfo.xcprivacy, with reasons from
-Apple's list for that category; the manifest must pass `plutil -lint`, declare no tracking and no
-collected data, and be a resource of its target in Package.swift (`swift package dump-package`).
+Each API found must have its category in the PrivacyInfo.xcprivacy of the module's target folder,
+with reasons from Apple's list for that category; the manifest (and any other target's) must pass
+`plutil -lint`, declare no tracking and no collected data, and be a resource of its target in
+Package.swift (`swift package describe`).
 
 Self-test, so that a check that can never fail does not pass unnoticed: a probe object calling
-stat, statvfs and mach_absolute_time is compiled for the target and must be found to import the
+stat, statvfs and mach_absolute_time (probes/required-reasons-probe.c) is compiled for the target and must be found to import the
 three; its stat must pass against a copy of the manifest that declares file timestamps, and fail
 against the copy without its NSPrivacyAccessedAPICategoryFileTimestamp entry and against one
 giving it a reason code Apple does not list; the source scan must find UserDefaults in a probe's
-code and not the names in its comments.
+code and not the names in its comments (probes/RequiredReasonsProbe.swift).
 
 Environment: LLVM_NM (default /opt/swift/usr/bin/llvm-nm, else llvm-nm), PLUTIL (default plutil),
 CLANG (default /opt/swift/usr/bin/clang), SWIFT (default swift).
@@ -35,7 +38,6 @@ should; 1 when an API is not declared, a manifest is invalid, or the self-test d
 """
 
 import argparse
-import json
 import os
 import plistlib
 import re
@@ -43,8 +45,9 @@ import shutil
 import subprocess
 import sys
 
-MODULES = ["RouteLogCore", "RouteLogLMDB", "RouteLog", "RouteLogSwiftUI", "RouteLogTesting"]
-LMDB_LINKED_BY = "RouteLogLMDB"
+import package_graph
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = "PrivacyInfo.xcprivacy"
 
 FILE_TIMESTAMP = "NSPrivacyAccessedAPICategoryFileTimestamp"
@@ -151,10 +154,10 @@ FOUNDATION_PATTERN = re.compile(r"\b(" + "|".join(sorted(FOUNDATION_NAMES, key=l
 C_CALL_PATTERN = re.compile(r"\b(" + "|".join(sorted(C_FUNCTIONS, key=len, reverse=True)) + r")\s*\(")
 
 
-def source_uses(root, module, pattern):
-    """{name: first 'path:line'} of the names `pattern` finds in the module's Swift sources."""
+def source_uses(root, directory, pattern):
+    """{name: first 'path:line'} of the names `pattern` finds in the Swift sources under `directory`."""
     found = {}
-    for path in swift_sources(os.path.join(root, "Sources", module)):
+    for path in swift_sources(directory):
         for number, line in code_lines(path):
             for m in pattern.finditer(line):
                 found.setdefault(m.group(1), f"{os.path.relpath(path, root)}:{number}")
@@ -177,18 +180,19 @@ class Use:
         return f"{self.module} {verb} {self.api} ({DESCRIPTION[self.categories[0]]}{'' if self.imported else '; ' + self.evidence})"
 
 
-def find_uses(root, nm, swift_objects, lmdb_objects):
+def find_uses(root, nm, swift_objects, lmdb_objects, modules, skipped, lmdb_linkers):
+    """`modules`: {module: target folder}; `skipped`: {module: why sdk-typecheck.py left it out}."""
     uses, notes = [], []
-    for module in MODULES:
+    for module, directory in modules.items():
         objects = []
         own = os.path.join(swift_objects, f"{module}.o")
         if os.path.isfile(own):
             objects.append(("", own))
-        elif module == "RouteLogTesting":
-            notes.append(f"{module}: sources scanned, no object (it imports Testing and XCTest, which an iPhoneOS SDK does not hold; a test target, not an app, links it)")
+        elif module in skipped:
+            notes.append(f"{module}: sources scanned, no object (it {skipped[module]})")
         else:
             notes.append(f"{module}: no object at {own} (its type-check failed?): its sources are scanned instead")
-        if module == LMDB_LINKED_BY:
+        if module in lmdb_linkers:
             for o in ("mdb.o", "midl.o"):
                 path = os.path.join(lmdb_objects, o)
                 if not os.path.isfile(path):
@@ -204,9 +208,9 @@ def find_uses(root, nm, swift_objects, lmdb_objects):
                 categories = C_FUNCTIONS.get(name) or [FOUNDATION_NAMES[name]]
                 uses.append(Use(module, symbol, categories, f"{label}{os.path.basename(path)}", True))
         if not os.path.isfile(own):
-            for name, where in source_uses(root, module, C_CALL_PATTERN).items():
+            for name, where in source_uses(root, directory, C_CALL_PATTERN).items():
                 uses.append(Use(module, name, C_FUNCTIONS[name], where, False))
-        for name, where in source_uses(root, module, FOUNDATION_PATTERN).items():
+        for name, where in source_uses(root, directory, FOUNDATION_PATTERN).items():
             uses.append(Use(module, name, [FOUNDATION_NAMES[name]], where, False))
     return uses, notes
 
@@ -250,11 +254,10 @@ def load_manifest(path):
 
 def check_uses(root, uses, manifests):
     """(failure lines, table rows) for `uses`: each must have its category, with one of Apple's
-    reasons for it and no other, in the manifest of its module. `manifests`: {module: path}, for
-    the modules whose manifest is not Sources/<Module>/PrivacyInfo.xcprivacy."""
+    reasons for it and no other, in the manifest of its module. `manifests`: {module: path}."""
     failures, rows, loaded = [], [], {}
     for use in uses:
-        path = manifests.get(use.module, os.path.join(root, "Sources", use.module, MANIFEST))
+        path = manifests[use.module]
         shown = os.path.relpath(path, root) if path.startswith(root + os.sep) else path
         if path not in loaded:
             loaded[path] = load_manifest(path) if os.path.isfile(path) else None
@@ -287,18 +290,12 @@ def lint(plutil, path):
     return out.returncode == 0, (out.stdout + out.stderr).strip()
 
 
-def package_resources(root, swift):
-    """{target path (Sources/<Module>): [resource paths]} from `swift package dump-package`."""
-    out = subprocess.run([swift, "package", "dump-package", "--package-path", root], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise SetupError(f"swift package dump-package failed: {out.stderr.strip()[-500:]}")
-    package = json.loads(out.stdout)
+def package_resources(package):
+    """{target folder: [(resource path relative to it, rule)]} from `swift package describe`."""
     resources = {}
-    for target in package.get("targets", []):
-        path = target.get("path") or os.path.join("Sources", target["name"])
-        resources[os.path.normpath(path)] = [
-            (os.path.normpath(r["path"]), next(iter(r.get("rule", {})), "?")) for r in target.get("resources") or []
-        ]
+    for target in package.described.values():
+        folder = os.path.join(package.path, target["path"])
+        resources[folder] = [(os.path.relpath(r["path"], folder), next(iter(r.get("rule", {})), "?")) for r in target.get("resources") or []]
     return resources
 
 
@@ -307,18 +304,7 @@ def self_test(root, nm, clang, sdk, target, manifests):
     work = os.path.join(root, ".build", "apple-check", f"required-reasons-selftest-{target}")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    probe = os.path.join(work, "probe.c")
-    with open(probe, "w") as f:
-        f.write("""/* Calls one API of three required-reason categories. */
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <mach/mach_time.h>
-unsigned long long routelog_required_reason_probe(const char *path) {
-    struct stat st; struct statvfs fs;
-    if (stat(path, &st) != 0 || statvfs(path, &fs) != 0) return 0;
-    return mach_absolute_time() + (unsigned long long)st.st_size + fs.f_bavail;
-}
-""")
+    probe = os.path.join(HERE, "probes", "required-reasons-probe.c")
     obj = os.path.join(work, "probe.o")
     out = subprocess.run([clang, "-target", target, "-isysroot", sdk, "-Os", "-c", probe, "-o", obj],
                          capture_output=True, text=True)
@@ -343,7 +329,7 @@ unsigned long long routelog_required_reason_probe(const char *path) {
     if source:
         with open(source, "rb") as f:
             plist = plistlib.load(f)
-        module, shown = os.path.basename(os.path.dirname(source)), os.path.relpath(source, root)
+        module, shown = next(m for m, p in manifests.items() if p == source), os.path.relpath(source, root)
     else:
         plist = {"NSPrivacyTracking": False, "NSPrivacyTrackingDomains": [], "NSPrivacyCollectedDataTypes": [],
                  "NSPrivacyAccessedAPITypes": [{"NSPrivacyAccessedAPIType": FILE_TIMESTAMP,
@@ -379,12 +365,11 @@ unsigned long long routelog_required_reason_probe(const char *path) {
             lines.append(f"apple-check: self-test: the probe's {', '.join(u.api for u in uses)} is accepted against {shown} {label}")
     # The source scan: a name of the list in code is found, one in a comment is not.
     probe_root = os.path.join(work, "source")
-    os.makedirs(os.path.join(probe_root, "Sources", "Probe"))
-    with open(os.path.join(probe_root, "Sources", "Probe", "Probe.swift"), "w") as f:
-        f.write("import Foundation\n// systemUptime\n/* creationDate */ let flag = UserDefaults.standard.bool(forKey: \"k\")\n")
-    scanned = source_uses(probe_root, "Probe", FOUNDATION_PATTERN)
+    os.makedirs(os.path.join(probe_root, "Probe"))
+    shutil.copyfile(os.path.join(HERE, "probes", "RequiredReasonsProbe.swift"), os.path.join(probe_root, "Probe", "Probe.swift"))
+    scanned = source_uses(probe_root, os.path.join(probe_root, "Probe"), FOUNDATION_PATTERN)
     if set(scanned) == {"UserDefaults"}:
-        lines.append(f"apple-check: self-test: the source scan finds UserDefaults in a probe's code ({scanned['UserDefaults'].removeprefix('Sources/')}) and not systemUptime or creationDate in its comments")
+        lines.append(f"apple-check: self-test: the source scan finds UserDefaults in a probe's code ({scanned['UserDefaults']}) and not systemUptime or creationDate in its comments")
     else:
         lines.append(f"apple-check: FAIL: self-test: the source scan finds {', '.join(sorted(scanned)) or 'nothing'} in a probe that uses UserDefaults only (and names systemUptime and creationDate in comments)")
         ok = False
@@ -397,6 +382,7 @@ def main():
     parser.add_argument("--lmdb-objects", required=True)
     parser.add_argument("--sdk", default=os.environ.get("IOS_SDK"))
     parser.add_argument("--target", default=os.environ.get("TARGET", "arm64-apple-ios17.0"))
+    parser.add_argument("--work", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "routelog-ios-typecheck"))
     args = parser.parse_args()
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
     nm = os.environ.get("LLVM_NM") or ("/opt/swift/usr/bin/llvm-nm" if os.path.exists("/opt/swift/usr/bin/llvm-nm") else "llvm-nm")
@@ -409,18 +395,25 @@ def main():
         for tool in (nm, plutil, clang, swift):
             if not shutil.which(tool):
                 raise SetupError(f"no {tool}")
-        uses, notes = find_uses(root, nm, os.path.abspath(args.swift_objects), os.path.abspath(args.lmdb_objects))
-        manifests = {m: os.path.join(root, "Sources", m, MANIFEST) for m in MODULES
-                     if os.path.isfile(os.path.join(root, "Sources", m, MANIFEST))}
-        # Any other module with a manifest is checked too (lint, resource).
-        for d in sorted(os.listdir(os.path.join(root, "Sources"))):
-            p = os.path.join(root, "Sources", d, MANIFEST)
-            if os.path.isfile(p):
-                manifests.setdefault(d, p)
-        failures, rows = check_uses(root, uses, {})
-        resources = package_resources(root, swift)
+        # What sdk-typecheck.py compiles and leaves out, and every library module, from the manifest.
+        graph, _, skipped = package_graph.build_plan(swift, root, os.path.abspath(args.work), "ios")
+        package = graph.root
+        folders = {t: os.path.join(root, package.described[t]["path"]) for t in package.described}
+        modules = {t: folders[t] for t in package_graph.library_targets(package)}
+        lmdb_linkers = {m.target for m in graph.order if m.own
+                        and any(package_graph.BUNDLED_LMDB in d.products for d in graph.order if d.name in m.deps)}
+        uses, notes = find_uses(root, nm, os.path.abspath(args.swift_objects), os.path.abspath(args.lmdb_objects),
+                                modules, skipped, lmdb_linkers)
+        # Every target with a manifest is checked (lint, resource), not only the library modules.
+        manifests = {t: os.path.join(f, MANIFEST) for t, f in folders.items() if os.path.isfile(os.path.join(f, MANIFEST))}
+        for module in modules:
+            manifests.setdefault(module, os.path.join(modules[module], MANIFEST))
+        failures, rows = check_uses(root, uses, manifests)
+        resources = package_resources(package)
         status = []
         for module, path in sorted(manifests.items()):
+            if not os.path.isfile(path):
+                continue
             shown = os.path.relpath(path, root)
             declared, problems = load_manifest(path)
             if module not in {u.module for u in uses}:
@@ -431,7 +424,7 @@ def main():
             linted, message = lint(plutil, path)
             if not linted:
                 failures.append(f"apple-check: plutil -lint {shown} fails: {message}")
-            target = resources.get(os.path.join("Sources", module))
+            target = resources.get(folders[module])
             if target is None:
                 failures.append(f"apple-check: {shown} is in no target of Package.swift")
             elif not any(r[0] == MANIFEST and r[1] in ("copy", "process") for r in target):
@@ -440,7 +433,7 @@ def main():
                           + (f"a resource of target {module}" if target and any(r[0] == MANIFEST for r in target) else "NOT a resource of its target")
                           + ("; no tracking, no collected data" if not problems else "; see below"))
         test_lines, test_ok = self_test(root, nm, clang, args.sdk, args.target, manifests)
-    except SetupError as error:
+    except (SetupError, package_graph.SetupError) as error:
         print(f"apple-check: required reasons: {error}", file=sys.stderr)
         return 2
 
@@ -450,7 +443,7 @@ def main():
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
         print("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-    quiet = sorted(set(MODULES) - {u.module for u in uses})
+    quiet = sorted(set(modules) - {u.module for u in uses})
     if quiet:
         print(f"  no required-reason API in: {', '.join(quiet)}")
     for line in status:
@@ -464,7 +457,7 @@ def main():
     if failures or not test_ok:
         print(f"apple-check: FAIL: {len(failures)} required-reason problem(s){'' if test_ok else '; the self-test was not flagged'}")
         return 1
-    print(f"apple-check: every required-reason API found is declared in the manifest of the module that links it ({len(manifests)} manifest(s))")
+    print(f"apple-check: every required-reason API found is declared in the manifest of the module that links it ({sum(os.path.isfile(p) for p in manifests.values())} manifest(s))")
     return 0
 
 

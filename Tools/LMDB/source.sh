@@ -4,7 +4,8 @@
 #
 #   dir=$(Tools/LMDB/source.sh)       # …/.build/lmdb-src/lmdb-0.9.24/libraries/liblmdb
 #
-# Used by `make apple-check` (Tools/AppleCheck/lmdb-objects.sh: the objects an iOS build ships) and
+# Used by `make apple-check` (Tools/AppleCheck/lmdb-objects.py: the objects an iOS build ships;
+# sdk-typecheck.py: the lmdb.h RouteLogLMDB is type-checked against) and
 # `make test-apple-locks` (Tools/AppleLocks/run.sh: LMDB with Apple's POSIX-semaphore locks on
 # Linux). Idempotent: a second run only prints the path. The sources stay under .build/ (git-ignored):
 # they are third-party code and are never committed.

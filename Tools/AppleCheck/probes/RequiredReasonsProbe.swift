@@ -1,0 +1,3 @@
+import Foundation
+// systemUptime
+/* creationDate */ let flag = UserDefaults.standard.bool(forKey: "k")
