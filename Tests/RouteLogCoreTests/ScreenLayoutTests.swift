@@ -39,7 +39,7 @@ import Testing
     /// tab.
     @Test(arguments: [
         ("Sources/RouteLogCore/Debugging/ScreenLayout.swift", "public var description: String"),
-        ("Sources/RouteLog/PreviousRun.swift", "public var screens: ScreenLayout"),
+        ("Sources/RouteLog/Restoring/PreviousRun.swift", "public var screens: ScreenLayout"),
     ])
     func theDocumentationShowsWhatTheDescriptionPrints(file: String, declaration: String) throws {
         let doc = try Self.docComment(file, above: declaration).joined(separator: "\n")

@@ -386,3 +386,25 @@ public final class Navigator<Route: Routable> {
                         heldEvents: recorder.heldCount)
     }
 }
+
+extension Navigator {
+    /// Pops a frame's stack (the active frame's by default) back to the last `route` on it, which
+    /// stays on top, as FlowStacks' `goBackTo` does. Records one `pop(count:)` event.
+    ///
+    /// - Returns: the result of the recorded pop, or `nil` when nothing was recorded: `route` is
+    ///   already on top, or not on the stack at all.
+    @discardableResult
+    public func pop(to route: Route, in frame: FrameRef? = nil, origin: Origin = .app,
+                    file: String = #fileID, line: Int = #line) -> CallResult? {
+        let stack = path(in: frame ?? activeFrame)
+        guard let i = stack.lastIndex(of: route), i < stack.count - 1 else { return nil }
+        return pop(stack.count - 1 - i, in: frame, origin: origin, file: file, line: line)
+    }
+
+    /// The old spelling of ``interactiveDismiss(token:file:line:)``.
+    @available(*, deprecated, renamed: "interactiveDismiss(token:file:line:)")
+    @discardableResult
+    public func interactiveDismiss(_ token: UInt64, file: String = #fileID, line: Int = #line) -> CallResult {
+        interactiveDismiss(token: token, file: file, line: line)
+    }
+}

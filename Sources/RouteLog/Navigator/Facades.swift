@@ -143,6 +143,21 @@ public struct ScopedRouter<Route: Routable>: Sendable {
     public func presentationBinding(_ style: PresentationStyle) -> PresentationBinding<Route> {
         navigator.presentationBinding(in: frame, style: style)
     }
+
+    /// Presents `route` from this frame, replacing what it presents: the navigator's
+    /// ``Navigator/show(_:as:dismissible:in:origin:file:line:)`` in this frame, the core's
+    /// `show(…, placement: .in(frame))`.
+    @discardableResult
+    public func show(_ route: Route, as style: PresentationStyle = .sheet, dismissible: Bool = true,
+                     file: String = #fileID, line: Int = #line) -> CallResult {
+        navigator.show(route, as: style, dismissible: dismissible, in: frame, file: file, line: line)
+    }
+
+    /// Pops this frame's stack back to the last `route` on it (see ``Navigator/pop(to:in:origin:file:line:)``).
+    @discardableResult
+    public func pop(to route: Route, file: String = #fileID, line: Int = #line) -> CallResult? {
+        navigator.pop(to: route, in: frame, file: file, line: line)
+    }
 }
 
 extension Navigator {

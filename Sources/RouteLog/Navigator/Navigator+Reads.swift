@@ -64,6 +64,21 @@ extension Navigator {
         return Presented(token: p.token, route: r, style: p.style, dismissible: p.dismissible, content: content)
     }
 
+    /// The stack ``push(_:in:origin:file:line:)`` goes to when it names no frame: the active
+    /// frame's (the top-most presented screen's, or the root's when nothing with a stack is
+    /// presented).
+    public var activePath: [Route] { path(in: activeFrame) }
+
+    /// The root stack of the selected tab (of the app without tabs): what is under every
+    /// presentation. ``path`` is the same stack.
+    public var rootPath: [Route] { path(in: .root) }
+
+    /// The root stack of the tab `id`, selected or not (empty when there is no such tab): what a
+    /// tab's own `NavigationStack` shows while another tab is selected.
+    public func path(inTab id: String) -> [Route] {
+        (state.tabs?.first { $0.id == id }?.root.path ?? []).compactMap(route)
+    }
+
     private func screen(_ f: Frame) -> Screen<Route> {
         Screen(path: f.path.compactMap(route), presented: f.presented.flatMap(presented))
     }

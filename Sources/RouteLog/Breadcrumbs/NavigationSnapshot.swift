@@ -173,4 +173,15 @@ public struct NavigationSnapshot<Route: Routable>: Hashable, Sendable {
         }
         return copy
     }
+
+    /// The screen of the tab `id`, or `nil` without such a tab. Setting it replaces that tab's
+    /// screen (setting `nil`, or a tab that does not exist, changes nothing), so a test can write
+    /// `$0[tab: "library"]?.path = [.episode(id: 1)]`.
+    public subscript(tab id: String) -> Screen<Route>? {
+        get { tabs?.first { $0.id == id }?.screen }
+        set {
+            guard let newValue, let i = tabs?.firstIndex(where: { $0.id == id }) else { return }
+            tabs![i].screen = newValue
+        }
+    }
 }

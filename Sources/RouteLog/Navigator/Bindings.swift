@@ -145,6 +145,9 @@ extension Navigator {
         return PresentationBinding(navigator: self, frame: frame, style: style, token: p?.style == style ? p?.token : nil)
     }
 
+    /// A binding to the stack `push` goes to now: the active frame's (see ``activePath``).
+    public func activePathBinding() -> PathBinding<Route> { pathBinding(in: activeFrame) }
+
     /// A binding to the selected tab.
     public var tabBinding: TabBinding<Route> { TabBinding(navigator: self) }
 }
