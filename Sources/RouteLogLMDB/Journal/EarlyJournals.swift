@@ -205,10 +205,10 @@ extension StoreJournals {
         let id = info.id
         let key = try context.sessionKey(id)
         try context.locks?.hold(id)
-        defer { context.finishWriting(id) }
+        defer { context.locks?.release(id) }
         var appended: ClosedRange<UInt64>?
-        try writer.perform(weight: max(1, entries.count)) { [self] txn, scratch in
-            var head = try records.loadOrCreateHead(txn, info, key, scratch)
+        try writer.perform(weight: max(1, entries.count)) { [context] txn, heads in
+            var head = try context.loadOrCreateHead(txn, info, key, heads)
             let stored = head.row.info.eventCount
             let missing = entries.filter { $0.seq > stored }
             if let first = missing.first, first.seq != stored + 1 {
@@ -216,7 +216,7 @@ extension StoreJournals {
             }
             if !missing.isEmpty {
                 let events = missing.map(\.recorded)
-                _ = try records.appendRecords(txn, &head, events, bodies: events.map { StoredPayload.eventBody($0.event) },
+                _ = try context.appendRecords(txn, &head, events, bodies: events.map { StoredPayload.eventBody($0.event) },
                                               id: id, key: key, collect: false)
                 appended = (stored + 1)...(stored + UInt64(missing.count))
             }
@@ -229,12 +229,10 @@ extension StoreJournals {
                 }
                 if !hasRuns {
                     if case .crashed = run.end { run.end = .crashed(recovered: UInt64(missing.count), lastSeq: head.row.info.eventCount) }
-                    try runs.write([run], prefix: head.row.eventPrefix, txn)
+                    try context.writeRuns([run], prefix: head.row.eventPrefix, txn)
                 }
             }
-            scratch[id] = head
-            let committed = head
-            return { [records] in records.rememberHead(committed, for: id) }
+            heads[id] = head
         }
         return appended
     }
