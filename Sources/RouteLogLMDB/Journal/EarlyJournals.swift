@@ -40,40 +40,6 @@ struct EarlyJournalDescription: Codable {
     }
 }
 
-/// An early journal: the run's ``Journal``, and its description, removed after the journal once
-/// every event is committed.
-final class EarlyJournal: EventJournal, @unchecked Sendable {
-    let journal: Journal
-    let descriptionPath: String
-    private let description: Data
-
-    init(journal: Journal, descriptionPath: String, description: Data) {
-        self.journal = journal
-        self.descriptionPath = descriptionPath
-        self.description = description
-    }
-
-    var runNumber: Int { journal.runNumber }
-    func write(_ event: RecordedEvent, seq: UInt64, digest: Digest) { journal.write(event, seq: seq, digest: digest) }
-    func committed(through seq: UInt64) { journal.committed(through: seq) }
-    func close(allCommitted: Bool) {
-        journal.close(allCommitted: allCommitted)
-        // The description goes last: segments left by a crash in between still find their session.
-        if allCommitted { unlink(descriptionPath) }
-    }
-    func suspend() { journal.suspend() }
-    /// Resumes the journal; a recovery by another process while it was suspended took its files,
-    /// so the description is written again for the segments from here on.
-    func resume() throws {
-        try journal.resume()
-        if access(descriptionPath, F_OK) != 0 { try? description.write(to: URL(fileURLWithPath: descriptionPath), options: .atomic) }
-    }
-    var canReadBack: Bool { journal.canReadBack }
-    func events(from seq: UInt64, through last: UInt64) -> [(event: RecordedEvent, digest: Digest)]? {
-        journal.events(from: seq, through: last)
-    }
-}
-
 extension LMDBEventLog {
     /// Where an early journal goes when the store's own `journal/new/` folder cannot be written:
     /// on Apple platforms `RouteLog/early-journals` in the app's Application Support folder, made
@@ -117,7 +83,7 @@ extension LMDBEventLog: EarlyJournalingEventLog {
         ((store as NSString).appendingPathComponent("journal") as NSString).appendingPathComponent("new")
     }
 
-    private static func begin(_ description: EarlyJournalDescription, in directory: String, unprotected: Bool) throws -> EarlyJournal {
+    private static func begin(_ description: EarlyJournalDescription, in directory: String, unprotected: Bool) throws -> Journal {
         let fm = FileManager.default
         var attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o700]
         #if canImport(Darwin) && !os(macOS)
@@ -136,8 +102,7 @@ extension LMDBEventLog: EarlyJournalingEventLog {
             throw LMDBEventLogError.lockFailed(path: path, reason: "cannot write the early journal's description: \((error as NSError).localizedDescription)")
         }
         do {
-            let journal = try Journal(directory: directory, session: SessionID(description.session), run: 1, head: 0)
-            return EarlyJournal(journal: journal, descriptionPath: path, description: encoded)
+            return try Journal(directory: directory, session: SessionID(description.session), run: 1, head: 0, early: (path, encoded))
         } catch {
             unlink(path)
             throw error
