@@ -20,4 +20,6 @@ open class ForwardingEventLog: EventLog, @unchecked Sendable {
     }
     open func snapshot(_ session: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? { try inner.snapshot(session, atOrBefore: seq) }
     open func deleteSession(_ session: SessionID) throws { try inner.deleteSession(session) }
+    /// `nil`, whatever `inner` keeps: a subclass that journals overrides it.
+    open var journaling: (any JournalingEventLog)? { nil }
 }

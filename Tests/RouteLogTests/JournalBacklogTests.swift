@@ -17,6 +17,7 @@ final class GatedJournalingLog: GatedLog, JournalingEventLog, @unchecked Sendabl
     func suspendWriting(_ session: SessionID) { store.suspendWriting(session) }
     func resumeWriting(_ session: SessionID, run: Int) throws { try store.resumeWriting(session, run: run) }
     func isBeingWritten(_ session: SessionID) -> Bool { store.isBeingWritten(session) }
+    override var journaling: (any JournalingEventLog)? { self }
 }
 
 /// A burst of calls that outruns the log: the journal, which holds every event, is the recorder's
@@ -113,6 +114,7 @@ final class GatedFailingJournalLog: GatedLog, JournalingEventLog, @unchecked Sen
     func suspendWriting(_ session: SessionID) {}
     func resumeWriting(_ session: SessionID, run: Int) throws {}
     func isBeingWritten(_ session: SessionID) -> Bool { false }
+    override var journaling: (any JournalingEventLog)? { self }
 }
 
 extension JournalBacklogTests {

@@ -123,7 +123,7 @@ final class PendingLog: JournalingEventLog, @unchecked Sendable {
     /// The opened store, when it keeps journals, and the session's id there.
     private var journalingStore: (log: any JournalingEventLog, session: SessionID)? {
         lock.withLock {
-            guard let opened, let session = opened.session, let log = opened.log as? any JournalingEventLog else { return nil }
+            guard let opened, let session = opened.session, let log = opened.log.journaling else { return nil }
             return (log, session)
         }
     }

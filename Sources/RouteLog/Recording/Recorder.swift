@@ -75,6 +75,9 @@ final class Recorder: @unchecked Sendable {
     /// told what the log committed, and closed when the recorder goes (removed if everything was
     /// written).
     let journal: (any EventJournal)?
+    /// The log's journals and runs (``/RouteLogCore/EventLog/journaling``), asked for once: the
+    /// session's writer lock is let go and taken back through it.
+    let journaling: (any JournalingEventLog)?
     /// The log as one that stores screen records, `nil` when it does not (they are then dropped).
     let screenLog: (any ScreenRecordingEventLog)?
     private let logger: Logger
@@ -117,6 +120,7 @@ final class Recorder: @unchecked Sendable {
     init(log: any EventLog, session: SessionID, writtenSeq: UInt64, logger: Logger, retryDelay: Double, journal: (any EventJournal)? = nil) {
         self.journal = journal
         self.log = log
+        self.journaling = log.journaling
         self.screenLog = log as? any ScreenRecordingEventLog
         self.session = session
         self.written = writtenSeq
@@ -151,7 +155,7 @@ final class Recorder: @unchecked Sendable {
     /// Starts a run of `session` and opens its journal when the log keeps journals; a journal that
     /// cannot be opened is reported and the navigator records without it.
     static func beginRun(log: any EventLog, session: SessionID, head: UInt64, _ run: RunStart, logger: Logger) -> (any EventJournal)? {
-        guard let journaling = log as? any JournalingEventLog else { return nil }
+        guard let journaling = log.journaling else { return nil }
         do {
             return try journaling.beginRun(of: session, head: head, run)
         } catch {
@@ -289,7 +293,7 @@ final class Recorder: @unchecked Sendable {
     /// (and the store, when no other session of it is written in this process).
     func suspend() {
         journal?.suspend()
-        (log as? any JournalingEventLog)?.suspendWriting(session)
+        journaling?.suspendWriting(session)
     }
 
     /// Takes back what ``suspend()`` let go of: the journal's files and the session's writer lock.
@@ -297,7 +301,7 @@ final class Recorder: @unchecked Sendable {
     func resume() throws {
         var failure: (any Error)?
         do { try journal?.resume() } catch { failure = error }
-        if let journal, let journaling = log as? any JournalingEventLog {
+        if let journal, let journaling {
             do { try journaling.resumeWriting(session, run: journal.runNumber) } catch { failure = failure ?? error }
         }
         if let failure { throw failure }

@@ -13,7 +13,7 @@ extension Navigator {
     /// }
     /// ```
     public var previousRun: PreviousRun? {
-        guard let journaling = log as? any JournalingEventLog,
+        guard let journaling = log.journaling,
               let runs = try? journaling.runs(of: session), !runs.isEmpty,
               let info = try? log.session(session) else { return nil }
         // This launch's run is the journal's; without one (the journal could not start), the last.

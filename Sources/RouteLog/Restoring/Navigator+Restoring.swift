@@ -78,7 +78,7 @@ extension Navigator {
                                        clock: @escaping @Sendable () -> Int64 = Navigator.wallClock,
                                        historyWindow: Int = Navigator.defaultHistoryWindow) throws -> Navigator {
         // Never a session a live navigator (another window, in this process or another) writes.
-        let journaling = log as? any JournalingEventLog
+        let journaling = log.journaling
         if let last = try log.sessions().last(where: { !$0.imported && filter($0) && journaling?.isBeingWritten($0.id) != true }) {
             return try Navigator(log: log, restoring: last.id, migrate: migrate, run: RunStart(appVersion: new.appVersion, build: new.build),
                                  logger: logger, clock: clock, historyWindow: historyWindow)

@@ -46,9 +46,18 @@ public protocol EventLog: AnyObject, Sendable {
     /// Deletes a session with its events and snapshots, atomically: a reader sees the whole
     /// session or none of it. Throws ``EventLogError/sessionNotFound(_:)``.
     func deleteSession(_ session: SessionID) throws
+    /// The log's journals and runs, when it keeps them: a navigator asks once, when it starts
+    /// recording, and journals its calls through it. `nil` by default; a log that conforms to
+    /// ``JournalingEventLog`` is its own. A subclass that adds that conformance to a class that
+    /// conforms to ``EventLog`` alone overrides the property (its superclass declares it) and
+    /// returns itself.
+    var journaling: (any JournalingEventLog)? { get }
 }
 
 extension EventLog {
+    /// `nil`: the log keeps no journals and records no runs.
+    public var journaling: (any JournalingEventLog)? { nil }
+
     /// Appends one event.
     @discardableResult
     public func append(_ event: RecordedEvent, to session: SessionID, expectedSeq: UInt64) throws -> StoredEvent {

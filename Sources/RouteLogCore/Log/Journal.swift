@@ -64,3 +64,8 @@ public protocol JournalingEventLog: EventLog {
     /// window of an app gets a session of its own.
     func isBeingWritten(_ session: SessionID) -> Bool
 }
+
+extension JournalingEventLog {
+    /// The log itself.
+    public var journaling: (any JournalingEventLog)? { self }
+}

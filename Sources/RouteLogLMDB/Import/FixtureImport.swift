@@ -12,7 +12,6 @@
 @_spi(Tools) public final class FixtureImport {
     /// Kept so that the store (and its writer thread) outlives the import's rollback.
     private let log: LMDBEventLog
-    private var importer: SessionImporter { log.importer }
     /// The sessions written so far, one a file, in order.
     private var sessions: [ImportingSession] = []
     private var ended = false
@@ -69,17 +68,16 @@
         precondition(!ended, "commit an import that ended")
         do {
             for session in sessions { try session.flush() }
-            try importer.context.requireWriter().perform(weight: max(1, sessions.count)) { [sessions] txn, scratch in
-                var hooks: [() -> Void] = []
-                for session in sessions { hooks.append(try session.finish(txn, &scratch)) }
-                return { for hook in hooks { hook() } }
+            try log.context.requireWriter().perform(weight: max(1, sessions.count)) { [sessions] txn, heads in
+                for session in sessions { try session.finish(txn, &heads) }
             }
+            for session in sessions { session.markFinished() }
         } catch {
             rollback()
             throw error
         }
         ended = true
-        try importer.lifecycle.applyRetention()
+        try log.lifecycle.applyRetention()
         return try sessions.map { try $0.info() }
     }
 
@@ -107,7 +105,7 @@
         func hand() {
             do {
                 if session == nil {
-                    session = try ImportingSession(importer, NewSession(), createdAt: createdAt ?? importer.context.options.clock())
+                    session = try ImportingSession(log.context, NewSession(), createdAt: createdAt ?? log.options.clock())
                     sessions.append(session!)
                 }
                 if !batch.isEmpty { try session!.append(batch) }

@@ -10,7 +10,7 @@
 /// thread and returns, so that the caller reads its next batch while this one is written, and
 /// waits for it before it hands over the next. Used from one thread.
 final class ImportingSession {
-    let importer: SessionImporter
+    let context: StoreContext
     let id: SessionID
     /// The session's key in `sessions`.
     let key: [UInt8]
@@ -31,23 +31,21 @@ final class ImportingSession {
     var prefix: [UInt8] { head.row.eventPrefix }
 
     /// Claims and numbers a new session, and writes its `part` mark in one transaction.
-    init(_ importer: SessionImporter, _ new: NewSession, createdAt: Int64) throws {
-        self.importer = importer
-        let context = importer.context
+    init(_ context: StoreContext, _ new: NewSession, createdAt: Int64) throws {
+        self.context = context
         let writer = try context.requireWriter()
         let meta = context.databases.meta
-        let records = importer.records
-        let (info, key) = try records.claimNewSession(new, createdAt: createdAt)
+        let (info, key) = try context.claimNewSession(new, createdAt: createdAt)
         let handoff = self.handoff
         do {
+            // The head is read once the transaction committed.
             try writer.perform(weight: 1) { txn, _ in
-                let row = try records.numberedRow(txn, info)
+                let row = try context.numberedRow(txn, info)
                 try txn.put(key, forKey: PartialImport.key(row.eventPrefix), in: meta, options: .noOverwrite)
-                let head = SessionHead(emptySession: row)
-                return { handoff.head = head }
+                handoff.head = SessionHead(emptySession: row)
             }
         } catch {
-            context.finishWriting(info.id)
+            context.locks?.release(info.id)
             throw error
         }
         self.id = info.id
@@ -74,20 +72,17 @@ final class ImportingSession {
         let bodies = batch.map { StoredPayload.eventBody($0.event) }
         try flush()
         let start = head
-        let (id, key, prefix, importer, handoff) = (id, key, prefix, importer, handoff)
-        let records = importer.records
-        inFlight = try importer.context.requireWriter().submit(weight: max(1, batch.count)) { txn, scratch in
+        let (id, key, prefix, context, handoff) = (id, key, prefix, context, handoff)
+        // The head is read by ``flush()`` once the transaction committed; finishing, the writer
+        // keeps it too.
+        inFlight = try context.requireWriter().submit(weight: max(1, batch.count)) { txn, heads in
             var next = start
-            try Self.requireMark(txn, prefix: prefix, id: id, importer: importer)
+            try Self.requireMark(txn, prefix: prefix, id: id, context: context)
             if !batch.isEmpty {
-                _ = try records.appendRecords(txn, &next, batch, bodies: bodies, id: id, key: key, writeRow: false, collect: false)
+                _ = try context.appendRecords(txn, &next, batch, bodies: bodies, id: id, key: key, writeRow: false, collect: false)
             }
-            if finishing { try Self.writeRow(txn, next, key: key, importer: importer, scratch: &scratch) }
-            let committed = next
-            return {
-                handoff.head = committed
-                if finishing { records.rememberHead(committed, for: id) }
-            }
+            if finishing { try Self.writeRow(txn, next, key: key, context: context, heads: &heads) }
+            handoff.head = next
         }
         finished = finishing
     }
@@ -96,52 +91,74 @@ final class ImportingSession {
     func flush() throws {
         guard let job = inFlight else { return }
         inFlight = nil
-        try importer.context.requireWriter().wait(for: job)
+        try context.requireWriter().wait(for: job)
         head = handoff.head!
     }
 
     /// In `txn`, a transaction on the writer thread: writes the session's row and its
-    /// ``ImportMark`` and removes its `part` mark, so that readers see it once `txn` commits; the
-    /// returned hook (run after the commit) keeps its head. Call after ``flush()``.
-    func finish(_ txn: LMDBWriteTransaction, _ scratch: inout Writer.Scratch) throws -> () -> Void {
+    /// ``ImportMark`` and removes its `part` mark, so that readers see it once `txn` commits, and
+    /// gives the writer its head. Call after ``flush()``, and ``markFinished()`` once `txn` committed
+    /// (a transaction that is run again, when the map grew, finishes again).
+    func finish(_ txn: LMDBWriteTransaction, _ heads: inout Writer.Heads) throws {
         precondition(inFlight == nil && !finished, "finish an import with a transaction in flight, or twice")
-        try Self.requireMark(txn, prefix: prefix, id: id, importer: importer)
-        try Self.writeRow(txn, head, key: key, importer: importer, scratch: &scratch)
-        // Marked finished by the hook: a transaction that is run again (the map grew) finishes again.
-        let (head, id, records) = (head, id, importer.records)
-        return { [self] in
-            finished = true
-            records.rememberHead(head, for: id)
-        }
+        try Self.requireMark(txn, prefix: prefix, id: id, context: context)
+        try Self.writeRow(txn, head, key: key, context: context, heads: &heads)
+    }
+
+    /// The transaction that ran ``finish(_:_:)`` committed.
+    func markFinished() {
+        finished = true
     }
 
     /// Removes what was written (or, when that fails too, leaves it to the store's next
     /// read-write open) and lets the session go.
     func remove() {
         try? flush()
-        try? importer.removePartialImport(prefix: prefix, id: id)
-        importer.context.finishWriting(id)
+        try? Self.removePartial(prefix: prefix, id: id, in: context)
+        context.locks?.release(id)
     }
 
     /// The session this import wrote, once finished.
-    func info() throws -> SessionInfo { try importer.records.session(id) }
+    func info() throws -> SessionInfo { try context.session(id) }
+
+    /// Removes the records of the import of `id`, numbered `prefix`, and its mark, in one
+    /// transaction; does nothing when the mark is gone (the import ended, or was removed).
+    static func removePartial(prefix: [UInt8], id: SessionID, in context: StoreContext) throws {
+        let meta = context.databases.meta
+        try context.requireWriter().perform(weight: 1) { txn, _ in
+            guard let marked = try txn.value(forKey: PartialImport.key(prefix), in: meta),
+                  marked == StoreKey.sessionBytes(id) else { return }
+            try context.removeRecords(txn, prefix: prefix)
+            try txn.delete(forKey: PartialImport.key(prefix), in: meta)
+            // The session's number goes back when no session was numbered after it, so that a
+            // store an import left is as it was before.
+            if let counter = try txn.value(forKey: StoreKey.entries, in: meta), counter.count == 8 {
+                let last = counter.reduce(0) { $0 << 8 | UInt64($1) }
+                if last > 0 && StoreKey.number(UInt32(truncatingIfNeeded: last)) == prefix {
+                    var previous = BinaryWriter()
+                    previous.writeBigEndian(last - 1)
+                    try txn.put(previous.bytes, forKey: StoreKey.entries, in: meta)
+                }
+            }
+        }
+    }
 
     /// Throws unless the session's `part` mark is still there: it is removed only by a log that
     /// took the session's lock, which this log held (unless it was let go), and then nothing more
     /// is written. Past this check, which writes nothing, only LMDB errors throw (and abort the
     /// transaction).
-    private static func requireMark(_ txn: LMDBWriteTransaction, prefix: [UInt8], id: SessionID, importer: SessionImporter) throws {
-        guard try txn.value(forKey: PartialImport.key(prefix), in: importer.context.databases.meta) != nil else {
+    private static func requireMark(_ txn: LMDBWriteTransaction, prefix: [UInt8], id: SessionID, context: StoreContext) throws {
+        guard try txn.value(forKey: PartialImport.key(prefix), in: context.databases.meta) != nil else {
             throw LMDBEventLogError.corruptValue(database: "meta", key: "part", reason: "the import of \(id) was removed while it ran")
         }
     }
 
-    private static func writeRow(_ txn: LMDBWriteTransaction, _ head: SessionHead, key: [UInt8], importer: SessionImporter,
-                                 scratch: inout Writer.Scratch) throws {
-        let databases = importer.context.databases
+    private static func writeRow(_ txn: LMDBWriteTransaction, _ head: SessionHead, key: [UInt8], context: StoreContext,
+                                 heads: inout Writer.Heads) throws {
+        let databases = context.databases
         try txn.delete(forKey: PartialImport.key(head.row.eventPrefix), in: databases.meta)
         try txn.put(head.row.encode(), forKey: key, in: databases.sessions, options: .noOverwrite)
         try ImportMark.write(txn, head.row.eventPrefix, in: databases.meta)
-        scratch[head.row.info.id] = head
+        heads[head.row.info.id] = head
     }
 }

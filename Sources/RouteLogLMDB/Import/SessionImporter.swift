@@ -1,14 +1,11 @@
 @_spi(Tools) import RouteLogCore
 
 /// Importing sessions: whole fixtures in one transaction, and fixture files streamed in several.
-/// It writes the session's row and records through ``RecordLog`` (`sessions`, `events`,
-/// `snapshots`, `sites`) and, in `meta`, the ``ImportMark`` of an imported session and the `part`
-/// mark (``PartialImport``) that lets a read-write open remove an import that died; it applies
-/// retention (``StoreLifecycle``) after each import.
+/// It writes the session's row and records (`sessions`, `events`, `snapshots`, `sites`) and, in
+/// `meta`, the ``ImportMark`` of an imported session and the `part` mark (``PartialImport``) that
+/// lets a read-write open remove an import that died. The log applies retention after each import.
 struct SessionImporter {
     let context: StoreContext
-    let records: RecordLog
-    let lifecycle: StoreLifecycle
 
     /// How many events an import writes in one transaction. LMDB keeps a transaction's dirty pages
     /// in memory (up to 512 MiB before it spills them), so one transaction for a 10M-event session
@@ -16,14 +13,13 @@ struct SessionImporter {
     /// so that the transaction can be run again when the map grows, a few MB more).
     static let importTransactionEvents = 32_768
 
-    /// Creates an imported session with `events`, all in one transaction, and applies retention.
+    /// Creates an imported session with `events`, all in one transaction.
     func createImportedSession(_ new: NewSession, createdAt: Int64, events: [RecordedEvent]) throws -> SessionInfo {
         let meta = context.databases.meta
-        let id = try records.createSession(new, createdAt: createdAt, events: events) { txn, prefix in
+        let id = try context.createSession(new, createdAt: createdAt, events: events) { txn, prefix in
             try ImportMark.write(txn, prefix, in: meta)
         }
-        try lifecycle.applyRetention()
-        return try records.session(id)
+        return try context.session(id)
     }
 
     /// Creates an imported session whose events `events` hands to `write` in batches, in order.
@@ -34,7 +30,7 @@ struct SessionImporter {
     func importSession(_ new: NewSession, createdAt: Int64, transactionEvents: Int = importTransactionEvents,
                        events: (_ write: ([RecordedEvent]) throws -> Void) throws -> Void) throws -> SessionInfo {
         precondition(transactionEvents >= 1)
-        let session = try ImportingSession(self, new, createdAt: createdAt)
+        let session = try ImportingSession(context, new, createdAt: createdAt)
         do {
             var pending: [RecordedEvent] = []
             try events { batch in
@@ -50,31 +46,7 @@ struct SessionImporter {
             session.remove()
             throw error
         }
-        try lifecycle.applyRetention()
         return try session.info()
-    }
-
-    /// Removes the records of the import of `id`, numbered `prefix`, and its mark, in one
-    /// transaction; does nothing when the mark is gone (the import ended, or was removed).
-    func removePartialImport(prefix: [UInt8], id: SessionID) throws {
-        let meta = context.databases.meta
-        try context.requireWriter().perform(weight: 1) { [records] txn, _ in
-            guard let marked = try txn.value(forKey: PartialImport.key(prefix), in: meta),
-                  marked == StoreKey.sessionBytes(id) else { return {} }
-            try records.removeRecords(txn, prefix: prefix)
-            try txn.delete(forKey: PartialImport.key(prefix), in: meta)
-            // The session's number goes back when no session was numbered after it, so that a
-            // store an import left is as it was before.
-            if let counter = try txn.value(forKey: StoreKey.entries, in: meta), counter.count == 8 {
-                let last = counter.reduce(0) { $0 << 8 | UInt64($1) }
-                if last > 0 && StoreKey.number(UInt32(truncatingIfNeeded: last)) == prefix {
-                    var previous = BinaryWriter()
-                    previous.writeBigEndian(last - 1)
-                    try txn.put(previous.bytes, forKey: StoreKey.entries, in: meta)
-                }
-            }
-            return {}
-        }
     }
 
     /// Removes what imports that died midway wrote. An import still running (in any process)
@@ -96,7 +68,7 @@ struct SessionImporter {
         for (prefix, id) in marks {
             guard let fd = try locks.tryExclusive(id) else { continue }
             defer { locks.unlinkAndClose(fd, id: id) }
-            try removePartialImport(prefix: prefix, id: id)
+            try ImportingSession.removePartial(prefix: prefix, id: id, in: context)
             removed += 1
         }
         return removed

@@ -40,40 +40,6 @@ struct EarlyJournalDescription: Codable {
     }
 }
 
-/// An early journal: the run's ``Journal``, and its description, removed after the journal once
-/// every event is committed.
-final class EarlyJournal: EventJournal, @unchecked Sendable {
-    let journal: Journal
-    let descriptionPath: String
-    private let description: Data
-
-    init(journal: Journal, descriptionPath: String, description: Data) {
-        self.journal = journal
-        self.descriptionPath = descriptionPath
-        self.description = description
-    }
-
-    var runNumber: Int { journal.runNumber }
-    func write(_ event: RecordedEvent, seq: UInt64, digest: Digest) { journal.write(event, seq: seq, digest: digest) }
-    func committed(through seq: UInt64) { journal.committed(through: seq) }
-    func close(allCommitted: Bool) {
-        journal.close(allCommitted: allCommitted)
-        // The description goes last: segments left by a crash in between still find their session.
-        if allCommitted { unlink(descriptionPath) }
-    }
-    func suspend() { journal.suspend() }
-    /// Resumes the journal; a recovery by another process while it was suspended took its files,
-    /// so the description is written again for the segments from here on.
-    func resume() throws {
-        try journal.resume()
-        if access(descriptionPath, F_OK) != 0 { try? description.write(to: URL(fileURLWithPath: descriptionPath), options: .atomic) }
-    }
-    var canReadBack: Bool { journal.canReadBack }
-    func events(from seq: UInt64, through last: UInt64) -> [(event: RecordedEvent, digest: Digest)]? {
-        journal.events(from: seq, through: last)
-    }
-}
-
 extension LMDBEventLog {
     /// Where an early journal goes when the store's own `journal/new/` folder cannot be written:
     /// on Apple platforms `RouteLog/early-journals` in the app's Application Support folder, made
@@ -117,7 +83,7 @@ extension LMDBEventLog: EarlyJournalingEventLog {
         ((store as NSString).appendingPathComponent("journal") as NSString).appendingPathComponent("new")
     }
 
-    private static func begin(_ description: EarlyJournalDescription, in directory: String, unprotected: Bool) throws -> EarlyJournal {
+    private static func begin(_ description: EarlyJournalDescription, in directory: String, unprotected: Bool) throws -> Journal {
         let fm = FileManager.default
         var attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o700]
         #if canImport(Darwin) && !os(macOS)
@@ -136,8 +102,7 @@ extension LMDBEventLog: EarlyJournalingEventLog {
             throw LMDBEventLogError.lockFailed(path: path, reason: "cannot write the early journal's description: \((error as NSError).localizedDescription)")
         }
         do {
-            let journal = try Journal(directory: directory, session: SessionID(description.session), run: 1, head: 0)
-            return EarlyJournal(journal: journal, descriptionPath: path, description: encoded)
+            return try Journal(directory: directory, session: SessionID(description.session), run: 1, head: 0, early: (path, encoded))
         } catch {
             unlink(path)
             throw error
@@ -205,10 +170,10 @@ extension StoreJournals {
         let id = info.id
         let key = try context.sessionKey(id)
         try context.locks?.hold(id)
-        defer { context.finishWriting(id) }
+        defer { context.locks?.release(id) }
         var appended: ClosedRange<UInt64>?
-        try writer.perform(weight: max(1, entries.count)) { [self] txn, scratch in
-            var head = try records.loadOrCreateHead(txn, info, key, scratch)
+        try writer.perform(weight: max(1, entries.count)) { [context] txn, heads in
+            var head = try context.loadOrCreateHead(txn, info, key, heads)
             let stored = head.row.info.eventCount
             let missing = entries.filter { $0.seq > stored }
             if let first = missing.first, first.seq != stored + 1 {
@@ -216,7 +181,7 @@ extension StoreJournals {
             }
             if !missing.isEmpty {
                 let events = missing.map(\.recorded)
-                _ = try records.appendRecords(txn, &head, events, bodies: events.map { StoredPayload.eventBody($0.event) },
+                _ = try context.appendRecords(txn, &head, events, bodies: events.map { StoredPayload.eventBody($0.event) },
                                               id: id, key: key, collect: false)
                 appended = (stored + 1)...(stored + UInt64(missing.count))
             }
@@ -229,12 +194,10 @@ extension StoreJournals {
                 }
                 if !hasRuns {
                     if case .crashed = run.end { run.end = .crashed(recovered: UInt64(missing.count), lastSeq: head.row.info.eventCount) }
-                    try runs.write([run], prefix: head.row.eventPrefix, txn)
+                    try context.writeRuns([run], prefix: head.row.eventPrefix, txn)
                 }
             }
-            scratch[id] = head
-            let committed = head
-            return { [records] in records.rememberHead(committed, for: id) }
+            heads[id] = head
         }
         return appended
     }

@@ -17,9 +17,9 @@ struct JournalOverlay {
     var ends: [SessionID: [UInt32: RunEnd]] = [:]
 
     /// The seqs of `id` shown from a journal and not in the store (`nil` when there are none).
-    func journaled(_ id: SessionID, in records: RecordLog) -> ClosedRange<UInt64>? {
+    func journaled(_ id: SessionID, in context: StoreContext) -> ClosedRange<UInt64>? {
         guard let events = sessions[id]?.events, let first = events.first, let last = events.last else { return nil }
-        let stored = records.storedCount(id) ?? 0
+        let stored = context.storedCount(id) ?? 0
         let from = max(first.seq, stored + 1)
         return from <= last.seq ? from...last.seq : nil
     }
@@ -35,19 +35,19 @@ struct JournalOverlay {
         return out
     }
 
-    /// Calls `body` with the events `from ... through` of `id`: the stored ones from `records`,
+    /// Calls `body` with the events `from ... through` of `id`: the stored ones, read in `context`,
     /// then the journaled ones after them.
-    func read(_ id: SessionID, from: UInt64, through: UInt64, in records: RecordLog,
+    func read(_ id: SessionID, from: UInt64, through: UInt64, in context: StoreContext,
               _ body: (StoredEvent) throws -> Bool) throws {
-        guard let pending = sessions[id]?.events else { return try records.read(id, from: from, through: through, body) }
+        guard let pending = sessions[id]?.events else { return try context.read(id, from: from, through: through, body) }
         var next = max(from, 1)
         var stopped = false
-        try records.read(id, from: from, through: through) { e in
+        try context.read(id, from: from, through: through) { e in
             next = e.seq + 1
             if try !body(e) { stopped = true; return false }
             return true
         }
-        guard !stopped, next <= through, let stored = records.storedCount(id), next > stored else { return }
+        guard !stopped, next <= through, let stored = context.storedCount(id), next > stored else { return }
         for e in pending where e.seq >= next && e.seq <= through {
             guard e.seq == next else { return }
             if try !body(e) { return }

@@ -34,6 +34,10 @@ final class Journal: EventJournal, @unchecked Sendable {
     /// Told when the writer closes: whether everything was committed (the log then marks the run
     /// `clean`) and whether it was active (not suspended) until then.
     private let onClose: @Sendable (_ allCommitted: Bool, _ wasActive: Bool) -> Void
+    /// An early journal's description (see EarlyJournals.swift): its `.session` file and what it
+    /// holds, removed after the segments once every event is committed, and written again at a
+    /// resume when a recovery took it meanwhile.
+    private let early: (path: String, contents: Data)?
 
     // Touched only by `write` (the navigator's thread), except under `lock` at a rotation.
     private(set) var current: Segment?
@@ -58,11 +62,12 @@ final class Journal: EventJournal, @unchecked Sendable {
     var readCursor: (segmentFirstSeq: UInt64, offset: Int, seq: UInt64)?
 
     /// Creates the journal's first segment for events after `head`.
-    init(directory: String, session: SessionID, run: UInt32, head: UInt64,
+    init(directory: String, session: SessionID, run: UInt32, head: UInt64, early: (path: String, contents: Data)? = nil,
          onClose: @escaping @Sendable (_ allCommitted: Bool, _ wasActive: Bool) -> Void = { _, _ in }) throws {
         self.directory = directory
         self.session = session
         self.run = run
+        self.early = early
         self.onClose = onClose
         var rng = SystemRandomNumberGenerator()
         let t = String(rng.next() as UInt64, radix: 16)
@@ -227,6 +232,8 @@ final class Journal: EventJournal, @unchecked Sendable {
         // segments still start at a committed seq.
         for s in all.reversed() { s.release(remove: allCommitted) }
         if allCommitted, let parked { unlink(parked.path) }
+        // The description goes last: segments left by a crash in between still find their session.
+        if allCommitted, let early { unlink(early.path) }
     }
 
     /// Lets go of the files as the death of the process would (tests): no state is written and
@@ -260,6 +267,13 @@ final class Journal: EventJournal, @unchecked Sendable {
     }
 
     func resume() throws {
+        try resumeSegment()
+        // Recovered by another process while suspended, an early journal's description is written
+        // again for the segments from here on.
+        if let early, access(early.path, F_OK) != 0 { try? early.contents.write(to: URL(fileURLWithPath: early.path), options: .atomic) }
+    }
+
+    private func resumeSegment() throws {
         lock.lock()
         guard current == nil, let parked = suspended else {
             lock.unlock()

@@ -19,7 +19,7 @@ extension StoreJournals {
             guard let fds = JournalReader.lock(files, operation: LOCK_SH) else { report.skippedLive += 1; continue }
             let contents = JournalReader.read(session: id, token: token, files: files)
             fds.forEach { close($0) }
-            guard let info = try? records.session(id) else { continue }
+            guard let info = try? context.session(id) else { continue }
             let plan = plan(contents, info: info)
             if let problem = plan.problem { report.problems.append(problem) }
             if contents.run > 0 {
@@ -51,7 +51,7 @@ extension StoreJournals {
         }
         var replayer: Replayer
         do {
-            replayer = Replayer(state: try records.state(of: info.id, at: head), seq: head)
+            replayer = Replayer(state: try context.state(of: info.id, at: head), seq: head)
         } catch {
             return ([], "journal of session \(info.id): cannot read the stored state: \(error)")
         }
@@ -84,7 +84,7 @@ extension StoreJournals {
             guard let fds = JournalReader.lock(files, operation: LOCK_EX) else { report.skippedLive += 1; continue }
             defer { fds.forEach { close($0) } }
             let contents = JournalReader.read(session: id, token: token, files: files)
-            guard let info = try? records.session(id) else {
+            guard let info = try? context.session(id) else {
                 // The session was deleted: nothing to recover into.
                 files.forEach { unlink($0) }
                 continue
@@ -92,17 +92,17 @@ extension StoreJournals {
             let plan = plan(contents, info: info)
             if let problem = plan.problem { report.problems.append(problem) }
             let end = Self.runEnd(contents.state, recovered: plan.events, head: info.eventCount)
-            let endRun: (LMDBWriteTransaction, [UInt8]) throws -> Void = { [runs] txn, prefix in
+            let endRun: (LMDBWriteTransaction, [UInt8]) throws -> Void = { [context] txn, prefix in
                 guard contents.run > 0 else { return }
-                try runs.setEnd(txn, prefix: prefix, run: contents.run, to: end, onlyIfRunning: true)
+                try context.setRunEnd(txn, prefix: prefix, run: contents.run, to: end, onlyIfRunning: true)
             }
             do {
                 if !plan.events.isEmpty {
-                    _ = try records.append(plan.events.map(\.recorded), to: id, expectedSeq: info.eventCount, also: endRun)
+                    _ = try context.append(plan.events.map(\.recorded), to: id, expectedSeq: info.eventCount, also: endRun)
                 } else {
-                    try runs.updateRow(of: id, endRun)
+                    try context.updateRow(of: id, endRun)
                 }
-                context.finishWriting(id)
+                context.locks?.release(id)
             } catch {
                 report.problems.append("journal of session \(id) not recovered yet (it stays for the next open): \(error)")
                 continue

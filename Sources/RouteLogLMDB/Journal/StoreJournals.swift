@@ -2,24 +2,20 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 
 /// The store's journals: the files of the `journal` folder, one set per run of a navigator (see
-/// ``Journal``). It opens a run's journal, recovers the journals of writers that are gone into
-/// their sessions (`events` and the other record databases, through ``RecordLog``, and the run
-/// rows of `meta`, through ``SessionRuns``), and for a read-only log keeps the journaled events it
-/// shows beside the store (``JournalOverlay``).
+/// ``Journal``). It opens a run's journal (and the run's row in `meta`), recovers the journals of
+/// writers that are gone into their sessions (`events` and the other record databases, and the
+/// run rows), and for a read-only log keeps the journaled events it shows beside the store
+/// (``JournalOverlay``).
 final class StoreJournals: @unchecked Sendable {
     let context: StoreContext
-    let records: RecordLog
-    let runs: SessionRuns
 
     /// What the journals held when the log opened (set once, at open).
     private(set) var recovery = JournalRecovery()
     /// The journaled events a read-only log shows (set once, at open).
     private(set) var overlay: JournalOverlay?
 
-    init(_ context: StoreContext, records: RecordLog, runs: SessionRuns) {
+    init(_ context: StoreContext) {
         self.context = context
-        self.records = records
-        self.runs = runs
     }
 
     /// The folder of the store's journals.
@@ -50,14 +46,14 @@ final class StoreJournals: @unchecked Sendable {
         _ = try context.sessionKey(id)
         let liveWriter = recover(only: id).skippedLive > 0
         try context.locks?.hold(id)
-        let run = try runs.open(of: id, startedAt: context.options.clock(), start, previousIsLive: liveWriter)
+        let run = try context.openRun(of: id, startedAt: context.options.clock(), start, previousIsLive: liveWriter)
         let store = context.environment.path
         let journal = try Journal(directory: directory, session: id, run: run, head: head) { [weak self] allCommitted, wasActive in
             guard let self else { return }
-            if allCommitted { runs.end(of: id, run: run, .clean) }
+            if allCommitted { context.endRun(of: id, run: run, .clean) }
             if wasActive {
                 // The session is no longer being written: another window may restore it.
-                context.finishWriting(id)
+                context.locks?.release(id)
                 context.environment.navigatorStopped()
             } else if allCommitted && !context.environment.hasActiveNavigators {
                 // Released while suspended (a scene discarded in the background): writing the

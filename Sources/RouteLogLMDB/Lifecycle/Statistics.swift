@@ -29,7 +29,7 @@ extension StoreLifecycle {
         let path = context.path
         let space = try context.withRead("reading the statistics of \(path)") { _ in try context.environment.spaceInfo() }
         return try context.withRead("reading the statistics of \(path)") { txn in
-            let all = try records.sessions(txn)
+            let all = try context.sessions(txn)
             let file = LMDBEventLog.bytesOnDisk(at: path)
             return LMDBEventLog.Statistics(sessions: all.count, events: all.reduce(0) { $0 + $1.eventCount }, fileBytes: file,
                               liveBytes: try liveBytes(txn), freePages: space.freePages, pageSize: space.pageSize,

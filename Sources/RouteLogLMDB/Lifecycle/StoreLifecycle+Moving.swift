@@ -64,7 +64,7 @@ extension StoreLifecycle {
         for info in try source.sessions() {
             // `nil` until this store holds the session: a session without events (an extension
             // killed before its first commit) is created here all the same, with its runs.
-            var have = try? records.session(info.id).eventCount
+            var have = try? context.session(info.id).eventCount
             while have.map({ $0 < info.eventCount }) ?? true {
                 if left == 0 || wanted() { return false }
                 let from = have ?? 0
@@ -96,11 +96,11 @@ extension StoreLifecycle {
         let id = info.id
         let key = try context.sessionKey(id)
         try context.locks?.hold(id)
-        defer { context.finishWriting(id) }
+        defer { context.locks?.release(id) }
         let bodies = events.map { StoredPayload.eventBody($0.event) }
         var written = 0
-        try writer.perform(weight: max(1, events.count)) { [self] txn, scratch in
-            var head = try records.loadOrCreateHead(txn, info, key, scratch) { row in
+        try writer.perform(weight: max(1, events.count)) { [context] txn, heads in
+            var head = try context.loadOrCreateHead(txn, info, key, heads) { row in
                 if imported { try ImportMark.write(txn, row.eventPrefix, in: context.databases.meta) }
             }
             let stored = head.row.info.eventCount
@@ -108,16 +108,14 @@ extension StoreLifecycle {
             let have = Int(min(stored - offset, UInt64(events.count)))
             written = events.count - have
             if written > 0 {
-                _ = try records.appendRecords(txn, &head, Array(events[have...]), bodies: Array(bodies[have...]), id: id, key: key, collect: false)
+                _ = try context.appendRecords(txn, &head, Array(events[have...]), bodies: Array(bodies[have...]), id: id, key: key, collect: false)
             }
-            try self.runs.write(runs, prefix: head.row.eventPrefix, txn)
+            try context.writeRuns(runs, prefix: head.row.eventPrefix, txn)
             if let screens {
                 try SessionScreens.remove(prefix: head.row.eventPrefix, txn, in: context.databases.meta)
                 try SessionScreens(context: context).write(screens, prefix: head.row.eventPrefix, txn)
             }
-            scratch[id] = head
-            let committed = head
-            return { [records] in records.rememberHead(committed, for: id) }
+            heads[id] = head
         }
         return written
     }

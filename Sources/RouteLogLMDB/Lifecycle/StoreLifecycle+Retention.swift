@@ -51,7 +51,7 @@ extension StoreLifecycle {
         var exclusive: [SessionID: Int32] = [:]
         defer { for (id, fd) in exclusive { locks.unlinkAndClose(fd, id: id) } }
         var deleted: [SessionInfo] = []
-        try writer.perform(weight: 1) { [self] txn, scratch in
+        try writer.perform(weight: 1) { [self] txn, heads in
             let victims = try retentionVictims(policy, txn: txn, deletable: { id in
                 if locks.holds(id) { return false }
                 if exclusive[id] != nil { return true }
@@ -59,11 +59,10 @@ extension StoreLifecycle {
                 exclusive[id] = fd
                 return true
             }, delete: { [self] info in
-                try removeSession(txn, StoreKey.sessionBytes(info.id)!, info)
+                try context.removeSession(txn, StoreKey.sessionBytes(info.id)!, info)
             })
-            for v in victims { scratch[v.id] = nil }
+            for v in victims { heads[v.id] = nil }
             deleted = victims
-            return { [records] in for v in victims { records.forgetHead(v.id) } }
         }
         return deleted
     }
@@ -72,7 +71,7 @@ extension StoreLifecycle {
     /// transaction) when one is given, so the byte budget sees the pages it freed.
     private func retentionVictims(_ policy: LMDBEventLog.Retention, txn: LMDBReadTransaction, deletable: (SessionID) throws -> Bool,
                                   delete: ((SessionInfo) throws -> Void)?) throws -> [SessionInfo] {
-        let all = try records.sessions(txn)
+        let all = try context.sessions(txn)
         var remaining = all.count
         var victims: [SessionInfo] = []
         let cutoff: Int64? = policy.maxAge.map { age in

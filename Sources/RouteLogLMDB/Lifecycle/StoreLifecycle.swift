@@ -6,8 +6,6 @@
 /// taking a session that a log, in this process or another, is writing.
 struct StoreLifecycle {
     let context: StoreContext
-    let records: RecordLog
-    let runs: SessionRuns
 
     /// Deletes `ids` in one write transaction: all of them, or (when one is unknown or being
     /// written elsewhere) none (see ``LMDBEventLog/deleteSessions(_:)``).
@@ -26,24 +24,16 @@ struct StoreLifecycle {
             guard let fd = try locks.tryExclusive(id) else { throw LMDBEventLogError.sessionInUse(id) }
             exclusive.append((id, fd))
         }
-        try writer.perform(weight: max(1, ids.count)) { [self] txn, scratch in
+        try writer.perform(weight: max(1, ids.count)) { [context] txn, heads in
             var rows: [SessionRow] = []
             for (id, key) in zip(ids, keys) {
                 guard let row = try context.readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
                 rows.append(row)
             }
             for (row, key) in zip(rows, keys) {
-                try removeSession(txn, key, row.info)
-                scratch[row.info.id] = nil
+                try context.removeSession(txn, key, row.info)
+                heads[row.info.id] = nil
             }
-            return { [records] in for id in ids { records.forgetHead(id) } }
         }
-    }
-
-    /// Removes a session's row (under `key`), records, runs, screen records and import mark inside `txn`.
-    func removeSession(_ txn: LMDBWriteTransaction, _ key: [UInt8], _ info: SessionInfo) throws {
-        try runs.remove(prefix: StoreKey.eventPrefix(info), txn)
-        try SessionScreens.remove(prefix: StoreKey.eventPrefix(info), txn, in: context.databases.meta)
-        try records.removeSession(txn, key, info)
     }
 }

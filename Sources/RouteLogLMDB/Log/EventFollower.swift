@@ -42,7 +42,7 @@
                 index = 0
                 let from = next
                 var fetched: [StoredEvent] = []
-                try follower.log.read(follower.session, from: from, through: from + RecordLog.readChunk - 1) {
+                try follower.log.read(follower.session, from: from, through: from + StoreContext.readChunk - 1) {
                     fetched.append($0)
                     return true
                 }

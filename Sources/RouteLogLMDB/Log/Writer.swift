@@ -1,7 +1,8 @@
 import Foundation
 @_spi(Tools) import RouteLogCore
 
-/// The one thread that runs a log's write transactions.
+/// The one thread that runs a log's write transactions, and the keeper of the heads of the
+/// sessions they wrote.
 ///
 /// Callers hand it jobs and block until their job is committed (or failed). Jobs that arrive
 /// while a transaction is running are committed together in the next one (group commit). A job
@@ -11,9 +12,23 @@ import Foundation
 /// job so that one job's failure is reported to that caller alone. A full map is grown and the
 /// group retried by ``LMDBEnvironment/withWriteTransaction(syncOnCommit:_:)``.
 final class Writer: @unchecked Sendable {
-    /// Heads computed by earlier jobs of the group being written, not yet committed.
-    typealias Scratch = [SessionID: SessionHead]
-    typealias Body = (LMDBWriteTransaction, inout Scratch) throws -> () -> Void
+    /// A job: writes in the group's transaction, reading and updating the heads it sees.
+    typealias Body = (LMDBWriteTransaction, inout Heads) throws -> Void
+
+    /// The heads of the sessions this log has written, as the transaction being written sees them:
+    /// those committed before it, then what earlier jobs of the group put (a head they wrote, or
+    /// `nil` for a session they deleted). The writer keeps the group's heads once it commits, so a
+    /// job never needs an after-commit step of its own; a head that another handle or process made
+    /// stale is caught by ``StoreContext/loadHead(_:_:_:_:)``, which checks it against the stored row.
+    struct Heads {
+        fileprivate let committed: [SessionID: SessionHead]
+        fileprivate var changed: [SessionID: SessionHead?] = [:]
+
+        subscript(id: SessionID) -> SessionHead? {
+            get { changed[id] ?? committed[id] }
+            set { changed.updateValue(newValue, forKey: id) }
+        }
+    }
 
     /// Thrown by a job that fails after it has written: aborts the group's transaction, as an
     /// ``LMDBError`` does, and its caller gets `error`.
@@ -48,6 +63,8 @@ final class Writer: @unchecked Sendable {
     private var stopping = false
     private var running = true
     private var syncScheduled = false
+    /// The committed heads (see ``Heads``); touched only on the writer thread.
+    private var heads: [SessionID: SessionHead] = [:]
     /// At most this many events are written in one group transaction.
     private let maxGroupWeight = 100_000
 
@@ -103,7 +120,7 @@ final class Writer: @unchecked Sendable {
         stopping = true
         condition.broadcast()
         if Writer.isWriterThread {
-            // Released from a hook: the loop ends by itself after this group.
+            // Released on this thread (a job held the last reference): the loop ends by itself after this group.
             condition.unlock()
             return
         }
@@ -140,15 +157,15 @@ final class Writer: @unchecked Sendable {
     }
 
     private func run(_ jobs: [Job]) {
-        var hooks: [() -> Void] = []
+        var group = Heads(committed: heads)
         do {
             try environment.withWriteTransaction(syncOnCommit: syncOnCommit) { txn in
-                hooks.removeAll()
-                var scratch = Scratch()
+                // Run again from the committed heads when the map grew.
+                group = Heads(committed: heads)
                 for job in jobs {
                     job.error = nil
                     do {
-                        hooks.append(try job.body!(txn, &scratch))
+                        try job.body!(txn, &group)
                     } catch let error as LMDBError {
                         throw error
                     } catch let error as Abort {
@@ -158,8 +175,7 @@ final class Writer: @unchecked Sendable {
                     }
                 }
             }
-            for hook in hooks { hook() }
-            hooks.removeAll()
+            for (id, head) in group.changed { heads[id] = head }
             scheduleSync()
         } catch {
             if jobs.count > 1 {

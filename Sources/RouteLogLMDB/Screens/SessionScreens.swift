@@ -48,7 +48,6 @@ struct SessionScreens {
         try writer.perform(weight: records.count) { [self] txn, _ in
             guard let row = try context.readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
             try write(records, prefix: row.eventPrefix, txn)
-            return {}
         }
     }
 

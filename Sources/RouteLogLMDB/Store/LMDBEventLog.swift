@@ -1,12 +1,13 @@
 import Foundation
 @_spi(Tools) import RouteLogCore
 
-// The log owns the environment and composes parts that share its handles (`StoreContext`), each
-// in its folder: `RecordLog` (Log/: sessions, records, appending, reading), `SessionRuns` (Runs/:
-// run rows), `StoreJournals` (Journal/: a run's journal, recovery, the read-only overlay),
-// `StoreLifecycle` (Lifecycle/: deletes, retention, statistics, compaction, moving),
-// `SessionImporter` (Import/) and `Verifier` (Verification/). Its methods forward to them; the
-// extensions beside this file group them by part.
+// The log owns the environment and hands each call to the one place that does it: the shared
+// context (`StoreContext`: its handles, the writer thread, and the sessions and records every part
+// writes with, in Log/) for sessions, appends and reads; otherwise one part, each in its folder and
+// each over the context alone: `SessionRuns` (Runs/), `StoreJournals` (Journal/: a run's journal,
+// recovery, the read-only overlay), `StoreLifecycle` (Lifecycle/: deletes, retention, statistics,
+// compaction, moving), `SessionImporter` (Import/) and `Verifier` (Verification/). No part holds
+// another; a call that needs two (an import, then retention) is composed here.
 
 /// A durable, append-only, verifiable ``/RouteLogCore/EventLog`` in an LMDB store.
 ///
@@ -54,10 +55,10 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// The LMDB environment (shared with other logs on the same path in this process).
     @_spi(Tools) public let environment: LMDBEnvironment
 
-    /// The handles the parts share.
+    /// The handles the parts share, and the sessions and records they write with.
     let context: StoreContext
-    /// The append/read log, and the journals recovered into it (or shown beside it, read-only).
-    let records: RecordLog, journals: StoreJournals
+    /// The journals recovered into the store (or shown beside it, read-only).
+    let journals: StoreJournals
     /// The runs of the sessions.
     let runs: SessionRuns
     /// Deletes, retention, statistics, compaction and moving; imports, which apply retention.
@@ -75,12 +76,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             path: path, options: options, environment: environment, databases: databases,
             writer: options.readOnly ? nil : Writer(environment: environment, durability: options.durability),
             locks: options.readOnly ? nil : SessionLocks(storePath: path))
-        records = RecordLog(context)
         runs = SessionRuns(context: context)
-        journals = StoreJournals(context, records: records, runs: runs)
-        lifecycle = StoreLifecycle(context: context, records: records, runs: runs)
-        importer = SessionImporter(context: context, records: records, lifecycle: lifecycle)
-        verifier = Verifier(context: context, records: records)
+        journals = StoreJournals(context)
+        lifecycle = StoreLifecycle(context: context)
+        importer = SessionImporter(context: context)
+        verifier = Verifier(context: context)
     }
 
     deinit {
@@ -156,25 +156,25 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     // MARK: Sessions
 
     public func createSession(_ new: NewSession) throws -> SessionInfo {
-        let id = try records.createSession(new, createdAt: options.clock())
+        let id = try context.createSession(new, createdAt: options.clock())
         try lifecycle.applyRetention()
         return try session(id)
     }
 
     public func sessions() throws -> [SessionInfo] {
-        let all = try records.sessions()
+        let all = try context.sessions()
         guard let overlay = journals.overlay else { return all }
         return all.map(overlay.session)
     }
 
     public func session(_ id: SessionID) throws -> SessionInfo {
-        let info = try records.session(id)
+        let info = try context.session(id)
         return journals.overlay?.session(info) ?? info
     }
 
     /// The hash of a session's last record (zero when it has none): the head of its chain.
     @_spi(Tools) public func headHash(of id: SessionID) throws -> Digest {
-        try records.headHash(of: id)
+        try context.headHash(of: id)
     }
 
     // MARK: Events
@@ -188,7 +188,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     ///   (nothing is written); `EventLogError.sessionNotFound`; ``LMDBEventLogError``.
     @discardableResult
     public func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
-        try records.append(events, to: id, expectedSeq: expectedSeq)
+        try context.append(events, to: id, expectedSeq: expectedSeq)
     }
 
     /// Calls `body` with the events `from ... through`, in order (see ``/RouteLogCore/EventLog/read(_:from:through:_:)``).
@@ -200,18 +200,18 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// - Throws: `EventLogError.sessionNotFound`; ``LMDBEventLogError/corruptRecord(session:seq:reason:)``
     ///   for a record that is garbled, truncated or missing.
     public func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
-        guard let overlay = journals.overlay else { return try records.read(id, from: from, through: through, body) }
-        try overlay.read(id, from: from, through: through, in: records, body)
+        guard let overlay = journals.overlay else { return try context.read(id, from: from, through: through, body) }
+        try overlay.read(id, from: from, through: through, in: context, body)
     }
 
     /// How many stored events ``read(_:from:through:_:)`` reads in one read transaction: the
     /// events `from + k·readChunk ..< from + (k+1)·readChunk` are read together, and a corrupt or
     /// missing record fails its whole chunk (none of its events reach `body`).
-    @_spi(Tools) public static var readChunk: UInt64 { RecordLog.readChunk }
+    @_spi(Tools) public static var readChunk: UInt64 { StoreContext.readChunk }
 
     /// The latest stored snapshot at or before `seq` (see ``/RouteLogCore/EventLog/snapshot(_:atOrBefore:)``).
     public func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
-        try records.snapshot(id, atOrBefore: seq)
+        try context.snapshot(id, atOrBefore: seq)
     }
 
     /// The events of a session from `seq` on, including those appended later by this or another
@@ -257,5 +257,209 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         reducer: (inout NavigationState, Event, UInt64) -> Outcome = { state, event, seq in state.apply(event, seq: seq) }
     ) throws -> VerificationReport {
         try verifier.verify(session: id, reducer: reducer)
+    }
+}
+
+// MARK: Deleting sessions, retention, statistics, compaction and moving (``StoreLifecycle``)
+
+extension LMDBEventLog {
+    /// Deletes a session: its events, snapshots and row go in one write transaction, so a reader
+    /// sees the whole session or none of it, and a crash leaves it whole or gone.
+    ///
+    /// If this log is writing the session, it stops (as ``finishWriting(_:)``) and the session
+    /// is deleted.
+    ///
+    /// - Throws: `EventLogError.sessionNotFound`; ``LMDBEventLogError/sessionInUse(_:)`` when
+    ///   another log or process is writing it (nothing is deleted); ``LMDBEventLogError``.
+    public func deleteSession(_ id: SessionID) throws {
+        try deleteSessions([id])
+    }
+
+    /// Deletes several sessions in one write transaction: all of them, or (when one is unknown or
+    /// being written elsewhere) none.
+    public func deleteSessions(_ ids: [SessionID]) throws {
+        try lifecycle.deleteSessions(ids)
+    }
+
+    /// Ends this log's claim on a session it created or appended to: from now on retention (and
+    /// other logs' ``deleteSession(_:)``) may delete it. A later append claims it again. Closing
+    /// the log, or the process ending in any way, ends every claim.
+    public func finishWriting(_ id: SessionID) {
+        context.locks?.release(id)
+    }
+
+    /// Applies ``Options/retention`` now; returns the sessions it deleted. Sessions being written
+    /// (by this log or any other, in any process) are skipped.
+    @discardableResult
+    public func applyRetention() throws -> [SessionInfo] {
+        try lifecycle.applyRetention()
+    }
+
+    /// Applies `policy` now (see ``Retention``), or with `dryRun` only says what it would delete.
+    @discardableResult
+    @_spi(Tools) public func applyRetention(_ policy: Retention, dryRun: Bool = false) throws -> [SessionInfo] {
+        try lifecycle.applyRetention(policy, dryRun: dryRun)
+    }
+
+    /// The store's counts and sizes, from one read transaction.
+    public func statistics() throws -> Statistics {
+        try lifecycle.statistics()
+    }
+
+    /// Writes a compacted copy of the store into `directory` (created if missing; it must be
+    /// empty): `mdb_env_copy2` with `MDB_CP_COMPACT`, which reads in one read transaction, so an
+    /// app may keep writing meanwhile; the copy holds what was committed when it began.
+    ///
+    /// The copy is written into a temporary directory beside `directory` (`.NAME.compact-PID`),
+    /// given the store's file modes, and renamed into place once complete, so a failure (a full
+    /// disk) or a kill never leaves a half-written store at `directory`; a failed copy's temporary
+    /// directory is removed, and one left by a killed copy is removed by the next.
+    @_spi(Tools) public func compactCopy(to directory: String) throws {
+        try lifecycle.compactCopy(to: directory)
+    }
+
+    /// Moves every session of the store at `path` into this store, exactly once, keeping each
+    /// session's id, label, app name and version, creation time, events and runs: an app's
+    /// extension records into a small store of its own in the App Group container, and the app
+    /// calls this at launch and when it returns to the foreground.
+    ///
+    /// The other store is opened with ``Options/oneProcessAtATime``, so never while its extension
+    /// has it open (then nothing happens and ``MovedSessions/busy`` is set), and the extension's
+    /// own journals are recovered first, as any read-write open does. A session is written into
+    /// this store in transactions of at most 500 events (created with its own id when absent, else
+    /// continued after the events this store already has), and deleted from the other store only
+    /// once this store committed all of them: a move killed at any point leaves each event in one
+    /// store or the other, and the next move continues it. The move never keeps the extension out:
+    /// before each transaction it checks whether an extension's open waits for the store, and if
+    /// so it lets go of the store at once and sets ``MovedSessions/busy`` (the sessions moved whole
+    /// so far are listed; the next move goes on from there). An extension's open therefore waits
+    /// for one transaction at most, never for the whole move. Nothing happens when there is no
+    /// store at `path`.
+    ///
+    /// - Throws: ``LMDBEventLogError`` when this store cannot be written, or the other cannot be
+    ///   read.
+    public func moveSessions(fromStoreAt path: String) throws -> MovedSessions {
+        try lifecycle.moveSessions(fromStoreAt: path)
+    }
+}
+
+// MARK: Exporting and importing fixtures (``FixtureExport``, ``SessionImporter``)
+
+extension LMDBEventLog {
+    /// Exports a session as a fixture: its events with their metadata, a session header (label,
+    /// app, app version, creation time) and an expectation recorded from the log (every stored
+    /// outcome, the state after the last event and its digest).
+    ///
+    /// - Parameters:
+    ///   - session: the session to export.
+    ///   - name: the fixture's name; the session's label (or id, when the label is empty) by default.
+    ///   - description: what the fixture shows.
+    /// - Throws: `EventLogError.sessionNotFound`, ``LMDBEventLogError``.
+    @_spi(Tools) public func exportFixture(session id: SessionID, name: String? = nil, description: String = "") throws -> Fixture {
+        try FixtureExport.fixture(of: id, in: self, name: name, description: description)
+    }
+
+    /// Imports a fixture as a new session, keeping its session header (label, app, app version,
+    /// creation time) and every event's metadata. The session and its events are written in one
+    /// transaction: an import that fails (a full disk) or is killed midway leaves no session.
+    ///
+    /// - Parameter label: overrides the label from the fixture's header (or its name).
+    /// - Returns: the new session.
+    /// - Throws: ``LMDBEventLogError``, e.g. ``LMDBEventLogError/readOnly(path:)``.
+    @discardableResult
+    @_spi(Tools) public func importFixture(_ fixture: Fixture, label: String? = nil) throws -> SessionInfo {
+        let id = try importer.importFixture(fixture, label: label).id
+        try lifecycle.applyRetention()
+        return try context.session(id)
+    }
+
+    /// Begins an import of fixture or export files whose sessions enter the store together, each
+    /// file read once (see ``FixtureImport``).
+    ///
+    /// - Throws: ``LMDBEventLogError/readOnly(path:)`` for a read-only log.
+    @_spi(Tools) public func beginImport() throws -> FixtureImport {
+        _ = try context.requireWriter()
+        return FixtureImport(self)
+    }
+
+    /// Imports a fixture or export file as a new session in bounded memory: the file is read
+    /// again and its events are written as they are read, in transactions of 32,768 events, the
+    /// session's row in the last one. A failure or a kill midway leaves no session, as
+    /// ``importFixture(_:label:)``: what was written is removed then, or at the store's next
+    /// read-write open.
+    ///
+    /// - Parameters:
+    ///   - path: the file, already checked by ``Fixture/scan(contentsOf:event:bytesRead:)``.
+    ///   - checked: what that check returned; the file must still read the same (else
+    ///     ``FixtureError`` says it changed, and nothing is written).
+    ///   - label: overrides the label from the file's header (or its name).
+    ///   - progress: called with the number of events handed to the store so far, after each batch.
+    /// - Throws: ``FixtureError``, ``LMDBEventLogError``.
+    @discardableResult
+    @_spi(Tools) public func importFixture(contentsOf path: String, checked: (header: Fixture, eventCount: Int), label: String? = nil,
+                              progress: (Int) -> Void = { _ in }) throws -> SessionInfo {
+        let id = try importer.importFixture(contentsOf: path, checked: checked, label: label,
+                                            transactionEvents: SessionImporter.importTransactionEvents, progress: progress).id
+        try lifecycle.applyRetention()
+        return try context.session(id)
+    }
+}
+
+// MARK: Runs and journals (``SessionRuns``, ``StoreJournals``)
+
+extension LMDBEventLog: JournalingEventLog {
+    /// What this log found in the store's journals when it opened: what it recovered (read-write)
+    /// or shows beside the stored events (read-only), and what it could not.
+    @_spi(Tools) public var journalRecovery: JournalRecovery { journals.recovery }
+
+    /// The folder of the store's journals.
+    @_spi(Tools) public var journalDirectory: String { journals.directory }
+
+    /// The seqs of `id` that a read-only log shows from a crashed writer's journal, not yet in the
+    /// store (`nil` when there are none): `routelog` marks them as recovered.
+    @_spi(Tools) public func journaled(_ id: SessionID) -> ClosedRange<UInt64>? {
+        journals.overlay?.journaled(id, in: context)
+    }
+
+    /// Starts a run of `id` (see ``/RouteLogCore/RunInfo``) and opens its journal: a navigator on this log calls
+    /// it when it opens, so that each of its calls survives the death of the process.
+    ///
+    /// How the session's previous run ended is never guessed here: the journal of a writer that
+    /// is gone is recovered first (its state says crashed, suspended or exited); a previous run
+    /// still `open` after that, with no live writer and no journal, ends `unknown`. A session from
+    /// before runs were recorded gets a first run of unknown end for its events.
+    public func beginRun(of id: SessionID, head: UInt64, _ start: RunStart) throws -> any EventJournal {
+        try journals.beginRun(of: id, head: head, start)
+    }
+
+    /// Whether a navigator writes `id`: one of this process, active or suspended (a suspended
+    /// navigator holds no lock, but its session stays its own within the process), or an active
+    /// one of another process (its writer lock is held). A suspended navigator of another process
+    /// holds nothing, so its session counts as free there (see "The app's own scenes" in
+    /// <doc:SharingAStore>).
+    public func isBeingWritten(_ id: SessionID) -> Bool {
+        if ProcessSessions.shared.contains(store: environment.path, id) { return true }
+        return context.locks?.isHeld(id) ?? SessionLocks(storePath: path).isHeld(id)
+    }
+
+    /// The navigator of `id` suspends (its journal is suspended and holds everything the log does
+    /// not): the session's writer lock goes, and when no navigator of this store is active in the
+    /// process any more, the LMDB environment is released, with its files and their locks.
+    public func suspendWriting(_ id: SessionID) {
+        runs.suspendWriting(id)
+    }
+
+    /// The navigator of `id` resumes run `run`: it holds the session's writer lock again, and a
+    /// run that a recovery in another process ended while it was suspended is open again. The
+    /// environment opens again with this transaction.
+    public func resumeWriting(_ id: SessionID, run: Int) throws {
+        try runs.resumeWriting(id, run: run)
+    }
+
+    /// The runs of a session, oldest first. A reader of a store whose app crashed sees the crashed
+    /// run's end before the next read-write open recovers it.
+    public func runs(of id: SessionID) throws -> [RunInfo] {
+        let stored = try runs.runs(of: id)
+        return journals.overlay?.runs(stored, of: id) ?? stored
     }
 }

@@ -3,6 +3,12 @@
 /// What the parts of an ``LMDBEventLog`` share: the store's path and options, its environment and
 /// database handles, the writer thread and the session locks (both `nil` when read-only). Each part
 /// keeps its own copy (its members are constants), so reaching a handle is one load.
+///
+/// Its extensions in `Log/` are the sessions and records every part writes and reads with, inside
+/// a transaction it is given or in one it runs: creating and numbering sessions, appending (a
+/// session's head, its records, call sites and snapshots), reading records against their chain,
+/// and removing sessions; those in `Runs/` write run rows. They keep no state: the heads of the
+/// sessions written are the writer's (``Writer/Heads``).
 struct StoreContext: Sendable {
     /// The store's directory, as given to ``LMDBEventLog/open(at:options:)``.
     let path: String
@@ -49,10 +55,5 @@ struct StoreContext: Sendable {
         } catch {
             throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "\(error)")
         }
-    }
-
-    /// Ends this log's claim on session `id` (see ``LMDBEventLog/finishWriting(_:)``).
-    func finishWriting(_ id: SessionID) {
-        locks?.release(id)
     }
 }

@@ -4,7 +4,6 @@
 /// (`sites`) as they are stored and checks them against their checksum chain and a fresh replay.
 struct Verifier {
     let context: StoreContext
-    let records: RecordLog
 
     /// Checks session `id` against a replay with `reducer` (see
     /// ``LMDBEventLog/verify(session:reducer:)``).
@@ -49,7 +48,7 @@ struct Verifier {
 
         var next: UInt64 = 1
         while report.failure == nil && next <= count {
-            let end = min(count, next &+ RecordLog.readChunk - 1)
+            let end = min(count, next &+ StoreContext.readChunk - 1)
             try context.withRead("verifying session \(id)") { txn in
                 var expected = next
                 try txn.forEach(in: context.databases.events, from: StoreKey.event(key, next)) { k, v in
@@ -74,7 +73,7 @@ struct Verifier {
                         return false
                     }
                     let recorded: RecordedEvent
-                    do { recorded = try records.decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
+                    do { recorded = try context.decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
                         fail(seq, .checksum, "payload unreadable: \(error)")
                         return false
                     }

@@ -3,7 +3,7 @@ import Foundation
 
 // Decoding stored event records, each against the checksum chain of its session.
 
-extension RecordLog {
+extension StoreContext {
     /// Parses a stored event record and checks its checksum, chained to `chain.previous`.
     func checkedRecord(_ bytes: UnsafeRawBufferPointer, session: SessionID, seq: UInt64, previous: Digest) throws -> RawRecord {
         let raw: RawRecord

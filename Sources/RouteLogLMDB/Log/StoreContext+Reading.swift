@@ -3,7 +3,7 @@ import Foundation
 
 // Reading a session's stored events and snapshots (see `EventLog/read(_:from:through:_:)`).
 
-extension RecordLog {
+extension StoreContext {
     /// How many events one read transaction decodes before handing them to the caller.
     static let readChunk: UInt64 = 512
 
@@ -20,9 +20,9 @@ extension RecordLog {
         // it), the time base and the call sites read so far.
         var chain: RecordChain?
         while next <= through {
-            let chunk: [StoredEvent] = try context.withRead("reading session \(id)") { txn in
+            let chunk: [StoredEvent] = try withRead("reading session \(id)") { txn in
                 // Checked in every chunk: a session deleted meanwhile is gone, not corrupt.
-                guard let row = try context.readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
+                guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
                 if last == nil { last = min(through, row.info.eventCount) }
                 let prefix = row.eventPrefix
                 let end = min(last!, next &+ Self.readChunk - 1)
@@ -54,8 +54,8 @@ extension RecordLog {
     /// The latest stored snapshot at or before `seq` (see ``EventLog/snapshot(_:atOrBefore:)``).
     func snapshot(_ id: SessionID, atOrBefore seq: UInt64) throws -> Snapshot? {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        return try context.withRead("reading a snapshot of session \(id)") { txn in
-            guard let prefix = try context.readRow(txn, id, key)?.eventPrefix else { throw EventLogError.sessionNotFound(id) }
+        return try withRead("reading a snapshot of session \(id)") { txn in
+            guard let prefix = try readRow(txn, id, key)?.eventPrefix else { throw EventLogError.sessionNotFound(id) }
             return try txn.withLastEntry(in: databases.snapshots, before: StoreKey.event(prefix, seq == .max ? seq : seq + 1)) { k, v -> Snapshot? in
                 guard let at = StoreKey.seq(k, session: prefix) else { return nil }
                 do { return Snapshot(seq: at, state: try SnapshotCodec.decode(v)) } catch {

@@ -1,53 +1,25 @@
 @_spi(Tools) import RouteLogCore
 
-/// The append/read log of a store: session rows (`sessions`), event records (`events`),
-/// snapshots (`snapshots`) and call sites (`sites`), and in `meta` the session entry counter.
-///
-/// It creates sessions, appends events (on the writer thread, in the transactions of
-/// ``Writer``), reads them back checked against their checksum chain, and keeps the head of each
-/// session it wrote so that the next append need not rebuild it. What it reads is the store
-/// itself: the events a read-only log shows from a crashed writer's journal are added by
-/// ``StoreJournals``.
-final class RecordLog: @unchecked Sendable {
-    let context: StoreContext
-    var databases: StoreDatabases { context.databases }
+// The sessions of a store (`sessions`, and in `meta` the session entry counter): creating,
+// numbering, listing and removing them, for every part of the log.
 
-    /// Heads of the sessions this log has written; touched only on the writer thread.
-    private var heads: [SessionID: SessionHead] = [:]
-
-    init(_ context: StoreContext) {
-        self.context = context
-    }
-
-    /// The cached head of `id` (on the writer thread).
-    func cachedHead(_ id: SessionID) -> SessionHead? { heads[id] }
-
-    /// Drops the cached head of a deleted session (on the writer thread).
-    func forgetHead(_ id: SessionID) { heads[id] = nil }
-
-    /// Keeps `head` as `id`'s head (on the writer thread, after the commit that wrote it).
-    func rememberHead(_ head: SessionHead, for id: SessionID) { heads[id] = head }
-
-    // MARK: Sessions
-
+extension StoreContext {
     /// Creates a session with a given creation time and, with `events`, its events, all in one
     /// transaction: the session appears with all its events or not at all. `also` writes more in
     /// that transaction, given the session's key prefix. Returns the new session's id.
     func createSession(_ new: NewSession, createdAt: Int64, events: [RecordedEvent] = [],
                        also: ((LMDBWriteTransaction, [UInt8]) throws -> Void)? = nil) throws -> SessionID {
-        let writer = try context.requireWriter()
+        let writer = try requireWriter()
         let (info, key) = try claimNewSession(new, createdAt: createdAt)
         let id = info.id
         let bodies = events.map { StoredPayload.eventBody($0.event) }
-        try writer.perform(weight: max(1, events.count)) { [self] txn, scratch in
+        try writer.perform(weight: max(1, events.count)) { [self] txn, heads in
             let row = try numberedRow(txn, info)
             try txn.put(row.encode(), forKey: key, in: databases.sessions, options: .noOverwrite)
             try also?(txn, row.eventPrefix)
             var head = SessionHead(emptySession: row)
             if !events.isEmpty { _ = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key, collect: false) }
-            scratch[id] = head
-            let committed = head
-            return { [self] in rememberHead(committed, for: id) }
+            heads[id] = head
         }
         return id
     }
@@ -57,10 +29,10 @@ final class RecordLog: @unchecked Sendable {
     func claimNewSession(_ new: NewSession, createdAt: Int64) throws -> (SessionInfo, key: [UInt8]) {
         var rng = SystemRandomNumberGenerator()
         let id = SessionID.v7(milliseconds: createdAt, random: (rng.next(), rng.next()))
-        let key = try context.sessionKey(id)
-        try context.locks?.hold(id)
+        let key = try sessionKey(id)
+        try locks?.hold(id)
         let info = SessionInfo(id: id, label: new.label, appName: new.appName, appVersion: new.appVersion, createdAt: createdAt,
-                               enteredAt: context.options.clock())
+                               enteredAt: options.clock())
         return (info, key)
     }
 
@@ -88,14 +60,14 @@ final class RecordLog: @unchecked Sendable {
 
     /// Every stored session, in entry order.
     func sessions() throws -> [SessionInfo] {
-        try context.withRead("listing sessions in \(context.path)") { txn in try sessions(txn) }
+        try withRead("listing sessions in \(path)") { txn in try sessions(txn) }
     }
 
     /// One stored session. Throws `EventLogError.sessionNotFound`.
     func session(_ id: SessionID) throws -> SessionInfo {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        guard let info = try context.withRead("reading session \(id)", { txn in
-            try context.readRow(txn, id, key).map { row in
+        guard let info = try withRead("reading session \(id)", { txn in
+            try readRow(txn, id, key).map { row in
                 var info = row.info
                 info.imported = try isImported(txn, info)
                 return info
@@ -109,7 +81,7 @@ final class RecordLog: @unchecked Sendable {
     /// The hash of a session's last record (zero when it has none): the head of its chain.
     func headHash(of id: SessionID) throws -> Digest {
         guard let key = StoreKey.sessionBytes(id),
-              let row = try context.withRead("reading session \(id)", { try context.readRow($0, id, key) }) else {
+              let row = try withRead("reading session \(id)", { try readRow($0, id, key) }) else {
             throw EventLogError.sessionNotFound(id)
         }
         return row.headHash
@@ -118,7 +90,7 @@ final class RecordLog: @unchecked Sendable {
     /// The session's event count in the store (`nil` when it has no row or cannot be read).
     func storedCount(_ id: SessionID) -> UInt64? {
         guard let key = StoreKey.sessionBytes(id) else { return nil }
-        return try? context.withRead("reading session \(id)") { try context.readRow($0, id, key)?.info.eventCount }
+        return try? withRead("reading session \(id)") { try readRow($0, id, key)?.info.eventCount }
     }
 
     /// Every session's info, in entry order, read in `txn`.
@@ -148,10 +120,12 @@ final class RecordLog: @unchecked Sendable {
         try txn.value(forKey: ImportMark.key(StoreKey.eventPrefix(info)), in: databases.meta) != nil
     }
 
-    /// Removes a session's row (under `key`), its records and its import mark inside `txn` (its
-    /// runs are ``SessionRuns``').
+    /// Removes a session's row (under `key`), its records, runs, screen records and import mark
+    /// inside `txn`.
     func removeSession(_ txn: LMDBWriteTransaction, _ key: [UInt8], _ info: SessionInfo) throws {
         let prefix = StoreKey.eventPrefix(info)
+        try removeRuns(prefix: prefix, txn)
+        try SessionScreens.remove(prefix: prefix, txn, in: databases.meta)
         try removeRecords(txn, prefix: prefix)
         _ = try txn.delete(forKey: ImportMark.key(prefix), in: databases.meta)
         try txn.delete(forKey: key, in: databases.sessions)

@@ -1,27 +1,27 @@
 @_spi(Tools) import RouteLogCore
 
-// Appending: a session's head, loaded or cached, and the records, call sites, snapshots and row an
-// append writes in its transaction.
+// Appending: a session's head, loaded or kept by the writer, and the records, call sites, snapshots
+// and row an append writes in its transaction.
 
-extension RecordLog {
+extension StoreContext {
     /// The head of `info`'s session, its row created with `info`'s id and metadata when the store
     /// does not hold it (a move from an extension's store, an early journal's recovery); `created`
     /// runs in the same transaction after a new row is written.
-    func loadOrCreateHead(_ txn: LMDBWriteTransaction, _ info: SessionInfo, _ rowKey: [UInt8], _ scratch: Writer.Scratch,
+    func loadOrCreateHead(_ txn: LMDBWriteTransaction, _ info: SessionInfo, _ rowKey: [UInt8], _ heads: Writer.Heads,
                           created: (SessionRow) throws -> Void = { _ in }) throws -> SessionHead {
-        if try context.readRow(txn, info.id, rowKey) != nil { return try loadHead(txn, info.id, rowKey, scratch) }
+        if try readRow(txn, info.id, rowKey) != nil { return try loadHead(txn, info.id, rowKey, heads) }
         let fresh = SessionInfo(id: info.id, label: info.label, appName: info.appName, appVersion: info.appVersion,
-                                createdAt: info.createdAt, enteredAt: context.options.clock())
+                                createdAt: info.createdAt, enteredAt: options.clock())
         let row = try numberedRow(txn, fresh)
         try txn.put(row.encode(), forKey: rowKey, in: databases.sessions, options: .noOverwrite)
         try created(row)
         return SessionHead(emptySession: row)
     }
 
-    /// The head of a session as stored, from the cache when it is current.
-    func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ rowKey: [UInt8], _ scratch: Writer.Scratch) throws -> SessionHead {
-        guard let row = try context.readRow(txn, id, rowKey) else { throw EventLogError.sessionNotFound(id) }
-        if let cached = scratch[id] ?? cachedHead(id), cached.row.info == row.info, cached.row.headHash == row.headHash {
+    /// The head of a session as stored, the writer's (`heads`) when it is current.
+    func loadHead(_ txn: LMDBReadTransaction, _ id: SessionID, _ rowKey: [UInt8], _ heads: Writer.Heads) throws -> SessionHead {
+        guard let row = try readRow(txn, id, rowKey) else { throw EventLogError.sessionNotFound(id) }
+        if let cached = heads[id], cached.row.info == row.info, cached.row.headHash == row.headHash {
             return cached
         }
         // Another handle or process wrote since: rebuild from the latest snapshot.
@@ -77,22 +77,24 @@ extension RecordLog {
     }
 
     /// Appends a batch in one transaction (see ``LMDBEventLog/append(_:to:expectedSeq:)``), with
-    /// `also` writing more in the same transaction (given the session's key prefix).
+    /// `also` writing more in the same transaction (given the session's key prefix): the events are
+    /// encoded here, written in the writer's transaction after the session's head, and the writer
+    /// keeps the head they leave once it commits.
     func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64,
                 also: ((LMDBWriteTransaction, [UInt8]) throws -> Void)? = nil) throws -> [StoredEvent] {
-        let writer = try context.requireWriter()
+        let writer = try requireWriter()
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
-        try context.locks?.hold(id)
+        try locks?.hold(id)
         // Encode the events on the caller's thread, so concurrent appenders share the work (their
         // metadata depends on the session's head, so it is encoded in the transaction).
         let bodies = events.map { StoredPayload.eventBody($0.event) }
         var result: [StoredEvent] = []
         defer {
             // A session that is not there (deleted meanwhile) is not claimed.
-            if result.isEmpty && !events.isEmpty, (try? session(id)) == nil { context.locks?.release(id) }
+            if result.isEmpty && !events.isEmpty, (try? session(id)) == nil { locks?.release(id) }
         }
-        try writer.perform(weight: max(1, events.count)) { [self] txn, scratch in
-            var head = try loadHead(txn, id, key, scratch)
+        try writer.perform(weight: max(1, events.count)) { [self] txn, heads in
+            var head = try loadHead(txn, id, key, heads)
             let actual = head.row.info.eventCount
             guard actual == expectedSeq else {
                 throw EventLogError.conflict(session: id, expected: expectedSeq, actual: actual)
@@ -105,10 +107,8 @@ extension RecordLog {
             // Nothing above wrote; from here on only LMDB errors can throw (and abort the group).
             let stored = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key)
             try also?(txn, head.row.eventPrefix)
-            scratch[id] = head
+            heads[id] = head
             result = stored
-            let committed = head
-            return { [self] in rememberHead(committed, for: id) }
         }
         return result
     }
@@ -119,8 +119,7 @@ extension RecordLog {
     func appendRecords(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: [[UInt8]],
                        id: SessionID, key: [UInt8], writeRow: Bool = true, collect: Bool = true) throws -> [StoredEvent] {
         let actual = head.row.info.eventCount
-        let interval = context.options.snapshotInterval
-        let databases = self.databases
+        let interval = options.snapshotInterval
         var stored: [StoredEvent] = []
         if collect { stored.reserveCapacity(events.count) }
         var hash = head.row.headHash
