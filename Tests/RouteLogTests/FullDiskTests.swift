@@ -23,9 +23,9 @@ import Testing
     static func unmount(_ path: String) { _ = try? runTool("/bin/umount", [path]) }
 
     @Test(.timeLimit(.minutes(6))) func aFullDiskFailsTheJournalInOneLineAndLosesNothing() async throws {
-        let saved = Journal.reservation
-        Journal.reservation = .zeros
-        defer { Journal.reservation = saved }
+        let saved = JournalWriter.reservation
+        JournalWriter.reservation = .zeros
+        defer { JournalWriter.reservation = saved }
         let dir = try TempDir()
         let disk = try Self.smallDisk(dir, size: "3m")
         defer { Self.unmount(disk) }
@@ -42,10 +42,10 @@ import Testing
         let nav = try Navigator<PodRoute>(log: log, session: NewSession(label: "full"), clock: fixedClock, retryDelay: 0.05)
         #expect(nav.journal == nil)
         #expect(throws: LMDBEventLogError.self) {
-            _ = try Journal(directory: store + "/journal", session: nav.session, run: 9, head: 0)
+            _ = try JournalWriter(directory: store + "/journal", session: nav.session, run: 9, head: 0)
         }
         do {
-            _ = try Journal(directory: store + "/journal", session: nav.session, run: 9, head: 0)
+            _ = try JournalWriter(directory: store + "/journal", session: nav.session, run: 9, head: 0)
         } catch {
             #expect("\(error)".contains("cannot allocate 1048576 bytes for the journal segment: No space left on device"))
             #expect(!"\(error)".contains("\n"))
@@ -64,7 +64,7 @@ import Testing
         #expect(try log.events(nav.session).map(\.seq) == Array(1...300))
         #expect(nav.recordingError == nil)
         // With room, the same reservation makes whole segments.
-        let journal = try Journal(directory: store + "/journal", session: nav.session, run: 9, head: 300)
+        let journal = try JournalWriter(directory: store + "/journal", session: nav.session, run: 9, head: 300)
         var st = stat()
         let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: store + "/journal").first { $0.hasSuffix(".rlj") })
         #expect(stat(store + "/journal/" + segment, &st) == 0)

@@ -29,7 +29,7 @@ final class GatedJournalingLog: GatedLog, JournalingEventLog, @unchecked Sendabl
     @Test func theJournalGivesBackItsUncommittedEventsAcrossSegments() throws {
         let dir = try TempDir()
         let events = writerEvents(seed: 0x5EED, count: 50_000)
-        let journal = try Journal(directory: dir.path("journal"), session: SessionID("0190b7a0-0000-7000-8000-000000000001"), run: 1, head: 0)
+        let journal = try JournalWriter(directory: dir.path("journal"), session: SessionID("0190b7a0-0000-7000-8000-000000000001"), run: 1, head: 0)
         defer { journal.close(allCommitted: false) }
         for (i, e) in events.enumerated() { journal.write(e, seq: UInt64(i + 1), digest: Self.digest(UInt64(i + 1))) }
         #expect(journal.canReadBack)

@@ -83,7 +83,7 @@ extension LMDBEventLog: EarlyJournalingEventLog {
         ((store as NSString).appendingPathComponent("journal") as NSString).appendingPathComponent("new")
     }
 
-    private static func begin(_ description: EarlyJournalDescription, in directory: String, unprotected: Bool) throws -> Journal {
+    private static func begin(_ description: EarlyJournalDescription, in directory: String, unprotected: Bool) throws -> JournalWriter {
         let fm = FileManager.default
         var attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o700]
         #if canImport(Darwin) && !os(macOS)
@@ -102,7 +102,7 @@ extension LMDBEventLog: EarlyJournalingEventLog {
             throw LMDBEventLogError.lockFailed(path: path, reason: "cannot write the early journal's description: \((error as NSError).localizedDescription)")
         }
         do {
-            return try Journal(directory: directory, session: SessionID(description.session), run: 1, head: 0, early: (path, encoded))
+            return try JournalWriter(directory: directory, session: SessionID(description.session), run: 1, head: 0, early: (path, encoded))
         } catch {
             unlink(path)
             throw error
@@ -133,7 +133,7 @@ extension StoreJournals {
                       let description = try? JSONDecoder().decode(EarlyJournalDescription.self, from: data) else { continue }
                 guard description.store == me else { continue }  // another store's, in the fallback folder
                 let id = SessionID(description.session)
-                let files = names.filter { $0.hasPrefix(id.rawValue + ".") && $0.hasSuffix(Journal.suffix) }.sorted()
+                let files = names.filter { $0.hasPrefix(id.rawValue + ".") && $0.hasSuffix(JournalWriter.suffix) }.sorted()
                     .map { (directory as NSString).appendingPathComponent($0) }
                 guard let fds = JournalReader.lock(files, operation: LOCK_EX) else { report.skippedLive += 1; continue }
                 defer { fds.forEach { close($0) } }

@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 @_spi(Tools) import RouteLogCore
 
-/// The layout of a journal's segment files, shared by the writer (``Journal``) and the reader
+/// The layout of a journal's segment files, shared by the writer (``JournalWriter``) and the reader
 /// (``JournalReader``).
 ///
 /// All integers are little-endian. A segment starts with a 64-byte header: the magic
@@ -21,7 +21,7 @@ import Foundation
 /// length of 0 ends the entries. A segment made ahead of its use (see JournalSpare.swift) is all
 /// zeros, header included, until the writer starts it: a reader takes it for a segment the writer
 /// died before starting, and it adds nothing.
-extension Journal {
+extension JournalWriter {
     /// What the run was doing when its journal was last written: kept in the newest segment's
     /// header, one byte stored through the mapping (so it reaches the file however the process
     /// dies).

@@ -9,7 +9,7 @@
 /// entries after them may be being written meanwhile and are never read. Under `lock` (which the
 /// writer's thread takes only to rotate segments, and `committed(through:)` and `suspend()` to
 /// release them) the entries' bytes are copied out; they are checked and decoded after.
-extension Journal {
+extension JournalWriter {
     var canReadBack: Bool { failure == nil && current != nil }
 
     func events(from seq: UInt64, through last: UInt64) -> [(event: RecordedEvent, digest: Digest)]? {

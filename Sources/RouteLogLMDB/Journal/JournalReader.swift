@@ -30,7 +30,7 @@ struct JournalContents {
     /// after it is used.
     var damage: String?
     /// The run's state in the newest segment's header: how the run ended, if its writer is gone.
-    var state: Journal.State = .active
+    var state: JournalWriter.State = .active
 }
 
 enum JournalReader {
@@ -38,8 +38,8 @@ enum JournalReader {
     static func list(_ directory: String) -> [(session: SessionID, token: String, files: [String])] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         var groups: [String: (SessionID, String, [String])] = [:]
-        for name in names where name.hasSuffix(Journal.suffix) {
-            let parts = name.dropLast(Journal.suffix.count).split(separator: ".")
+        for name in names where name.hasSuffix(JournalWriter.suffix) {
+            let parts = name.dropLast(JournalWriter.suffix.count).split(separator: ".")
             guard parts.count == 3, parts[2].count == 6, parts[2].allSatisfy(\.isNumber) else { continue }
             let key = "\(parts[0]).\(parts[1])"
             var g = groups[key] ?? (SessionID(String(parts[0])), String(parts[1]), [])
@@ -131,13 +131,13 @@ enum JournalReader {
 
     /// Reads one segment's entries into `out`; returns a damage description, if any.
     private static func readSegment(_ raw: UnsafeRawBufferPointer, name: String, isLast: Bool, into out: inout JournalContents) -> String? {
-        guard raw.count >= Journal.headerSize else { return raw.allSatisfy({ $0 == 0 }) ? nil : "\(name): shorter than a header" }
-        if raw[0..<Journal.headerSize].allSatisfy({ $0 == 0 }) && raw.allSatisfy({ $0 == 0 }) { return nil }  // Died before the header.
-        guard Array(raw[0..<8]) == Journal.magic,
+        guard raw.count >= JournalWriter.headerSize else { return raw.allSatisfy({ $0 == 0 }) ? nil : "\(name): shorter than a header" }
+        if raw[0..<JournalWriter.headerSize].allSatisfy({ $0 == 0 }) && raw.allSatisfy({ $0 == 0 }) { return nil }  // Died before the header.
+        guard Array(raw[0..<8]) == JournalWriter.magic,
               UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self))
-                == Journal.headerChecksum(UnsafeRawBufferPointer(rebasing: raw[0..<32])) else {
+                == JournalWriter.headerChecksum(UnsafeRawBufferPointer(rebasing: raw[0..<32])) else {
             // A header the writer died writing: nothing after it, in the newest started segment.
-            if isLast && raw[Journal.headerSize...].allSatisfy({ $0 == 0 }) {
+            if isLast && raw[JournalWriter.headerSize...].allSatisfy({ $0 == 0 }) {
                 out.droppedTornEntry = true
                 return nil
             }
@@ -145,11 +145,11 @@ enum JournalReader {
         }
         let firstSeq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         out.run = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
-        out.state = Journal.State(rawValue: raw[Journal.stateOffset]) ?? .active
+        out.state = JournalWriter.State(rawValue: raw[JournalWriter.stateOffset]) ?? .active
         if let last = out.entries.last?.seq, last + 1 != firstSeq {
             return "\(name): starts at seq \(firstSeq), expected \(last + 1)"
         }
-        var offset = Journal.headerSize
+        var offset = JournalWriter.headerSize
         var expected = firstSeq
         while offset + 4 <= raw.count {
             let length = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
@@ -165,9 +165,9 @@ enum JournalReader {
             switch entry(raw, at: offset, length: length) {
             case .some(let e) where e.seq == expected:
                 out.entries.append(e)
-                out.bytes += Journal.entrySize(payload: Int(length))
+                out.bytes += JournalWriter.entrySize(payload: Int(length))
                 expected += 1
-                offset += Journal.entrySize(payload: Int(length))
+                offset += JournalWriter.entrySize(payload: Int(length))
             case .some(let e):
                 return "\(name): entry at byte \(offset) has seq \(e.seq), expected \(expected)"
             case .none:
@@ -184,14 +184,14 @@ enum JournalReader {
 
     /// The entry at `offset` when its checksum holds and its payload decodes.
     static func entry(_ raw: UnsafeRawBufferPointer, at offset: Int, length: UInt32) -> JournalEntry? {
-        let size = Journal.entrySize(payload: Int(length))
+        let size = JournalWriter.entrySize(payload: Int(length))
         guard length > 0, offset + size <= raw.count else { return nil }
         let seq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
         let digest = Digest(hi: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)),
                             lo: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)))
-        let payload = UnsafeRawBufferPointer(rebasing: raw[(offset + Journal.entryHeader)..<(offset + Journal.entryHeader + Int(length))])
-        let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + Journal.entryHeader + Int(length), as: UInt64.self))
-        guard stored == Journal.entryChecksum(length: length, seq: seq, digest: digest, payload: payload),
+        let payload = UnsafeRawBufferPointer(rebasing: raw[(offset + JournalWriter.entryHeader)..<(offset + JournalWriter.entryHeader + Int(length))])
+        let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + JournalWriter.entryHeader + Int(length), as: UInt64.self))
+        guard stored == JournalWriter.entryChecksum(length: length, seq: seq, digest: digest, payload: payload),
               let recorded = try? BinaryCodec.decodeRecordedEvent(payload) else { return nil }
         return JournalEntry(seq: seq, digest: digest, recorded: recorded)
     }
@@ -199,9 +199,9 @@ enum JournalReader {
     /// Whether a valid entry with a seq after `seq` − 1 lies at an 8-byte boundary after `offset`.
     private static func findEntry(_ raw: UnsafeRawBufferPointer, after offset: Int, seq: UInt64) -> Bool {
         var at = offset + 8
-        while at + Journal.entryHeader + Journal.checksumSize <= raw.count {
+        while at + JournalWriter.entryHeader + JournalWriter.checksumSize <= raw.count {
             let length = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-            if length > 0 && at + Journal.entrySize(payload: Int(length)) <= raw.count {
+            if length > 0 && at + JournalWriter.entrySize(payload: Int(length)) <= raw.count {
                 let s = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
                 if s >= seq && s < seq + 1_000_000, entry(raw, at: at, length: length) != nil { return true }
             }

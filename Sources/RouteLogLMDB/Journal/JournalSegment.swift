@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 @_spi(Tools) import RouteLogCore
 
-extension Journal {
+extension JournalWriter {
     /// The size of a segment (larger for an event that does not fit).
     nonisolated(unsafe) static var segmentBytes = 1 << 20
 
@@ -32,21 +32,21 @@ extension Journal {
             self.number = number
             self.firstSeq = firstSeq
             self.lastSeq = firstSeq - 1
-            self.offset = Journal.headerSize
+            self.offset = JournalWriter.headerSize
         }
 
         /// Writes the header of a segment whose first entry will be `seq`: until then its file is
         /// zeros, which a recovery reads as a segment the writer died before starting.
         func start(at seq: UInt64, run: UInt32) {
-            Journal.writeHeader(base, firstSeq: seq, run: run, segment: number)
+            JournalWriter.writeHeader(base, firstSeq: seq, run: run, segment: number)
             firstSeq = seq
             lastSeq = seq - 1
-            offset = Journal.headerSize
+            offset = JournalWriter.headerSize
         }
 
         /// Stores the run's state in this segment's header, through the mapping.
         func setState(_ state: State) {
-            base.storeBytes(of: state.rawValue, toByteOffset: Journal.stateOffset, as: UInt8.self)
+            base.storeBytes(of: state.rawValue, toByteOffset: JournalWriter.stateOffset, as: UInt8.self)
         }
 
         /// Unmaps and closes (which drops the lock); with `remove`, unlinks first so nobody

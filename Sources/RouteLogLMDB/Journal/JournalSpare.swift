@@ -8,7 +8,7 @@
 /// the newest (the call path had to make a segment itself meanwhile) is removed, never used.
 /// Until its header is written a spare is zeros, which a recovery reads as a segment its writer
 /// died before starting.
-extension Journal {
+extension JournalWriter {
     /// Makes the spare segment if there is none (on the recorder's thread, after a commit).
     func prepareSpare() {
         lock.lock()

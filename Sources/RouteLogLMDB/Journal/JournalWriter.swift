@@ -25,7 +25,7 @@ import Foundation
 /// when an entry does not fit, the writer creates the next one. Segments whose every event the
 /// log committed are removed by the recorder's thread; a writer that closes with everything
 /// committed removes the rest (a clean end).
-final class Journal: EventJournal, @unchecked Sendable {
+final class JournalWriter: EventJournal, @unchecked Sendable {
     let directory: String
     let session: SessionID
     let token: String

@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 @_spi(Tools) import RouteLogCore
 
-extension Journal {
+extension JournalWriter {
     // MARK: Process exit
 
     /// The journals of this process, marked `exited` by an `atexit` handler: a process that exits
@@ -18,26 +18,26 @@ extension Journal {
         private var journals: [ObjectIdentifier: Weak] = [:]
         private var registered = false
 
-        struct Weak { weak var journal: Journal? }
+        struct Weak { weak var journal: JournalWriter? }
 
-        func add(_ journal: Journal) {
+        func add(_ journal: JournalWriter) {
             lock.withLock {
                 journals[ObjectIdentifier(journal)] = Weak(journal: journal)
                 if !registered {
                     registered = true
-                    atexit { Journal.live.markExited() }
+                    atexit { JournalWriter.live.markExited() }
                 }
             }
         }
 
-        func remove(_ journal: Journal) {
+        func remove(_ journal: JournalWriter) {
             lock.withLock { _ = journals.removeValue(forKey: ObjectIdentifier(journal)) }
         }
 
         /// Marks every live journal exited (a store through each newest segment's mapping).
         func markExited() {
             // Bounded: a thread that exits the process while holding the lock must not hang it.
-            guard lock.lock(before: Date(timeIntervalSinceNow: Journal.exitLockWait)) else { return }
+            guard lock.lock(before: Date(timeIntervalSinceNow: JournalWriter.exitLockWait)) else { return }
             defer { lock.unlock() }
             for entry in journals.values { entry.journal?.markExited() }
         }

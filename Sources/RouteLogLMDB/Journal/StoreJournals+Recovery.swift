@@ -123,7 +123,7 @@ extension StoreJournals {
     }
 
     /// How a run whose writer is gone ended, from the state its journal was left in.
-    static func runEnd(_ state: Journal.State, recovered: [StoredEvent], head: UInt64) -> RunEnd {
+    static func runEnd(_ state: JournalWriter.State, recovered: [StoredEvent], head: UInt64) -> RunEnd {
         switch state {
         case .active: .crashed(recovered: UInt64(recovered.count), lastSeq: recovered.last?.seq ?? head)
         case .suspended: .suspended

@@ -2,7 +2,7 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 
 /// The store's journals: the files of the `journal` folder, one set per run of a navigator (see
-/// ``Journal``). It opens a run's journal (and the run's row in `meta`), recovers the journals of
+/// ``JournalWriter``). It opens a run's journal (and the run's row in `meta`), recovers the journals of
 /// writers that are gone into their sessions (`events` and the other record databases, and the
 /// run rows), and for a read-only log keeps the journaled events it shows beside the store
 /// (``JournalOverlay``).
@@ -48,7 +48,7 @@ final class StoreJournals: @unchecked Sendable {
         try context.locks?.hold(id)
         let run = try context.openRun(of: id, startedAt: context.options.clock(), start, previousIsLive: liveWriter)
         let store = context.environment.path
-        let journal = try Journal(directory: directory, session: id, run: run, head: head) { [weak self] allCommitted, wasActive in
+        let journal = try JournalWriter(directory: directory, session: id, run: run, head: head) { [weak self] allCommitted, wasActive in
             guard let self else { return }
             if allCommitted { context.endRun(of: id, run: run, .clean) }
             if wasActive {

@@ -9,7 +9,7 @@ import Testing
 func journalOnlySession(_ store: String, count: Int, seed: UInt64 = 1) throws -> (SessionID, [String], [StoredEvent]) {
     let log = try LMDBEventLog.open(at: store, options: .init(durability: .none, retention: .none))
     let info = try log.createSession(NewSession(label: "journal", appName: "App", appVersion: "1.0"))
-    let journal = try #require(try log.beginRun(of: info.id, head: 0, RunStart(appVersion: "1.0", build: "7")) as? Journal)
+    let journal = try #require(try log.beginRun(of: info.id, head: 0, RunStart(appVersion: "1.0", build: "7")) as? JournalWriter)
     var generator = SessionGenerator(seed: seed)
     var replayer = Replayer()
     var expected: [StoredEvent] = []
@@ -28,12 +28,12 @@ func journalOnlySession(_ store: String, count: Int, seed: UInt64 = 1) throws ->
 func entryOffsets(_ file: String) throws -> [Int] {
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
     var out: [Int] = []
-    var at = Journal.headerSize
+    var at = JournalWriter.headerSize
     while at + 4 <= bytes.count {
         let length = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
         if length == 0 { break }
         out.append(at)
-        at += Journal.entrySize(payload: length)
+        at += JournalWriter.entrySize(payload: length)
     }
     return out
 }
@@ -58,7 +58,7 @@ struct JournalDamageTests {
                 // Died inside the last entry: its body is there, its length (written last) is not.
                 for i in 0..<4 { try patch(file, at: last + i) { $0 = 0 } }
             } else {
-                try patch(file, at: last + Journal.entryHeader + 1) { $0 ^= 0x10 }
+                try patch(file, at: last + JournalWriter.entryHeader + 1) { $0 ^= 0x10 }
             }
             let (shown, recovered) = try await loggedSeqs(dir.path, id.rawValue)
             #expect(shown == Array(1...19), "\(variant)")
@@ -136,7 +136,7 @@ struct JournalDamageTests {
         defer { dir.cleanup() }
         let (id, files, expected) = try journalOnlySession(dir.path, count: 20)
         let offsets = try entryOffsets(files[0])
-        try patch(files[0], at: offsets[9] + Journal.entryHeader) { $0 ^= 0x01 }
+        try patch(files[0], at: offsets[9] + JournalWriter.entryHeader) { $0 ^= 0x01 }
         let r = await InProcess.run(["log", "--store", dir.path, id.rawValue])
         CLI.expectError(r, status: 3, "is damaged")
         do {

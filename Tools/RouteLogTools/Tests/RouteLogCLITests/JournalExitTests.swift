@@ -14,7 +14,7 @@ struct JournalExitTests {
         defer { dir.cleanup() }
         let log = try LMDBEventLog.open(at: dir.path, options: .init(durability: .none, retention: .none))
         let info = try log.createSession(NewSession(label: "exit"))
-        let journal = try #require(try log.beginRun(of: info.id, head: 0, RunStart(appVersion: "1.0", build: "1")) as? Journal)
+        let journal = try #require(try log.beginRun(of: info.id, head: 0, RunStart(appVersion: "1.0", build: "1")) as? JournalWriter)
         var replayer = Replayer()
         var generator = SessionGenerator(seed: 11)
         for e in generator.events(10) {
@@ -31,7 +31,7 @@ struct JournalExitTests {
         }
         holder.start()
         held.wait()
-        Journal.live.markExited()
+        JournalWriter.live.markExited()
         journal.abandon()
         let files = JournalReader.list(log.journalDirectory)
         let group = try #require(files.first)

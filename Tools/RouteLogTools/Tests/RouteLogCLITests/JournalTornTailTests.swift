@@ -10,11 +10,11 @@ import Testing
 @Suite("A torn journal tail is not damage", .serialized)
 struct JournalTornTailTests {
     /// The byte ranges of an entry with a payload of `length` bytes, in the order
-    /// `Journal.write` stores them: seq, digest, payload, checksum, and the length last.
+    /// `JournalWriter.write` stores them: seq, digest, payload, checksum, and the length last.
     static func writerOrder(length: Int) -> [Int] {
-        let payloadEnd = Journal.entryHeader + length
-        return Array(8..<16) + Array(16..<32) + Array(Journal.entryHeader..<payloadEnd)
-            + Array(payloadEnd..<(payloadEnd + Journal.checksumSize)) + Array(0..<4)
+        let payloadEnd = JournalWriter.entryHeader + length
+        return Array(8..<16) + Array(16..<32) + Array(JournalWriter.entryHeader..<payloadEnd)
+            + Array(payloadEnd..<(payloadEnd + JournalWriter.checksumSize)) + Array(0..<4)
     }
 
     /// What may follow the newest started segment when the process dies.
@@ -34,12 +34,12 @@ struct JournalTornTailTests {
         guard spare != .none, let last = files.last else { return }
         // `<session>.<token>.<segment>.rlj`: the next segment number.
         let name = (last as NSString).lastPathComponent
-        let parts = name.dropLast(Journal.suffix.count).split(separator: ".")
+        let parts = name.dropLast(JournalWriter.suffix.count).split(separator: ".")
         let next = UInt32(parts[2])! + 1
         let n = String(next)
         let path = ((last as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent("\(parts[0]).\(parts[1]).\(String(repeating: "0", count: 6 - n.count) + n)\(Journal.suffix)")
-        let bytes = spare == .zeros ? [UInt8](repeating: 0, count: Journal.segmentBytes) : []
+            .appendingPathComponent("\(parts[0]).\(parts[1]).\(String(repeating: "0", count: 6 - n.count) + n)\(JournalWriter.suffix)")
+        let bytes = spare == .zeros ? [UInt8](repeating: 0, count: JournalWriter.segmentBytes) : []
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
@@ -58,7 +58,7 @@ struct JournalTornTailTests {
         let entry = try #require(try entryOffsets(file).last)
         let all = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         let length = Int(all[entry]) | Int(all[entry + 1]) << 8 | Int(all[entry + 2]) << 16 | Int(all[entry + 3]) << 24
-        let original = Array(all[entry..<(entry + Journal.entrySize(payload: length))])
+        let original = Array(all[entry..<(entry + JournalWriter.entrySize(payload: length))])
         let order = Self.writerOrder(length: length)
         try Self.makeSpare(files, spare)
         let journal = (file as NSString).deletingLastPathComponent
@@ -109,13 +109,13 @@ struct JournalTornTailTests {
         try Self.makeSpare(files, .zeros)
         let group = try #require(JournalReader.list(journal).first)
         let spare = try #require(group.files.last)
-        // The header `Journal.writeHeader` would store for the next segment, in its order:
+        // The header `JournalWriter.writeHeader` would store for the next segment, in its order:
         // magic, first seq, reserved, run, segment number, checksum.
-        let header = UnsafeMutableRawPointer.allocate(byteCount: Journal.headerSize, alignment: 8)
+        let header = UnsafeMutableRawPointer.allocate(byteCount: JournalWriter.headerSize, alignment: 8)
         defer { header.deallocate() }
-        header.initializeMemory(as: UInt8.self, repeating: 0, count: Journal.headerSize)
-        Journal.writeHeader(header, firstSeq: UInt64(count + 1), run: 1, segment: UInt32(group.files.count - 1))
-        let headerBytes = Array(UnsafeRawBufferPointer(start: header, count: Journal.headerSize))
+        header.initializeMemory(as: UInt8.self, repeating: 0, count: JournalWriter.headerSize)
+        JournalWriter.writeHeader(header, firstSeq: UInt64(count + 1), run: 1, segment: UInt32(group.files.count - 1))
+        let headerBytes = Array(UnsafeRawBufferPointer(start: header, count: JournalWriter.headerSize))
         for k in 0...40 {
             var bytes = [UInt8](repeating: 0, count: 64 << 10)
             for i in 0..<k { bytes[i] = headerBytes[i] }
@@ -125,7 +125,7 @@ struct JournalTornTailTests {
             #expect(contents.entries.count == count && contents.entries.last?.seq == UInt64(count), "\(k) header bytes")
         }
         // Half a header: recovered whole, nothing set aside.
-        var bytes = [UInt8](repeating: 0, count: Journal.segmentBytes)
+        var bytes = [UInt8](repeating: 0, count: JournalWriter.segmentBytes)
         for i in 0..<20 { bytes[i] = headerBytes[i] }
         try Data(bytes).write(to: URL(fileURLWithPath: spare))
         let (shown, _) = try await loggedSeqs(dir.path, id.rawValue)
