@@ -30,7 +30,7 @@ struct VerifyCommand: ParsableCommand {
 
     /// Verifies the sessions, replaying with `reducer`: the current reducer, or in tests one with a
     /// rule changed, to show that `verify` catches a reducer change and names the right seq.
-    func run(reducer: Verifier.Reducer) throws {
+    func run(reducer: NavigationState.Reducer) throws {
         let ws = store.workspace()
         let targets = try ws.resolve(sessions, all: all)
         let out = Output.stdout()

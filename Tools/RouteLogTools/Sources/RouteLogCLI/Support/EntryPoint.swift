@@ -13,7 +13,7 @@ extension RouteLogCommand {
 
     /// Runs `routelog` as ``execute(_:)`` does, with `verify` replaying with `reducer` (tests pass
     /// one with a rule changed, to show that `verify` catches a reducer change).
-    static func execute(_ arguments: [String], reducer: Verifier.Reducer) async -> Int32 {
+    static func execute(_ arguments: [String], reducer: NavigationState.Reducer) async -> Int32 {
         let command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
