@@ -1,8 +1,5 @@
-// What the staged parsers need from the modules the fuzzer does not build: the mapping of errors
-// (the error type and exit codes are the session layer's own, RouteLogSessions/Errors/RouteLogError.swift).
-
-import Foundation
-
-extension RouteLogError {
-    static func from(_ error: any Error) -> RouteLogError { error as? RouteLogError ?? .data(String(describing: error)) }
-}
+// What the staged parsers would need from the modules the fuzzer does not build: nothing now. The
+// error type, its causes and the mapping of any error to one (`RouteLogError.from`) are compiled
+// from the session layer's own import-free file, RouteLogSessions/Errors/RouteLogError.swift; the
+// core's errors say which they are in RouteLogSessions/Errors/ErrorMapping.swift (RouteLogCore
+// only), which a build that stages it links as well.

@@ -52,6 +52,6 @@ struct VerifyCommand: ParsableCommand {
         progress.finish()
         if !json && targets.count > 1 { out.line("\(targets.count - failed) ok, \(failed) failed") }
         out.flush()
-        if failed > 0 { throw CommandResult.different }
+        if failed > 0 { throw ExitCode.failure }
     }
 }
