@@ -50,8 +50,9 @@ let package = Package(
     targets: [
         // The session layer every front end calls (`routelog`, `routelog-serve`, `routelog-mcp`):
         // session references and their resolution, opening a store or a file for reading, the JSON
-        // of sessions, runs, events and states, and one mapping of every error to one line and an
-        // exit code. Not a product: its declarations are `package`, for this package's own tools.
+        // of sessions, runs, events and states, and one mapping of every error to one line and a
+        // cause (from which each front end derives its exit code, HTTP status or tool error). Not
+        // a product: its declarations are `package`, for this package's own tools.
         .target(name: "RouteLogSessions", dependencies: routeLog("RouteLogCore", "RouteLogLMDB"), swiftSettings: strict),
         // The CLI's commands, predicate language and rendering, behind the thin `routelog`
         // executable; its tests run the commands in-process.
@@ -131,6 +132,17 @@ let package = Package(
         .testTarget(
             name: "RouteLogSessionsTests",
             dependencies: ["RouteLogSessions", "RouteLogTimeline", "RouteLogTestSupport"] + routeLog("RouteLogLMDB", "RouteLogCore"),
+            swiftSettings: strict
+        ),
+        // The answers of the three front ends to each cause of an error (the exit code, the HTTP
+        // status, the tool error), against the server's own code.
+        .testTarget(
+            name: "RouteLogServeTests",
+            dependencies: [
+                "routelog-serve", "RouteLogCLI", "RouteLogSessions",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ] + routeLog("RouteLogCore", "RouteLogLMDB"),
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,9 @@
 extension NavigationState {
+    /// A reducer as a value: applies one event (with its seq) to a state and returns the outcome.
+    /// ``apply(_:seq:)`` is the current one; the tools' `verify` takes another to show that a
+    /// changed rule is caught.
+    @_spi(Tools) public typealias Reducer = (inout NavigationState, Event, UInt64) -> Outcome
+
     /// Applies one event: the reducer.
     ///
     /// Total, pure and deterministic: it reads only the state and the event, never a clock, and

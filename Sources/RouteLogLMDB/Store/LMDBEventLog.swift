@@ -254,7 +254,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// - Throws: `EventLogError.sessionNotFound`, or ``LMDBEventLogError`` when the store cannot be read.
     @_spi(Tools) public func verify(
         session id: SessionID,
-        reducer: (inout NavigationState, Event, UInt64) -> Outcome = { state, event, seq in state.apply(event, seq: seq) }
+        reducer: NavigationState.Reducer = { state, event, seq in state.apply(event, seq: seq) }
     ) throws -> VerificationReport {
         try verifier.verify(session: id, reducer: reducer)
     }

@@ -9,7 +9,7 @@ struct Verifier {
     /// ``LMDBEventLog/verify(session:reducer:)``).
     func verify(
         session id: SessionID,
-        reducer: (inout NavigationState, Event, UInt64) -> Outcome
+        reducer: NavigationState.Reducer
     ) throws -> VerificationReport {
         guard let rowKey = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         guard let row = try context.withRead("verifying session \(id)", { try context.readRow($0, id, rowKey) }) else {

@@ -5,9 +5,9 @@ import Hummingbird
 import RouteLogSessions
 @_spi(Tools) import RouteLogTimeline
 
-/// The pages and the JSON API. Every handler answers errors itself: unknown sessions and bad
-/// parameters get a 4xx, anything else a one-line 503 (the store could not be read right now),
-/// never a crash.
+/// The pages and the JSON API. Every handler answers errors itself, as one line with the status
+/// of their cause (an unknown session 404, a bad parameter 400, a busy store 503, a damaged one
+/// 500: see `HTTPError.init(_:)`), never a crash.
 struct API: Sendable {
     let store: StoreHandle
     var storePath: String { store.path }
@@ -51,25 +51,27 @@ struct API: Sendable {
 
     // MARK: - Errors
 
-    /// Answers `body`'s errors: the API's own with their status; every other error in the CLI's
-    /// words (one line), as 404 when it names no session, 400 for any other usage error (a bad
-    /// reference, a seq out of range) and 503 for a data error (the store could not be read now).
+    /// Answers `body`'s errors as ``RouteLogError``s (the API's own are too): the CLI's words (one
+    /// line), with the HTTP status of their cause (see `HTTPError.init(_:)`).
     func guarded(_ body: () async throws -> Response) async -> Response {
         do {
             return try await body()
-        } catch let e as APIError {
-            return Self.error(e.status, e.message)
+        } catch let e as HTTPError {
+            return Self.error(e)
         } catch {
-            let e = RouteLogError.from(error)
-            let status: HTTPResponse.Status = e.unknownSession ? .notFound : e.code == Exit.usage ? .badRequest : .serviceUnavailable
-            return Self.error(status, e.message)
+            return Self.error(HTTPError(RouteLogError.from(error)))
         }
     }
 
-    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        let body = JSONValue.object(["error": .string(oneLine(message)), "status": .int(Int64(status.code))]).canonicalText + "\n"
-        return response(body, type: "application/json; charset=utf-8", status: status)
+    /// `error` as the API answers it: `{"error", "status"}`, with its headers (`Retry-After`).
+    static func error(_ error: HTTPError) -> Response {
+        let body = JSONValue.object(["error": .string(oneLine(error.body ?? "")), "status": .int(Int64(error.status.code))]).canonicalText + "\n"
+        var answer = Self.response(body, type: "application/json; charset=utf-8", status: error.status)
+        answer.headers.append(contentsOf: error.headers)
+        return answer
     }
+
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response { Self.error(HTTPError(status, message: message)) }
 
     static func response(_ body: String, type: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
@@ -92,7 +94,7 @@ struct API: Sendable {
     /// Resolves `{ref}` as the CLI resolves a session reference (an id, a unique prefix, `latest`,
     /// `latest~N`, `#N`), never as a file.
     func session(_ context: BasicRequestContext, in ws: Workspace) throws -> ResolvedSession {
-        guard let raw = context.parameters.get("ref"), !raw.isEmpty else { throw APIError.badRequest("missing session") }
+        guard let raw = context.parameters.get("ref"), !raw.isEmpty else { throw RouteLogError.usage("missing session") }
         // `#N` comes percent-encoded (`%23N`): `#` would end the path.
         return try ws.resolve(raw.removingPercentEncoding ?? raw)
     }
@@ -106,7 +108,7 @@ struct API: Sendable {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
         guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let n = UInt64(text) else {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            throw APIError.badRequest("bad \(name): '\(shown)' (expected a whole number from 0 to 18446744073709551615)")
+            throw RouteLogError.usage("bad \(name): '\(shown)' (expected a whole number from 0 to 18446744073709551615)")
         }
         return n
     }
@@ -128,12 +130,12 @@ struct API: Sendable {
         let s = try session(context, in: try workspace())
         let info = s.info
         let from = try Self.seqParameter(request, "from") ?? 1
-        if from == 0 { throw APIError.badRequest("bad from: 0 (seqs start at 1)") }
+        if from == 0 { throw RouteLogError.usage("bad from: 0 (seqs start at 1)") }
         if from > info.eventCount + 1 {
-            throw APIError.badRequest("from out of range: \(from) (session \(info.id) has \(info.eventCount) events)")
+            throw RouteLogError.usage("from out of range: \(from) (session \(info.id) has \(info.eventCount) events)")
         }
         let limit = min(try Self.seqParameter(request, "limit") ?? Self.maxBatch, Self.maxBatch)
-        if limit == 0 { throw APIError.badRequest("bad limit: 0") }
+        if limit == 0 { throw RouteLogError.usage("bad limit: 0") }
         var lines: [JSONValue] = []
         var last = from - 1
         if from <= info.eventCount {
@@ -159,7 +161,7 @@ struct API: Sendable {
         // `?at=N`, else the ref's `@N`, else the last seq.
         let at = try Self.seqParameter(request, "at") ?? s.seqOrHead
         guard at <= s.info.eventCount else {
-            throw APIError.badRequest("at out of range: \(at) (session \(s.id) has \(s.info.eventCount) events)")
+            throw RouteLogError.usage("at out of range: \(at) (session \(s.id) has \(s.info.eventCount) events)")
         }
         return Self.json(try s.stateJSON(at: at))
     }
@@ -179,9 +181,9 @@ struct API: Sendable {
     func stream(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let info = try resolve(context)
         let from = try Self.seqParameter(request, "from") ?? 1
-        if from == 0 { throw APIError.badRequest("bad from: 0 (seqs start at 1)") }
+        if from == 0 { throw RouteLogError.usage("bad from: 0 (seqs start at 1)") }
         if from > info.eventCount + 1 {
-            throw APIError.badRequest("from out of range: \(from) (session \(info.id) has \(info.eventCount) events)")
+            throw RouteLogError.usage("from out of range: \(from) (session \(info.id) has \(info.eventCount) events)")
         }
         let store = self.store
         let id = info.id
@@ -191,7 +193,7 @@ struct API: Sendable {
         if info.eventCount >= 1 { try log.read(id, from: 1, through: 1) { first = $0.meta.timestamp; return false } }
         let initial = try log.state(of: id, at: from - 1), origin = first
         guard streams.enter() else {
-            throw APIError.unavailable("too many streams open (\(streams.limit)); close a page and retry")
+            throw RouteLogError(.busy, "too many streams open (\(streams.limit)); close a page and retry")
         }
         let streams = self.streams, stopping = self.stopping
         let body = ResponseBody { writer in

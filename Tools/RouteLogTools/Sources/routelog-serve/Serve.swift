@@ -12,6 +12,7 @@ import Logging
 import NIOCore
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
+import RouteLogSessions
 @_spi(Tools) import RouteLogTimeline
 import ServiceLifecycle
 
@@ -45,7 +46,7 @@ struct Serve: AsyncParsableCommand {
         do {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
-                throw ServeFailure("not a store: \(path) (no such directory; give --store DIR or set ROUTELOG_STORE)")
+                throw RouteLogError(.notAStore, "not a store: \(path) (no such directory; give --store DIR or set ROUTELOG_STORE)")
             }
             handle = try StoreHandle(path: path, interval: API.pollInterval)
         } catch {
@@ -109,13 +110,4 @@ struct Serve: AsyncParsableCommand {
         let available = Int(clamping: limit.rlim_cur)
         return max(16, min(4096, available - 128))
     }
-}
-
-struct ServeFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
-}
-
-func oneLine(_ text: String) -> String {
-    text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
 }

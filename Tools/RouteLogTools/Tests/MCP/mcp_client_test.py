@@ -218,7 +218,26 @@ async def main():
             check("prompt text", "minimize" in p.messages[0].content.text, p)
 
     await outlives_the_store_watch()
+    await a_damaged_store_is_a_tool_error()
     answers_past_an_overlong_line()
+
+
+async def a_damaged_store_is_a_tool_error():
+    """A session whose third record is damaged: get_events is a tool error (isError) with the CLI's
+    one line, and the server still answers what it can read."""
+    store, sid = ws.damaged_store("damaged")
+    cli = ws.routelog("log", sid, store=store, check=False)
+    params = StdioServerParameters(command=ws.exe("routelog"), args=["mcp", "--store", store])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await asyncio.wait_for(session.initialize(), 30)
+            r = await asyncio.wait_for(session.call_tool("get_events", {"session": sid}), 30)
+            text = r.content[0].text if r.content else ""
+            check("a damaged record is a tool error with the CLI's one line",
+                  r.is_error and text.startswith("corrupt record: session ") and "\n" not in text
+                  and cli.returncode == 3 and cli.stderr == "routelog: " + text + "\n", (r, cli.returncode, cli.stderr))
+            r = await asyncio.wait_for(session.call_tool("get_state", {"session": sid, "seq": 2}), 30)
+            check("the damaged store's readable states still answer", not r.is_error and r.structured_content["seq"] == 2, r)
 
 
 async def outlives_the_store_watch():

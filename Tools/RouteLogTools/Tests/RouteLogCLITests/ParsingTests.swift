@@ -153,7 +153,7 @@ struct SessionRefTests {
             let ref = try SessionRef(parsing: text)
             Issue.record("\(text) parsed as \(ref.base)")
         } catch {
-            #expect(error.message == message && error.code == Exit.usage, "\(text): \(error)")
+            #expect(error.message == message && error.cause == .usage, "\(text): \(error)")
         }
     }
 }

@@ -216,6 +216,8 @@ struct StoreTests {
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("at seq 3: checksum:"), "\(r)")
         CLI.expectError(try await run(["log", "latest", "--store", "st"]), status: 3, "corrupt record: session")
+        // The same through the binary: a data error's exit code and one line, nothing on stdout.
+        CLI.expectError(try await CLI.run(["log", "latest", "--store", "st"], cwd: dir.url), status: 3, "corrupt record: session")
     }
 
     @Test func newerFormatAndNotAStore() async throws {

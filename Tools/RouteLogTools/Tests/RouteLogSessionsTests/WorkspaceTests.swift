@@ -39,7 +39,7 @@ import Testing
         let ws = Workspace(storePath: dir.path, files: .none)
         for ref in ["/etc/passwd", dir.path("outside.json"), "shop.json", "../outside.json", "a/b", "latest/x"] {
             let e = try #require(error(ws, ref), "\(ref) resolved")
-            #expect(e.message.hasPrefix("not a session of this store:") && e.code == Exit.usage, "\(e.message)")
+            #expect(e.message.hasPrefix("not a session of this store:") && e.cause == .usage, "\(e.message)")
             #expect(!e.message.contains("root:"), "the file was read: \(e.message)")
         }
         // Sessions of the store still resolve.
@@ -55,7 +55,7 @@ import Testing
         #expect(try ws.resolve("deeper/../shop.json").info.eventCount == 1)
         for ref in ["../outside.json", "deeper/../../outside.json", dir.path("outside.json"), "/etc/passwd", "link.json", served + "-x/y.json"] {
             let e = try #require(error(ws, ref), "\(ref) resolved")
-            #expect(e.message.hasPrefix("not a served file:") && e.code == Exit.usage, "\(ref): \(e.message)")
+            #expect(e.message.hasPrefix("not a served file:") && e.cause == .usage, "\(ref): \(e.message)")
         }
         #expect(error(ws, "missing.json")?.message.hasPrefix("no such file") == true)
     }
@@ -65,8 +65,8 @@ import Testing
         for ref in [String(repeating: "f", count: 1_000_000), "--all", "-x", "\u{1B}[31mred\nline", String(repeating: "a/", count: 50_000)] {
             let e = try #require(error(ws, ref), "\(ref.prefix(20)) resolved")
             #expect(e.message.utf8.count < 600 && !e.message.contains("\n") && !e.message.contains("\u{1B}"), "\(e.message.prefix(300))")
-            #expect(e.code == Exit.usage)
+            #expect(e.cause == .usage || e.cause == .unknownSession, "\(e.cause)")
         }
-        #expect(error(ws, "ffff")?.unknownSession == true)
+        #expect(error(ws, "ffff")?.cause == .unknownSession)
     }
 }

@@ -354,7 +354,27 @@ def test_a_replaced_store_is_picked_up():
         srv.stop()
 
 
-TESTS = [test_host_and_origin_allow_list, test_api_mirrors_the_cli_field_by_field, test_huge_and_odd_parameters,
+def test_a_damaged_store_is_500_not_503():
+    """A corrupt record is the store's failure, not a passing one: 500 with the CLI's one line (503,
+    "try again", is for a busy store only), and the server goes on answering what it can read."""
+    store, sid = ws.damaged_store("damaged")
+    srv = Server(ws, store)
+    try:
+        code, body = srv.get(f"/api/sessions/{sid}/events")
+        err = json.loads(body)
+        assert code == 500 and err["status"] == 500 and err["error"].startswith("corrupt record: session "), (code, body)
+        assert "\n" not in body.rstrip("\n"), body
+        cli = routelog("log", sid, store=store, check=False)
+        assert cli.returncode == 3 and cli.stderr == "routelog: " + err["error"] + "\n", (cli.returncode, cli.stderr)
+        code, body = srv.get(f"/api/sessions/{sid}/state?at=2")
+        assert code == 200 and json.loads(body)["seq"] == 2, (code, body)
+        code, body = srv.get("/api/sessions/nosuch/events")
+        assert code == 404, (code, body)
+    finally:
+        srv.stop()
+
+
+TESTS = [test_host_and_origin_allow_list, test_a_damaged_store_is_500_not_503, test_api_mirrors_the_cli_field_by_field, test_huge_and_odd_parameters,
          test_sigint_and_sigterm_stop_with_a_stream_open, test_killing_routelog_serve_ends_the_server,
          test_idle_and_slow_connections, test_a_replaced_store_is_picked_up, test_api_latency_under_page_loads_and_streams,
          test_big_page_in_bounded_memory]

@@ -139,6 +139,28 @@ class Workspace:
         os.remove(path)
         return store
 
+    def damaged_store(self, name):
+        """A new store `name` holding one session whose third event's record is damaged: a byte of its
+        route id flipped in `data.mdb` (every copy LMDB's pages hold), which fails the record's
+        checksum. Returns the store and the session's id."""
+        store, path = self.path(name), self.path(name + ".json")
+        marker = b"zq-damaged-route-id"
+        events = [{"push": {"route": {"id": "a"}}}, {"push": {"route": {"id": "b"}}},
+                  {"push": {"route": {"id": marker.decode()}}}, {"pop": {}}]
+        write_fixture(path, name, events, session={"label": name})
+        self.routelog("import", path, store=store)
+        os.remove(path)
+        sid = self.sessions(store)[-1]["id"]
+        with open(os.path.join(store, "data.mdb"), "r+b") as f:
+            data = bytearray(f.read())
+            at = [m.start() for m in re.finditer(re.escape(marker), bytes(data))]
+            assert at, "the route id is not in data.mdb as written"
+            for i in at:
+                data[i] ^= 0x20
+            f.seek(0)
+            f.write(data)
+        return store, sid
+
     def start(self, args, **popen):
         """Starts `args` (subprocess.Popen's keywords in `popen`); `close()` stops it if still running."""
         p = subprocess.Popen(args, **popen)

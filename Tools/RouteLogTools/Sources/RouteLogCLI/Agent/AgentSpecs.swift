@@ -116,16 +116,16 @@ extension AgentTools {
     /// Reads a resource: `routelog://sessions`, `routelog://sessions/ID/events`, `routelog://sessions/ID/state/N`.
     public func read(uri: String) async -> Answer {
         let prefix = "routelog://sessions"
-        guard uri.hasPrefix(prefix) else { return .failure("unknown resource: \(printable(uri)) (routelog://sessions…)") }
+        guard uri.hasPrefix(prefix) else { return .failure(.usage("unknown resource: \(printable(uri)) (routelog://sessions…)")) }
         let tail = uri.dropFirst(prefix.count)
         if tail.isEmpty { return await call("list_sessions", [:]) }
         let rest = tail.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch rest.count {
         case 3 where rest[0].isEmpty && rest[2] == "events": return await call("get_events", ["session": .string(rest[1])])
         case 4 where rest[0].isEmpty && rest[2] == "state":
-            guard let seq = Int64(rest[3]), seq >= 0 else { return .failure("bad seq in \(printable(uri))") }
+            guard let seq = Int64(rest[3]), seq >= 0 else { return .failure(.usage("bad seq in \(printable(uri))")) }
             return await call("get_state", ["session": .string(rest[1]), "seq": .int(seq)])
-        default: return .failure("unknown resource: \(printable(uri)) (routelog://sessions, routelog://sessions/ID/events, routelog://sessions/ID/state/N)")
+        default: return .failure(.usage("unknown resource: \(printable(uri)) (routelog://sessions, routelog://sessions/ID/events, routelog://sessions/ID/state/N)"))
         }
     }
 

@@ -71,7 +71,10 @@ public final class AgentTools: @unchecked Sendable {
         public let error: String?
         /// The answer as text: the error, or the JSON.
         public var text: String { error ?? structured.canonicalText }
-        static func failure(_ message: String) -> Answer { Answer(structured: .object(["error": .string(message)]), error: message) }
+        /// The answer to a call that failed with `error`: a tool error whose text is its one line.
+        static func failure(_ error: RouteLogError) -> Answer {
+            Answer(structured: .object(["error": .string(error.message)]), error: error.message)
+        }
     }
 
     // MARK: - Calls
@@ -79,7 +82,7 @@ public final class AgentTools: @unchecked Sendable {
     /// Calls tool `name` with `arguments`. Never throws: a bad argument or ref is an error answer.
     public func call(_ name: String, _ arguments: [String: JSONValue]) async -> Answer {
         guard let spec = Self.specs.first(where: { $0.name == name }) else {
-            return .failure("unknown tool: \(printable(name)) (tools: \(Self.specs.map(\.name).joined(separator: ", ")))")
+            return .failure(.usage("unknown tool: \(printable(name)) (tools: \(Self.specs.map(\.name).joined(separator: ", ")))"))
         }
         do {
             let args = try Arguments(arguments, spec: spec)
@@ -95,11 +98,11 @@ public final class AgentTools: @unchecked Sendable {
             }
             let size = value.canonicalText.utf8.count
             if size > Self.maxAnswerBytes {
-                return .failure("the answer is \(size / 1000) KB, over the \(Self.maxAnswerBytes / 1000) KB limit; ask for a smaller part (an earlier seq, a route id, a narrower ref)")
+                return .failure(.usage("the answer is \(size / 1000) KB, over the \(Self.maxAnswerBytes / 1000) KB limit; ask for a smaller part (an earlier seq, a route id, a narrower ref)"))
             }
             return Answer(structured: value, error: nil)
         } catch {
-            return .failure(error.message)
+            return .failure(error)
         }
     }
 
@@ -188,7 +191,7 @@ public final class AgentTools: @unchecked Sendable {
             ])
         case "list_divergences":
             let s = try resolve(a, ws, seqKey: nil, whole: true)
-            guard case .object(var o) = try Drift(s, context: try a.int("context") ?? 2).json else { throw .data("drift built no object") }
+            guard case .object(var o) = try Drift(s, context: try a.int("context") ?? 2).json else { throw RouteLogError(.internal, "drift built no object") }
             let items = o.removeValue(forKey: "divergences")?.agentArray ?? []
             return page(key: "divergences", items: items, cursor: try a.cursor(), extra: o)
         case "bisect":
@@ -206,7 +209,7 @@ public final class AgentTools: @unchecked Sendable {
         case "export":
             let s = try resolve(a, ws, seqKey: nil)
             let doc = try ExportCommand.fixture(of: s, name: nil, redact: !unredacted, redactIDs: false, noTimes: false)
-            guard case .object(var fixture) = doc.json else { throw .data("export built no fixture") }
+            guard case .object(var fixture) = doc.json else { throw RouteLogError(.internal, "export built no fixture") }
             let events = fixture.removeValue(forKey: "events")?.agentArray ?? []
             return page(key: "events", items: events, cursor: try a.cursor(), extra: [
                 "fixture": .object(fixture), "redacted": .bool(!unredacted),

@@ -65,7 +65,7 @@ struct BisectCommand: ParsableCommand {
             out.line(Self.json(result).canonicalText)
             if result.seq != nil, result.context != nil {
                 out.flush()
-                throw CommandResult.different
+                throw ExitCode.failure
             }
             return
         }
@@ -103,7 +103,7 @@ struct BisectCommand: ParsableCommand {
         }
         out.line(out.paint(countLine, .dim))
         out.flush()
-        throw CommandResult.different
+        throw ExitCode.failure
     }
 
     /// What `bisect --json` prints (and the MCP server's `bisect` tool answers): the counts, the

@@ -62,7 +62,7 @@ struct DiffCommand: ParsableCommand {
             }
         }
         out.flush()
-        if different { throw CommandResult.different }
+        if different { throw ExitCode.failure }
     }
 
     /// The `--- labelA` and `+++ labelB` lines, then the state diff as text.
@@ -101,6 +101,6 @@ struct DiffCommand: ParsableCommand {
             writeStates(out, "seq \(seq - 1)  (digest \(before.digest.short))", before, "seq \(seq)  (digest \(after.digest.short))", after)
         }
         out.flush()
-        if before != after { throw CommandResult.different }
+        if before != after { throw ExitCode.failure }
     }
 }

@@ -41,7 +41,7 @@ struct DriftCommand: ParsableCommand {
             Self.render(drift, out)
         }
         out.flush()
-        if drift.status == .diverged { throw CommandResult.different }
+        if drift.status == .diverged { throw ExitCode.failure }
     }
 
     /// The text: a block per divergence (its line, when and after which event it was found, the

@@ -33,6 +33,6 @@ struct MCPCommand: ParsableCommand {
         let args = [program, "--store", store.path] + (unredacted ? ["--unredacted"] : []) + (fixtures.map { ["--fixtures", $0] } ?? [])
         var cArgs = args.map { strdup($0) } + [nil]
         execv(program, &cArgs)
-        throw RouteLogError.data("cannot run \(program): \(String(cString: strerror(errno)))")
+        throw RouteLogError(.io, "cannot run \(program): \(String(cString: strerror(errno)))")
     }
 }

@@ -77,7 +77,7 @@ struct ReproCommand: ParsableCommand {
             throw RouteLogError.usage("bad -o \(printable(output)): a file, not a directory")
         }
         do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
-            throw RouteLogError.data("cannot create \(output): \(oneLine(error.localizedDescription))")
+            throw RouteLogError(.io, "cannot create \(output): \(oneLine(error.localizedDescription))")
         }
         let fixturePath = (output as NSString).appendingPathComponent(r.name + ".json")
         let testPath = (output as NSString).appendingPathComponent(r.name + ".swift")
@@ -86,7 +86,7 @@ struct ReproCommand: ParsableCommand {
             // The test names the fixture relative to itself, never by the path given to -o.
             try Data(r.test(fixture: .besideTheTest, routeType: routeType, module: module).utf8).write(to: URL(fileURLWithPath: testPath), options: .atomic)
         } catch {
-            throw RouteLogError.data("cannot write \(testPath): \(oneLine(error.localizedDescription))")
+            throw RouteLogError(.io, "cannot write \(testPath): \(oneLine(error.localizedDescription))")
         }
         var written = [fixturePath, testPath]
         if let doc = r.shortestFixture {

@@ -31,14 +31,14 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: store.path, isDirectory: &isDir), isDir.boolValue else {
-            throw RouteLogError.data("not a store: \(store.path) (no such directory; give --store DIR or set ROUTELOG_STORE)")
+            throw RouteLogError(.notAStore, "not a store: \(store.path) (no such directory; give --store DIR or set ROUTELOG_STORE)")
         }
         let server = try Self.serverPath()
         let args = [server, "--store", store.path, "--port", String(port), "--host", host]
         // Replace this process, so signals (Ctrl-C) and the exit status are the server's.
         var cArgs = args.map { strdup($0) } + [nil]
         execv(server, &cArgs)
-        throw RouteLogError.data("cannot run \(server): \(String(cString: strerror(errno)))")
+        throw RouteLogError(.io, "cannot run \(server): \(String(cString: strerror(errno)))")
     }
 
     /// `routelog-serve` in the directory of the running `routelog`.
@@ -52,7 +52,7 @@ struct ServeCommand: ParsableCommand {
         let dir = URL(fileURLWithPath: me).resolvingSymlinksInPath().deletingLastPathComponent()
         let server = dir.appendingPathComponent(name).path
         guard FileManager.default.isExecutableFile(atPath: server) else {
-            throw .data("\(name) not found beside routelog (looked for \(server)); build it with: swift build --package-path Tools/RouteLogTools --product \(name), or install the tools with make install")
+            throw RouteLogError(.io, "\(name) not found beside routelog (looked for \(server)); build it with: swift build --package-path Tools/RouteLogTools --product \(name), or install the tools with make install")
         }
         return server
     }

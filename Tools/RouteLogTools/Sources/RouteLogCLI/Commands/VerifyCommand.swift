@@ -30,7 +30,7 @@ struct VerifyCommand: ParsableCommand {
 
     /// Verifies the sessions, replaying with `reducer`: the current reducer, or in tests one with a
     /// rule changed, to show that `verify` catches a reducer change and names the right seq.
-    func run(reducer: Verifier.Reducer) throws {
+    func run(reducer: NavigationState.Reducer) throws {
         let ws = store.workspace()
         let targets = try ws.resolve(sessions, all: all)
         let out = Output.stdout()
@@ -52,6 +52,6 @@ struct VerifyCommand: ParsableCommand {
         progress.finish()
         if !json && targets.count > 1 { out.line("\(targets.count - failed) ok, \(failed) failed") }
         out.flush()
-        if failed > 0 { throw CommandResult.different }
+        if failed > 0 { throw ExitCode.failure }
     }
 }

@@ -61,7 +61,7 @@ final class JSONLSink {
         guard let temporary else {
             if fd >= 0, Foundation.close(fd) != 0, failure == nil { failure = errno }
             fd = -1
-            if let failure { throw .data("cannot write \(printable(path)): \(String(cString: strerror(failure)))") }
+            if let failure { throw Self.writeError(path, failure) }
             return
         }
         if fd >= 0, Foundation.close(fd) != 0, failure == nil { failure = errno }
@@ -69,8 +69,13 @@ final class JSONLSink {
         if failure == nil, rename(temporary, path) != 0 { failure = errno }
         if let failure {
             unlink(temporary)
-            throw .data("cannot write \(printable(path)): \(String(cString: strerror(failure)))")
+            throw Self.writeError(path, failure)
         }
+    }
+
+    /// The error of a failed write of `path` with `errno` `code` (a full disk says so).
+    private static func writeError(_ path: String, _ code: Int32) -> RouteLogError {
+        RouteLogError(code == ENOSPC ? .noSpace : .io, "cannot write \(printable(path)): \(String(cString: strerror(code)))")
     }
 
     /// Whether `path` exists and is neither a regular file nor a directory.

@@ -18,7 +18,7 @@ struct Minimized {
         // event, has nothing to minimize and is not judged).
         let search = try call { try Bisect.run(in: s.log, session: s.id, through: n, mode: .linear) { c in c.seq == 0 ? .good : try judge.judge(c) } }
         guard let firstBad = search.seq else {
-            throw RouteLogError("nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)", code: Exit.different)
+            throw RouteLogError(.failed, "nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)")
         }
         let events = StableFixtureOptions.events(try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded), noTimes: noTimes)
         // The core's ddmin renumbers the tokens events name, so a kept swipe on the sheet created
@@ -27,7 +27,7 @@ struct Minimized {
         do {
             result = try Minimize.events(events) { candidate in try Minimizer.fails(candidate, judge) }
         } catch let e as MinimizeError {
-            throw RouteLogError("nothing to minimize: \(e)", code: Exit.different)
+            throw RouteLogError(.failed, "nothing to minimize: \(e)")
         } catch {
             throw RouteLogError.from(error)
         }

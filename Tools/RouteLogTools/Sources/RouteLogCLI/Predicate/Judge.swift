@@ -77,7 +77,7 @@ struct Judge {
         do {
             try Data((c.state.canonicalJSON + "\n").utf8).write(to: input)
         } catch {
-            throw .data("cannot write a temporary file in \(dir.path): \(oneLine(error.localizedDescription))")
+            throw RouteLogError(.io, "cannot write a temporary file in \(dir.path): \(oneLine(error.localizedDescription))")
         }
         defer { try? FileManager.default.removeItem(at: input) }
         let p = Process()

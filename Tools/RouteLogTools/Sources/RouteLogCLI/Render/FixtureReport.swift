@@ -11,7 +11,7 @@ enum FixtureReport {
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         } catch {
-            throw .data("cannot create \(dir): \(oneLine(error.localizedDescription))")
+            throw RouteLogError(.io, "cannot create \(dir): \(oneLine(error.localizedDescription))")
         }
         let path = (dir.hasSuffix("/") ? dir : dir + "/") + pageName(file)
         try ReportFile.write(html(doc, file: file, problems: problems), to: path)

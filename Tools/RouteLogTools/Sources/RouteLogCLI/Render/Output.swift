@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Buffered text output to stdout or stderr, with optional ANSI colors.
@@ -173,9 +174,9 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress! + offset, raw.count - offset) }
         if n > 0 { offset += n; continue }
         if n < 0 && errno == EINTR { continue }
-        if n < 0 && errno == EPIPE { exit(Exit.ok) }
+        if n < 0 && errno == EPIPE { exit(ExitCode.success.rawValue) }
         if fd != 2 { printError("cannot write output: \(String(cString: strerror(errno)))") }
-        exit(Exit.data)
+        exit(ExitCode(.io).rawValue)
     }
 }
 

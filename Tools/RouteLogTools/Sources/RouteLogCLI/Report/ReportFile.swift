@@ -29,7 +29,7 @@ enum ReportFile {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw .data("cannot write \(path): \(oneLine(error.localizedDescription))")
+            throw RouteLogError(.io, "cannot write \(path): \(oneLine(error.localizedDescription))")
         }
     }
 }

@@ -35,7 +35,7 @@ struct RunReproduction {
             throw .usage("repro reproduces a run of a stored session: \(printableName(s.name)) is a file, which records no runs")
         }
         let runs = s.marks().runs
-        if runs.isEmpty { throw .data("no runs in session \(s.name): it was recorded before runs were, or imported") }
+        if runs.isEmpty { throw RouteLogError(.empty, "no runs in session \(s.name): it was recorded before runs were, or imported") }
         let run: RunInfo
         if let number {
             guard let r = runs.first(where: { $0.number == number }) else {

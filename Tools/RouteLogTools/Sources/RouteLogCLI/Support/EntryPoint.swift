@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+@_spi(Tools) import RouteLogCore
 
 extension RouteLogCommand {
     /// Runs `routelog` with `arguments` (without the program name): parses them, runs the command,
@@ -13,7 +14,7 @@ extension RouteLogCommand {
 
     /// Runs `routelog` as ``execute(_:)`` does, with `verify` replaying with `reducer` (tests pass
     /// one with a rule changed, to show that `verify` catches a reducer change).
-    static func execute(_ arguments: [String], reducer: Verifier.Reducer) async -> Int32 {
+    static func execute(_ arguments: [String], reducer: NavigationState.Reducer) async -> Int32 {
         let command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -29,9 +30,7 @@ extension RouteLogCommand {
                 var sync = command
                 try sync.run()
             }
-            return Exit.ok
-        } catch let result as CommandResult {
-            return result.code
+            return ExitCode.success.rawValue
         } catch let exit as ExitCode {
             return exit.rawValue
         } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
@@ -40,7 +39,7 @@ extension RouteLogCommand {
         } catch {
             let e = RouteLogError.from(error)
             printError(e.message)
-            return e.code
+            return ExitCode(e.cause).rawValue
         }
     }
 
@@ -50,14 +49,14 @@ extension RouteLogCommand {
         if code == .success {
             let text = fullMessage(for: error)
             writeStdout(text.hasSuffix("\n") ? text : text + "\n")
-            return Exit.ok
+            return ExitCode.success.rawValue
         }
         if let e = error as? RouteLogError {
             printError(e.message)
-            return e.code
+            return ExitCode(e.cause).rawValue
         }
         printError("usage: \(oneLine(message(for: error))) (see 'routelog help')")
-        return Exit.usage
+        return ExitCode.usage.rawValue
     }
 }
 

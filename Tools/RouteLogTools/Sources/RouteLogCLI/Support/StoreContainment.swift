@@ -1,3 +1,4 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 @_spi(Tools) import RouteLogLMDB
@@ -115,7 +116,7 @@ public enum StoreContainment {
             finished.wait()
             sources.forEach { $0.cancel() }
             printError(damaged(store, "a read of its pages made no progress for \(Int(timeout)) s, the mark of an LMDB page loop"))
-            return Exit.data
+            return ExitCode(.damaged).rawValue
         }
         sources.forEach { $0.cancel() }
         for sig in forwarded { signal(sig, SIG_DFL) }
@@ -131,13 +132,13 @@ public enum StoreContainment {
         if status == SIGSEGV || status == SIGBUS {
             if following(arguments) {
                 printError(changed(store, signal: status))
-                return Exit.data
+                return ExitCode(.damaged).rawValue
             }
             printError(damaged(store, "reading it crashed with \(signalName(status))"))
-            return Exit.data
+            return ExitCode(.damaged).rawValue
         }
         printError(crashed(arguments.first ?? "routelog", signal: status, store: store))
-        return Exit.data
+        return ExitCode(.internal).rawValue
     }
 
     /// In a watched child (``runIfNeeded(arguments:environment:)`` set ``childMarker`` in its

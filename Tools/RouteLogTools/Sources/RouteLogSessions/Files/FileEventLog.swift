@@ -30,7 +30,7 @@ package final class FileEventLog: EventLog, @unchecked Sendable {
                            headDigest: r.state.digest, entryOrder: 1, enteredAt: 0)
     }
 
-    package func createSession(_ session: NewSession) throws -> SessionInfo { throw RouteLogError.data("\(info.label): a file's session is read-only") }
+    package func createSession(_ session: NewSession) throws -> SessionInfo { throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only") }
 
     package func sessions() throws -> [SessionInfo] { [info] }
 
@@ -40,11 +40,11 @@ package final class FileEventLog: EventLog, @unchecked Sendable {
     }
 
     package func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
-        throw RouteLogError.data("\(info.label): a file's session is read-only")
+        throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only")
     }
 
     package func deleteSession(_ session: SessionID) throws {
-        throw RouteLogError.data("\(info.label): a file's session is read-only")
+        throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only")
     }
 
     package func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {

@@ -19,9 +19,9 @@ extension Fixture {
 
     static func cliError(_ error: FixtureError, _ path: String) -> RouteLogError {
         switch error.problem {
-        case .unreadable(let why) where why == "no such file": .usage("no such file: \(path)")
-        case .unreadable(let why): .data("cannot read file: \(path): \(why)")
-        default: .data("malformed fixture: \(error)")
+        case .unreadable(let why) where why == "no such file": RouteLogError(.notFound, "no such file: \(path)")
+        case .unreadable(let why): RouteLogError(.io, "cannot read file: \(path): \(why)")
+        default: RouteLogError(.damaged, "malformed fixture: \(error)", at: path)
         }
     }
 
@@ -32,6 +32,6 @@ extension Fixture {
 
     /// Writes the canonical text (atomically).
     package func write(to path: String) throws(RouteLogError) {
-        do { try write(toFile: path) } catch { throw .data(error.description) }
+        do { try write(toFile: path) } catch { throw RouteLogError(.io, error.description) }
     }
 }

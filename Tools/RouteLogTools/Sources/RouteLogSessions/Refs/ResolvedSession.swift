@@ -64,7 +64,7 @@ package struct ResolvedSession {
 
     /// Fails with an "empty session" data error when the session has no events.
     package func requireEvents() throws(RouteLogError) {
-        if info.eventCount == 0 { throw .data("empty session: \(name) has no events") }
+        if info.eventCount == 0 { throw RouteLogError(.empty, "empty session: \(name) has no events") }
     }
 
     /// Checks that `seq` exists in this session (0 is the state before any event).

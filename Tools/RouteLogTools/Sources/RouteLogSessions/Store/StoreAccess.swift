@@ -11,16 +11,16 @@ package enum StoreAccess {
         var isDir: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
         if !writable || !create {
-            guard exists else { throw .data("not a store: \(path) (no such directory; give --store DIR or set ROUTELOG_STORE)") }
+            guard exists else { throw RouteLogError(.notAStore, "not a store: \(path) (no such directory; give --store DIR or set ROUTELOG_STORE)") }
         }
-        if exists && !isDir.boolValue { throw .data("not a store: \(path) (a file, not a store directory)") }
+        if exists && !isDir.boolValue { throw RouteLogError(.notAStore, "not a store: \(path) (a file, not a store directory)") }
         if !create { try call { try LMDBEventLog.requireData(at: path) } }
         let log = try call {
             try LMDBEventLog.open(at: path, options: .init(readOnly: !writable, durability: writable ? .perEvent : .none, retention: .none))
         }
         // A reader shows a crashed app's journaled events; one it cannot trust stops the command
         // (the next read-write open recovers what comes before the damage).
-        if !writable, let problem = log.journalRecovery.problems.first { throw .data(problem) }
+        if !writable, let problem = log.journalRecovery.problems.first { throw RouteLogError(.damaged, problem, at: path) }
         return log
     }
 

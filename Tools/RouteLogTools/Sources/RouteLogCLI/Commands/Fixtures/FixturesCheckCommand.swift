@@ -55,7 +55,7 @@ struct FixturesCheckCommand: ParsableCommand {
             out.line("\(passed) passed, \(failed) failed")
         }
         out.flush()
-        if failed > 0 { throw CommandResult.different }
+        if failed > 0 { throw ExitCode.failure }
     }
 
     /// The problems with one fixture, and the state diff when the state differs.

@@ -17,20 +17,20 @@ struct FixturesCommand: ParsableCommand {
         let fm = FileManager.default
         for path in paths {
             var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw .usage("no such file or directory: \(path)") }
+            guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw RouteLogError(.notFound, "no such file or directory: \(path)") }
             if !isDir.boolValue {
                 try refuseNonRegular(path)
                 files.append(path)
                 continue
             }
-            guard let e = fm.enumerator(atPath: path) else { throw .data("cannot read directory: \(path)") }
+            guard let e = fm.enumerator(atPath: path) else { throw RouteLogError(.io, "cannot read directory: \(path)") }
             var found: [String] = []
             while let item = e.nextObject() as? String {
                 if item.hasSuffix(".json") { found.append(path.hasSuffix("/") ? path + item : path + "/" + item) }
             }
             // A folder with nothing to check is a mistake (a CI step pointed at the wrong folder),
             // not a pass: "found bad", exit 1.
-            if found.isEmpty { throw RouteLogError("no fixtures found in \(path)", code: Exit.different) }
+            if found.isEmpty { throw RouteLogError(.failed, "no fixtures found in \(path)") }
             for file in found { try refuseNonRegular(file) }
             files += found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
@@ -43,7 +43,7 @@ struct FixturesCommand: ParsableCommand {
         var st = stat()
         guard stat(path, &st) == 0 else { return }
         if (st.st_mode & S_IFMT) != S_IFREG {
-            throw .data("cannot read file: \(path): not a regular file (a device, FIFO or socket); give a fixture or export file")
+            throw RouteLogError(.io, "cannot read file: \(path): not a regular file (a device, FIFO or socket); give a fixture or export file")
         }
     }
 }
