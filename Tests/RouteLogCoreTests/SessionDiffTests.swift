@@ -211,15 +211,7 @@ import Testing
         for budget in [1, 100, 10_000] {
             let s = SequenceDiff.script(a, b, stepBudget: budget)
             #expect(s.budgetExhausted, "budget \(budget)")
-            var ia = 0, ib = 0
-            for op in SequenceDiff.normalized(s.ops) {
-                switch op {
-                case .same(let i, let j): #expect(i == ia && j == ib && a[i] == b[j], "budget \(budget)"); ia += 1; ib += 1
-                case .delete(let i): #expect(i == ia, "budget \(budget)"); ia += 1
-                case .insert(let j): #expect(j == ib, "budget \(budget)"); ib += 1
-                }
-            }
-            #expect(ia == a.count && ib == b.count, "budget \(budget)")
+            expectEditScript(SequenceDiff.normalized(s.ops), from: a, to: b, "budget \(budget)")
             #expect(s.ops.count >= free.ops.count, "budget \(budget)")
         }
         // The id alignment pairs entries as SessionDiff does.
