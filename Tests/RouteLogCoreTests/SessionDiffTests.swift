@@ -129,10 +129,8 @@ import Testing
     @Test func myersMatchesLCSLength() {
         var rng = SplitMix64(seed: 42)
         for round in 0..<400 {
-            let n = Int(rng.next() % 14), m = Int(rng.next() % 14)
-            let alphabet = UInt64(1 + rng.next() % 4)
-            let a = (0..<n).map { _ in Int(rng.next() % alphabet) }
-            let b = (0..<m).map { _ in Int(rng.next() % alphabet) }
+            let (a, b) = randomLists(&rng, lengthBelow: 14, symbolsAtMost: 4)
+            let n = a.count, m = b.count
             let ops = SequenceDiff.ops(a, b)
             var lcs = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
             for i in stride(from: n - 1, through: 0, by: -1) {
@@ -142,15 +140,7 @@ import Testing
             }
             let same = ops.filter { if case .same = $0 { true } else { false } }.count
             #expect(same == lcs[0][0], "round \(round): \(a) \(b)")
-            var ia = 0, ib = 0
-            for op in ops {
-                switch op {
-                case .same(let i, let j): #expect(i == ia && j == ib && a[i] == b[j], "round \(round)"); ia += 1; ib += 1
-                case .delete(let i): #expect(i == ia, "round \(round)"); ia += 1
-                case .insert(let j): #expect(j == ib, "round \(round)"); ib += 1
-                }
-            }
-            #expect(ia == n && ib == m, "round \(round)")
+            expectEditScript(ops, from: a, to: b, "round \(round)")
         }
     }
 
@@ -160,22 +150,11 @@ import Testing
         var rng = SplitMix64(seed: 7)
         var longer = 0
         for round in 0..<300 {
-            let n = Int(rng.next() % 60), m = Int(rng.next() % 60)
-            let alphabet = UInt64(1 + rng.next() % 6)
-            let a = (0..<n).map { _ in Int(rng.next() % alphabet) }
-            let b = (0..<m).map { _ in Int(rng.next() % alphabet) }
+            let (a, b) = randomLists(&rng, lengthBelow: 60, symbolsAtMost: 6)
             let exact = SequenceDiff.ops(a, b)
             for limit in [1, 2, 3, 5] {
                 let ops = SequenceDiff.ops(a, b, costLimit: limit)
-                var ia = 0, ib = 0
-                for op in ops {
-                    switch op {
-                    case .same(let i, let j): #expect(i == ia && j == ib && a[i] == b[j], "round \(round) limit \(limit)"); ia += 1; ib += 1
-                    case .delete(let i): #expect(i == ia, "round \(round) limit \(limit)"); ia += 1
-                    case .insert(let j): #expect(j == ib, "round \(round) limit \(limit)"); ib += 1
-                    }
-                }
-                #expect(ia == n && ib == m, "round \(round) limit \(limit)")
+                expectEditScript(ops, from: a, to: b, "round \(round) limit \(limit)")
                 #expect(ops.count >= exact.count, "round \(round) limit \(limit)")
                 if ops.count > exact.count { longer += 1 }
             }
@@ -232,15 +211,7 @@ import Testing
         for budget in [1, 100, 10_000] {
             let s = SequenceDiff.script(a, b, stepBudget: budget)
             #expect(s.budgetExhausted, "budget \(budget)")
-            var ia = 0, ib = 0
-            for op in SequenceDiff.normalized(s.ops) {
-                switch op {
-                case .same(let i, let j): #expect(i == ia && j == ib && a[i] == b[j], "budget \(budget)"); ia += 1; ib += 1
-                case .delete(let i): #expect(i == ia, "budget \(budget)"); ia += 1
-                case .insert(let j): #expect(j == ib, "budget \(budget)"); ib += 1
-                }
-            }
-            #expect(ia == a.count && ib == b.count, "budget \(budget)")
+            expectEditScript(SequenceDiff.normalized(s.ops), from: a, to: b, "budget \(budget)")
             #expect(s.ops.count >= free.ops.count, "budget \(budget)")
         }
         // The id alignment pairs entries as SessionDiff does.
@@ -260,4 +231,29 @@ import Testing
         #expect(!idAlignment.searchStopped && !diff.searchStopped && !idAlignment.isAllSame)
         #expect(SessionDiff.IDAlignment(ida, ida).isAllSame)
     }
+}
+
+/// Two lists for a diff: lengths below `lengthBelow`, over one alphabet of 1 to `symbolsAtMost`
+/// symbols (few symbols, many equal elements).
+private func randomLists(_ rng: inout SplitMix64, lengthBelow: UInt64, symbolsAtMost: UInt64) -> ([Int], [Int]) {
+    let n = Int(rng.next() % lengthBelow), m = Int(rng.next() % lengthBelow)
+    let alphabet = UInt64(1 + rng.next() % symbolsAtMost)
+    let a = (0..<n).map { _ in Int(rng.next() % alphabet) }
+    let b = (0..<m).map { _ in Int(rng.next() % alphabet) }
+    return (a, b)
+}
+
+/// Expects `ops` to be an edit script from `a` to `b`: it walks both in order, each element once,
+/// and every unchanged step pairs equal elements. `label` names the input in a failure.
+private func expectEditScript(_ ops: [SequenceDiff.Op], from a: [Int], to b: [Int], _ label: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+    var ia = 0, ib = 0
+    for op in ops {
+        switch op {
+        case .same(let i, let j): #expect(i == ia && j == ib && a[i] == b[j], "\(label)", sourceLocation: sourceLocation); ia += 1; ib += 1
+        case .delete(let i): #expect(i == ia, "\(label)", sourceLocation: sourceLocation); ia += 1
+        case .insert(let j): #expect(j == ib, "\(label)", sourceLocation: sourceLocation); ib += 1
+        }
+    }
+    #expect(ia == a.count && ib == b.count, "\(label)", sourceLocation: sourceLocation)
 }

@@ -17,15 +17,7 @@ private let knownPrefixes = Mutex<[SessionID: [UInt8]]>([:])
 /// How many entries of `db` have keys that start with the session's number.
 func storedEntries(_ log: LMDBEventLog, _ id: SessionID, in db: LMDBDatabase) throws -> Int {
     let prefix = try #require(knownPrefixes.withLock { $0[id] }, "no prefix known for \(id)")
-    return try log.environment.withReadTransaction { txn in
-        var n = 0
-        try txn.forEach(in: db, from: prefix) { k, _ in
-            guard k.count >= prefix.count, Array(k.prefix(prefix.count)) == prefix else { return false }
-            n += 1
-            return true
-        }
-        return n
-    }
+    return try log.entryCount(in: db, prefix: prefix)
 }
 
 /// Creates a session of `count` generated events, appended in batches.

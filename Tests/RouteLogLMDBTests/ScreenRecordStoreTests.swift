@@ -28,16 +28,7 @@ import Testing
     }
 
     func screenKeys(_ log: LMDBEventLog) throws -> Int {
-        let prefix = SessionScreens.keyPrefix
-        var keys = 0
-        try log.environment.withReadTransaction { txn in
-            try txn.forEach(in: log.databases.meta, from: prefix) { k, _ in
-                guard k.starts(with: prefix) else { return false }
-                keys += 1
-                return true
-            }
-        }
-        return keys
+        try log.entryCount(in: log.databases.meta, prefix: SessionScreens.keyPrefix)
     }
 
     @Test func appendsFollowEachOtherAndReadInOrder() throws {

@@ -28,16 +28,7 @@ private func metadataEvents(_ n: Int, seed: UInt64) -> [RecordedEvent] {
 }
 
 private func entries(_ log: LMDBEventLog, _ database: String, prefix: [UInt8]) throws -> Int {
-    let db = try log.environment.database(named: database)
-    return try log.environment.withReadTransaction { txn in
-        var n = 0
-        try txn.forEach(in: db, from: prefix) { k, _ in
-            guard k.count >= prefix.count, k.prefix(prefix.count).elementsEqual(prefix) else { return false }
-            n += 1
-            return true
-        }
-        return n
-    }
+    try log.entryCount(in: try log.environment.database(named: database), prefix: prefix)
 }
 
 @Suite("LMDBEventLog stored metadata")

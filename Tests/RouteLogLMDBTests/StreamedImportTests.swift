@@ -49,28 +49,14 @@ struct StreamedImportTests {
 
     /// The `part` marks in the store's meta database: imports begun and not ended.
     static func partialImports(_ log: LMDBEventLog) throws -> [[UInt8]] {
-        try log.context.withRead("checking") { txn in
-            var marks: [[UInt8]] = []
-            try txn.forEach(in: log.databases.meta, from: PartialImport.keyPrefix) { k, _ in
-                guard k.starts(with: PartialImport.keyPrefix) else { return false }
-                marks.append(Array(k))
-                return true
-            }
-            return marks
-        }
+        var marks: [[UInt8]] = []
+        try log.forEachEntry(in: log.databases.meta, prefix: PartialImport.keyPrefix) { k, _ in marks.append(Array(k)) }
+        return marks
     }
 
     /// How many events the store holds under `prefix`, whether a session row names them or not.
     static func records(_ log: LMDBEventLog, prefix: [UInt8]) throws -> Int {
-        try log.context.withRead("counting") { txn in
-            var n = 0
-            try txn.forEach(in: log.databases.events, from: prefix) { k, _ in
-                guard k.starts(with: prefix) else { return false }
-                n += 1
-                return true
-            }
-            return n
-        }
+        try log.entryCount(in: log.databases.events, prefix: prefix)
     }
 
     /// An import that dies midway (here: its writer lock let go, as the kernel does for a killed
@@ -114,15 +100,9 @@ struct StreamedImportTests {
     }
 
     static func partialImportIDs(_ log: LMDBEventLog) throws -> [SessionID] {
-        try log.context.withRead("checking") { txn in
-            var ids: [SessionID] = []
-            try txn.forEach(in: log.databases.meta, from: PartialImport.keyPrefix) { k, v in
-                guard k.starts(with: PartialImport.keyPrefix) else { return false }
-                ids.append(StoreKey.sessionID(v))
-                return true
-            }
-            return ids
-        }
+        var ids: [SessionID] = []
+        try log.forEachEntry(in: log.databases.meta, prefix: PartialImport.keyPrefix) { _, v in ids.append(StoreKey.sessionID(v)) }
+        return ids
     }
 
     /// A file that turns bad after its check, past the first batch: the batches already written

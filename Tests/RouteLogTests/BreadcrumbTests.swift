@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func everyRecordedCallHasItsTopScreenBeforeAndAfterItsOutcomeAndSeq() throws {
-        let nav = try Navigator<PodRoute>(log: InMemoryEventLog(clock: fixedClock), clock: fixedClock)
+        let nav = try inMemoryNavigator()
         let (crumbs, _) = observed(nav)
         nav.push(.episode(id: 1))
         nav.push(.show(name: "a"))

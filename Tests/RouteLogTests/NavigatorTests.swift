@@ -141,7 +141,7 @@ import Testing
     }
 
     @Test func aScopedRouterActsOnItsOwnFrameWhateverIsAbove() async throws {
-        let nav = try Navigator<PodRoute>(log: InMemoryEventLog(clock: fixedClock), clock: fixedClock)
+        let nav = try inMemoryNavigator()
         nav.show(.player(episode: 1))                             // token 1
         let player = try #require(nav.scope().child)
         #expect(player.frame == .presentation(1))

@@ -36,6 +36,11 @@ enum OldRoute: Routable {
 /// A fixed clock: deterministic timestamps.
 let fixedClock: @Sendable () -> Int64 = { 1_700_000_000_000 }
 
+/// A navigator of ``PodRoute`` on a fresh in-memory log, on the fixed clock.
+@MainActor func inMemoryNavigator() throws -> Navigator<PodRoute> {
+    try Navigator<PodRoute>(log: InMemoryEventLog(clock: fixedClock), clock: fixedClock)
+}
+
 /// A log handler that keeps every message, for asserting what the navigator logged.
 final class CapturingLogHandler: LogHandler, @unchecked Sendable {
     private let lock = NSLock()

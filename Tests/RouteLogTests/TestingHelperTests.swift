@@ -5,12 +5,8 @@ import Testing
 
 @MainActor
 @Suite struct TestingHelperTests {
-    func navigator() throws -> Navigator<PodRoute> {
-        try Navigator<PodRoute>(log: InMemoryEventLog(clock: fixedClock), clock: fixedClock)
-    }
-
     @Test func exhaustiveExpectationPassesWhenTheChangeIsDescribedExactly() throws {
-        let nav = try navigator()
+        let nav = try inMemoryNavigator()
         expectNavigation(nav) {
             $0.push(.episode(id: 1))
             $0.show(.player(episode: 1))
@@ -27,7 +23,7 @@ import Testing
     }
 
     @Test func aMissedChangeIsReportedAsADiff() throws {
-        let nav = try navigator()
+        let nav = try inMemoryNavigator()
         let problems = navigationProblems(nav) {
             $0.push(.episode(id: 1))
             $0.push(.episode(id: 2))
@@ -44,7 +40,7 @@ import Testing
     }
 
     @Test func anUnexpectedRejectionIsReported() throws {
-        let nav = try navigator()
+        let nav = try inMemoryNavigator()
         let problems = navigationProblems(nav) { _ = $0.pop() }
         #expect(problems == ["Event #1 was rejected:stackTooShort; pass `outcomes:` to expect a rejection"])
         let wrong = navigationProblems(nav, outcomes: [.applied()]) { _ = $0.pop() }

@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func stepBackStopsAtTheStart() throws {
-        let nav = try Navigator<PodRoute>(log: InMemoryEventLog(clock: fixedClock), clock: fixedClock)
+        let nav = try inMemoryNavigator()
         nav.push(.settings)
         #expect(try nav.stepBack() && nav.seq == 0 && nav.path == [])
         #expect(try !nav.stepBack())

@@ -6,12 +6,8 @@ import Testing
 /// active frame's path binding, and the labels shared with the core's events.
 @MainActor
 @Suite struct VerbTests {
-    func navigator() throws -> Navigator<PodRoute> {
-        try Navigator<PodRoute>(log: InMemoryEventLog(clock: fixedClock), clock: fixedClock)
-    }
-
     @Test func activePathIsWherePushGoesAndRootPathIsUnderEverything() throws {
-        let nav = try navigator()
+        let nav = try inMemoryNavigator()
         nav.push(.show(name: "atp"))
         nav.push(.episode(id: 9))
         nav.show(.player(episode: 9))
@@ -26,7 +22,7 @@ import Testing
     }
 
     @Test func popToARouteLeavesItOnTop() throws {
-        let nav = try navigator()
+        let nav = try inMemoryNavigator()
         for r: PodRoute in [.show(name: "a"), .episode(id: 1), .episode(id: 2), .episode(id: 3)] { nav.push(r) }
         let r = try #require(nav.pop(to: .episode(id: 1)))
         #expect(r.outcome == .applied() && nav.activePath == [.show(name: "a"), .episode(id: 1)])
@@ -46,7 +42,7 @@ import Testing
     }
 
     @Test func scopedShowPlacesInItsFrameAsTheNavigatorsShowInDoes() throws {
-        let a = try navigator(), b = try navigator()
+        let a = try inMemoryNavigator(), b = try inMemoryNavigator()
         for nav in [a, b] { nav.show(.player(episode: 1)); nav.push(.episode(id: 1)) }
         let sheet = a.activeScope
         sheet.show(.upsell(feature: "x"), as: .sheet, dismissible: false)
@@ -56,7 +52,7 @@ import Testing
     }
 
     @Test func interactiveDismissTakesTheCoresLabel() throws {
-        let nav = try navigator()
+        let nav = try inMemoryNavigator()
         nav.show(.player(episode: 1))
         nav.show(.upsell(feature: "x"), as: .sheet, dismissible: false, in: nav.activeFrame)
         #expect(nav.interactiveDismiss(token: 1).outcome == .rejected(.stale))
@@ -65,7 +61,7 @@ import Testing
     }
 
     @Test func tabsByIdInSnapshotsAndExpectations() throws {
-        let nav = try navigator()
+        let nav = try inMemoryNavigator()
         nav.setTabs(["library", "search"], selected: "library")
         expectNavigation(nav) {
             $0.push(.show(name: "atp"))
@@ -85,7 +81,7 @@ import Testing
     }
 
     @Test func activePathBindingFollowsTheActiveFrame() throws {
-        let nav = try navigator()
+        let nav = try inMemoryNavigator()
         nav.push(.show(name: "atp"))
         nav.show(.player(episode: 1))
         let binding = nav.activePathBinding()

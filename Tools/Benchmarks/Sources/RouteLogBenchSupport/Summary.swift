@@ -1,4 +1,5 @@
 import Foundation
+import RouteLogCore
 
 /// What a figure must reach.
 public enum Target: Sendable {
@@ -125,20 +126,7 @@ public enum Summary {
             if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
             return String(format: "%.6g", x)
         }
-        func str(_ s: String?) -> String {
-            guard let s else { return "null" }
-            var out = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-                default: out.unicodeScalars.append(u)
-                }
-            }
-            return out + "\""
-        }
+        func str(_ s: String?) -> String { s.map { JSONValue.string($0).canonicalText } ?? "null" }
         var entries: [String] = []
         for f in figures {
             let fields = [

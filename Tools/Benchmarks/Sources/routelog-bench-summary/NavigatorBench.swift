@@ -228,34 +228,29 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
     let reporting = try Navigator<BenchRoute>(log: try LMDBEventLog.open(at: try dir.subdirectory("screens")))
     let quiet = try Navigator<BenchRoute>(log: try LMDBEventLog.open(at: try dir.subdirectory("no-screens")))
     reporting.tracksScreens = true
-    var onScreen = Set<ScreenID>()
-    func screensCall(_ i: Int) -> Double {
+    var onScreen = Set<ScreenID>(), quietOnScreen = Set<ScreenID>()
+    var unreported = 0
+    /// Call `i` of the mix on `nav`, then its view layer: the screens that changed, reported
+    /// (`reports`) or only counted. Returns the timed part in µs.
+    func viewLayerCall(_ nav: Navigator<BenchRoute>, _ i: Int, onScreen: inout Set<ScreenID>, reports: Bool) -> Double {
         let t0 = monotonicNanoseconds()
-        NavigatorMix.call(reporting, i)
+        NavigatorMix.call(nav, i)
         let t1 = monotonicNanoseconds()
-        let required = Set(reporting.requiredScreens)
+        let required = Set(nav.requiredScreens)
         let gone = onScreen.subtracting(required), new = required.subtracting(onScreen)
         onScreen = required
         let t2 = monotonicNanoseconds()
-        for s in gone { reporting.screenDisappeared(s) }
-        for s in new { reporting.screenAppeared(s) }
+        if reports {
+            for s in gone { nav.screenDisappeared(s) }
+            for s in new { nav.screenAppeared(s) }
+        } else {
+            unreported &+= gone.count &+ new.count
+        }
         let t3 = monotonicNanoseconds()
         return Double((t1 - t0) + (t3 - t2)) / 1e3
     }
-    var quietOnScreen = Set<ScreenID>()
-    var unreported = 0
-    func quietCall(_ i: Int) -> Double {
-        let t0 = monotonicNanoseconds()
-        NavigatorMix.call(quiet, i)
-        let t1 = monotonicNanoseconds()
-        let required = Set(quiet.requiredScreens)
-        let gone = quietOnScreen.subtracting(required), new = required.subtracting(quietOnScreen)
-        quietOnScreen = required
-        let t2 = monotonicNanoseconds()
-        unreported &+= gone.count &+ new.count
-        let t3 = monotonicNanoseconds()
-        return Double((t1 - t0) + (t3 - t2)) / 1e3
-    }
+    func screensCall(_ i: Int) -> Double { viewLayerCall(reporting, i, onScreen: &onScreen, reports: true) }
+    func quietCall(_ i: Int) -> Double { viewLayerCall(quiet, i, onScreen: &quietOnScreen, reports: false) }
     for i in 0..<warmUp { _ = screensCall(i) }
     for i in 0..<warmUp { _ = quietCall(i) }
     var screenCalls: [Double] = [], quietCalls: [Double] = []
