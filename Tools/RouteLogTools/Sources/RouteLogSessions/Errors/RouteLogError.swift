@@ -1,5 +1,4 @@
-// The tools' one error type and their exit codes. This file imports nothing, so the fuzzer's
-// build compiles it as it is.
+// The tools' one error type and their exit codes.
 
 /// The exit codes `routelog` documents in its help and its manual (Docs/Debugging.md).
 package enum Exit {
