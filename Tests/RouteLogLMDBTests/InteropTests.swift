@@ -5,7 +5,7 @@ import Testing
 @_spi(Tools) @testable import RouteLogLMDB
 
 /// The first of `names` found on the PATH or in /usr/bin.
-@Suite("LMDBEventLog interoperability and export")
+@Suite("LMDBEventLog interoperability and export", .tags(.appleLocks))
 struct InteropTests {
     @Test func mdbStatListsTheNamedDatabases() throws {
         // lmdb-utils is installed by `make setup`: a missing tool fails the test, it never skips it.

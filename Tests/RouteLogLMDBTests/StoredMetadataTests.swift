@@ -2,6 +2,7 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
 /// Events with every kind of metadata: times far from the session's creation, before it, equal
 /// to the previous one and absent; call sites repeated, new and absent; notes; all origins.
@@ -40,7 +41,7 @@ private func entries(_ log: LMDBEventLog, _ database: String, prefix: [UInt8]) t
     }
 }
 
-@Suite("LMDBEventLog stored metadata")
+@Suite("LMDBEventLog stored metadata", .tags(.appleLocks))
 struct StoredMetadataTests {
     @Test func readsReturnTheMetadataAsAppendedFromAnySeq() throws {
         let dir = try TempDir()
@@ -174,7 +175,7 @@ struct StoredMetadataTests {
     }
 }
 
-@Suite("LMDBEventLog keys")
+@Suite("LMDBEventLog keys", .tags(.appleLocks))
 struct EventKeyTests {
     @Test func keysSortBySessionThenSeqAndTheBoundPastTheLastSeq() {
         let a = StoreKey.number(7), b = StoreKey.number(8)

@@ -10,7 +10,7 @@ import Testing
 /// navigator goes on and records once there is room. Run with the reservation of the platforms
 /// that have no `posix_fallocate` (Apple's: writing the segment's zeros), on a small tmpfs.
 @MainActor
-@Suite(.serialized) struct FullDiskTests {
+@Suite(.serialized, .tags(.appleLocks)) struct FullDiskTests {
     /// Mounts a tmpfs of `size` at a new folder of `dir` (the tests run as root, as `make test` does).
     static func smallDisk(_ dir: TempDir, size: String) throws -> String {
         let path = dir.path("disk")

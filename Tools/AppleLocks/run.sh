@@ -20,10 +20,10 @@
 #     this script);
 #  2. checks with `nm -D` that the library imports sem_open and not pthread_mutexattr_setrobust;
 #  3. runs the already-built test binaries (`swift test --skip-build`, under `timeout`) with
-#     LD_LIBRARY_PATH pointing at it and ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem, filtered to the
-#     RouteLogLMDBTests, the lifecycle tests of RouteLogTests (killed writer, suspension, open
-#     failures, full disk, windows) and the multi-process CLI tests (run ends, extension stores, crash
-#     recovery, journal damage, lifecycle end to end, `follow` beside a writer, corrupt stores).
+#     LD_LIBRARY_PATH pointing at it and ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem, filtered to the tests
+#     tagged `appleLocks` (RouteLogTestSupport's Tag.appleLocks: the store's tests, the lifecycle
+#     tests of RouteLogTests and the multi-process CLI tests), as the test bundle lists them (`swift
+#     test` filters by name only);
 #     Child executables the tests spawn (routelog, routelog-lmdb-crashtest…) inherit
 #     LD_LIBRARY_PATH. Checked before: `ldd` resolves liblmdb.so.0 to this build for the test
 #     binary, every executable beside it that links LMDB, and the tools; checked during the run:
@@ -37,7 +37,7 @@
 #  5. prints the failing tests and a one-line summary with the time taken.
 #
 # Environment: SWIFT (default swift), BIN_PATH (the test build's folder, default .build/debug),
-# APPLE_LOCKS_FILTER (the --filter regex, default below), APPLE_LOCKS_TIMEOUT (seconds, default 900:
+# APPLE_LOCKS_TIMEOUT (seconds, default 900:
 # a run that takes longer is reported as hung, and killed). The run's output is also kept in
 # .build/apple-locks/test-<the package's test bundle>.log.
 # Exit status: 0 when every selected test passes; 1 when a test fails, the run hangs, or a check of
@@ -57,18 +57,6 @@ case $package in
 esac
 bin=${BIN_PATH:-$root/$package/.build/debug}
 limit=${APPLE_LOCKS_TIMEOUT:-900}
-# Left out: MultiProcessTests' writersAndFollowersWithKilledWriters, six writers on one store
-# with two of them SIGKILLed while they append. With robust mutexes the next writer recovers;
-# with POSIX semaphores a writer killed inside a write transaction (or inside the reader table's
-# lock, a few instructions as a reader registers) leaves the store busy for every process until
-# all have closed it, which is the documented behaviour on Apple platforms (where RouteLog never
-# lets two processes share a store) and what KilledWriterTests and twoWritersOneCrashes check.
-skip=${APPLE_LOCKS_SKIP:-'writersAndFollowersWithKilledWriters'}
-if [[ $package == . ]]; then
-  filter=${APPLE_LOCKS_FILTER:-'RouteLogLMDBTests\.|RouteLogTests\.(KilledWriterTests|SuspensionTests|OpenFailureTests|FullDiskTests|RestoreOwnSessionTests)'}
-else
-  filter=${APPLE_LOCKS_FILTER:-'RouteLogCLITests\.(CrashRecoveryTests|JournalDamageTests|LifecycleEndToEndTests|CorruptStoreTests|RunEndTests|ExtensionStoreTests|StoreTests/followTailsAConcurrentWriter)'}
-fi
 libdir=$root/.build/apple-locks
 lib=$libdir/liblmdb.so.0
 tools=(mdb_stat mdb_dump mdb_load mdb_copy)
@@ -170,11 +158,23 @@ sample() { # PID of the run
   done
 }
 : >"$work/maps"
-say "swift test --skip-build --package-path $package --filter '$filter' --skip '$skip' (timeout ${limit}s; LD_LIBRARY_PATH and PATH: $(rel "$libdir"), ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem)"
+# The tagged tests, from the bundle's list of its tests (the event stream's test records, which carry
+# their tags): a tagged suite by its name, a tagged test in an untagged suite by its own.
+"$xctest" --testing-library swift-testing --list-tests --event-stream-version 1 --event-stream-output-path "$work/tests.jsonl" >/dev/null ||
+  die "$(rel "$xctest") could not list its tests"
+filter=$(/usr/bin/python3 - "$work/tests.jsonl" <<'EOF'
+import json, re, sys
+ids = [r["payload"]["id"] for r in map(json.loads, open(sys.argv[1])) if r["kind"] == "test" and ".appleLocks" in r["payload"].get("_tags", [])]
+if ids: print(len(ids), "^(" + "|".join(re.escape(re.sub(r"/[^/]*:[0-9]+:[0-9]+$", "", i)) for i in sorted(ids)) + ")(/|$)")
+EOF
+)
+[[ -n $filter ]] || fail "no test of $(rel "$xctest") carries the tag appleLocks"
+count=${filter%% *} filter=${filter#* }
+say "swift test --skip-build --package-path $package: the $count suites and tests tagged appleLocks (timeout ${limit}s; LD_LIBRARY_PATH and PATH: $(rel "$libdir"), ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem)"
 log=$libdir/test-${xctest_name}.log
 set +e
 # stdbuf: line-buffered output (inherited by the test process), so that a killed run's log is whole.
-env "${run_env[@]}" timeout --kill-after=30 "$limit" stdbuf -oL -eL "$swift" test --skip-build --package-path "$package" --filter "$filter" --skip "$skip" >"$log" 2>&1 &
+env "${run_env[@]}" timeout --kill-after=30 "$limit" stdbuf -oL -eL "$swift" test --skip-build --package-path "$package" --filter "$filter" >"$log" 2>&1 &
 runner=$!
 tail -n +1 -f --pid="$runner" "$log" &
 tailer=$!

@@ -45,7 +45,7 @@ func patch(_ file: String, at offset: Int, _ body: (inout UInt8) -> Void) throws
     try Data(bytes).write(to: URL(fileURLWithPath: file))
 }
 
-@Suite("Journal damage and recovery", .serialized)
+@Suite("Journal damage and recovery", .serialized, .tags(.appleLocks))
 struct JournalDamageTests {
     @Test func tornLastEntryIsDropped() async throws {
         for variant in ["torn", "flipped"] {
