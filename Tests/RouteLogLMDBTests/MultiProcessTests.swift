@@ -143,7 +143,7 @@ struct MultiProcessTests {
 /// The pids in the store's reader table, as `mdb_stat -r` prints them (it does not clear stale
 /// slots itself).
 private func readerPIDs(_ mdbStat: String, _ path: String) throws -> [Int32] {
-    let text = try runTool(mdbStat, ["-r", path]).output
+    let text = try Child(path: mdbStat, ["-r", path], stdin: .empty, output: .merged).wait().output
     // It exits with a failure status when it lists stale readers; the table is what counts.
     guard text.contains("Reader Table Status") else { throw MDBStatFailed(output: text) }
     return text.split(separator: "\n").compactMap { line in
