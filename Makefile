@@ -188,8 +188,8 @@ apple-check: setup
 # LMDB locking as on Apple platforms (POSIX named semaphores, no robust mutexes), on Linux: builds
 # .build/apple-locks/liblmdb.so.0 from LMDB 0.9.24's source (Debian's lmdb source package, fetched
 # into .build by Tools/LMDB/source.sh, never committed) with -DMDB_USE_POSIX_SEM (and mdb_stat/mdb_dump
-# against it, first on PATH), checks its symbols, and runs the built RouteLogLMDBTests,
-# RouteLogTests.KilledWriterTests and the multi-process CLI tests against it (LD_LIBRARY_PATH; ldd
+# against it, first on PATH), checks its symbols, and runs the built tests tagged appleLocks (the
+# store's tests, the lifecycle tests and the multi-process CLI tests) against it (LD_LIBRARY_PATH; ldd
 # and the running processes are checked to load it) under a 900 s timeout: a hang is reported with
 # the processes still running, then killed. POSIX semaphores left in /dev/shm by killed processes
 # are counted and removed.
@@ -217,4 +217,4 @@ bench: setup
 	cd Tools/Benchmarks && BENCH_OUT="$(BENCH_OUT)" ./run.sh
 
 clean:
-	rm -rf .build .build-tsan $(TOOLS)/.build Tools/Benchmarks/.build
+	rm -rf .build .build-tsan $(TOOLS)/.build Tools/Benchmarks/.build Tools/Fuzz/.build

@@ -9,36 +9,24 @@
 # taken, where Linux's robust mutexes (Debian's liblmdb) hand it to the next writer at once. This runs
 # the same code paths on Linux:
 #  1. builds .build/apple-locks/liblmdb.so.0 from LMDB's source (Debian's lmdb source package,
-#     0.9.24, the version liblmdb-dev links; Tools/LMDB/source.sh, kept in .build, never committed)
-#     with -DMDB_USE_POSIX_SEM, otherwise as Debian builds its library (same soname), and LMDB's
-#     mdb_stat, mdb_dump, mdb_load and mdb_copy against it into .build/apple-locks/bin, which goes
-#     first on PATH: Debian's lmdb-utils have LMDB linked in statically (robust mutexes), and a
-#     robust-mutex process that opens a store a POSIX-semaphore process holds waits for ever on its
-#     first transaction (the two keep different things in lock.mdb), so the tests that run
-#     mdb_stat/mdb_dump would hang on a mix no app makes (measured: InteropTests'
-#     mdbStatListsTheNamedDatabases). All rebuilt only when missing or older than the sources (or
-#     this script);
+#     0.9.24, the version liblmdb-dev links; Tools/LMDB/source.sh) with -DMDB_USE_POSIX_SEM, and
+#     mdb_stat, mdb_dump, mdb_load and mdb_copy against it, first on PATH: Debian's lmdb-utils link
+#     LMDB statically (robust mutexes), and a robust-mutex process waits for ever on a store a
+#     POSIX-semaphore process holds (measured: InteropTests' mdbStatListsTheNamedDatabases);
 #  2. checks with `nm -D` that the library imports sem_open and not pthread_mutexattr_setrobust;
-#  3. runs the already-built test binaries (`swift test --skip-build`, under `timeout`) with
-#     LD_LIBRARY_PATH pointing at it and ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem, filtered to the tests
-#     tagged `appleLocks` (RouteLogTestSupport's Tag.appleLocks: the store's tests, the lifecycle
-#     tests of RouteLogTests and the multi-process CLI tests), as the test bundle lists them (`swift
-#     test` filters by name only);
-#     Child executables the tests spawn (routelog, routelog-lmdb-crashtest…) inherit
-#     LD_LIBRARY_PATH. Checked before: `ldd` resolves liblmdb.so.0 to this build for the test
-#     binary, every executable beside it that links LMDB, and the tools; checked during the run:
-#     every process of the run seen mapping a liblmdb (sampled from /proc/PID/maps) maps this build.
-#     The run's processes carry a token in their environment: when the run passes the timeout, those
-#     still running (the test process, which SwiftPM starts in a process group of its own, and what
-#     it waits for) are printed with their age and command line, then killed: that is where it
-#     hangs. Processes a finished run leaves behind are listed and killed the same way;
-#  4. counts the POSIX semaphores (/dev/shm/sem.MDB*) the run left behind (killed processes do not
-#     remove theirs) and removes those, and only those: new since the start and mapped by no process;
-#  5. prints the failing tests and a one-line summary with the time taken.
+#  3. runs the built tests tagged `appleLocks` (RouteLogTestSupport's Tag.appleLocks; `swift test`
+#     filters by name only, so the names come from the test bundle's own list of its tests) under
+#     `timeout`, with LD_LIBRARY_PATH pointing at the library (the tests' child processes inherit it)
+#     and ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem. Checked: `ldd` resolves liblmdb.so.0 to it for every
+#     executable of the build that links LMDB, and every process of the run seen mapping a liblmdb
+#     (sampled from /proc/PID/maps) maps it. The run's processes carry a token in their environment,
+#     so those still running after a timeout (a hang), or after the run, are listed and killed;
+#  4. removes the POSIX semaphores (/dev/shm/sem.MDB*) killed processes left behind: those new since
+#     the start and mapped by no process;
+#  5. prints a one-line summary with the time taken.
 #
 # Environment: SWIFT (default swift), BIN_PATH (the test build's folder, default .build/debug),
-# APPLE_LOCKS_TIMEOUT (seconds, default 900:
-# a run that takes longer is reported as hung, and killed). The run's output is also kept in
+# APPLE_LOCKS_TIMEOUT (seconds, default 900). The run's output is also kept in
 # .build/apple-locks/test-<the package's test bundle>.log.
 # Exit status: 0 when every selected test passes; 1 when a test fails, the run hangs, or a check of
 # 1-3 fails; 2 when the setup fails (no LMDB source, no test build).
@@ -238,16 +226,8 @@ else
   say "sampled $processes processes of the run mapping liblmdb (${programs:-none seen}): all map $(rel "$lib")"
 fi
 
-# 5. Failing tests and the summary.
+# 5. The summary (the failing tests and their issues are in the output above).
 summary=$( (grep -E '^. Test run with [0-9]+ tests? .*(passed|failed)' "$log" || true) | tail -1 | sed -E 's/^. //')
-failed_tests=$( (grep -E '^. Test .* failed after' "$log" | grep -vE '^. Test run with [0-9]+ tests?' || true) | sed -E 's/^. Test (.*) failed after.*/\1/' | sort -u)
-if [[ -n $failed_tests ]]; then
-  echo "test-apple-locks: failing tests (first issue of each):" >&2
-  while IFS= read -r t; do
-    issue=$( (grep -F "Test $t recorded an issue" "$log" || true) | head -1 | sed -E 's/^. Test .* recorded an issue (at )?//' | cut -c1-240)
-    echo "   $t: ${issue:-see $(rel "$log")}" >&2
-  done <<<"$failed_tests"
-fi
 if [[ $status != 0 && ${#failures[@]} == 0 ]]; then failures+=("swift test exited $status"); fi
 if [[ ${#failures[@]} != 0 ]]; then
   fail "$(printf '%s; ' "${failures[@]}")${summary:-no test summary} (POSIX-semaphore mode, $(elapsed); log: $(rel "$log"))"
