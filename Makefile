@@ -74,7 +74,7 @@ install: setup
 # (CLI --json, the server's API, the MCP tools) compared field by field with hostile MCP arguments,
 # the long commands' progress on a pseudo-terminal and through a pipe, a crashed run reproduced
 # (its fixture checked and its generated test type-checked),
-# then the fuzz smoke run: the fuzzer built unoptimized, each harness for 3 s from
+# then the fuzz smoke run: the fuzzers' package (Tools/Fuzz) built in debug, each harness for 3 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 # `swift build --build-tests` also builds the test programs (Tests/Programs: routelog-crash-app,
 # routelog-lmdb-crashtest) beside the tests, where the Swift and the Python tests start them; the
@@ -110,10 +110,11 @@ test: setup
 	/usr/bin/python3 $(TOOLS)/Tests/Progress/progress_test.py "$(TOOLS_BIN)"
 	/usr/bin/python3 $(TOOLS)/Tests/Repro/repro_test.py "$(TOOLS_BIN)"
 	/usr/bin/python3 $(TOOLS)/Tests/Install/install_test.py
-	FUZZ_OPT=-Onone Tools/Fuzz/run.sh 3
+	FUZZ_CONFIG=debug Tools/Fuzz/run.sh 3
 
-# libFuzzer on every parser (Tools/Fuzz), FUZZ_SECONDS per harness. The fuzzer and address
-# sanitizer runtimes ship with the Swift toolchain; nothing else is needed.
+# libFuzzer on every parser, FUZZ_SECONDS per harness: the package Tools/Fuzz, whose harnesses use the
+# library's and the tools' real modules, built in release with -sanitize=fuzzer,address. The fuzzer
+# and address sanitizer runtimes ship with the Swift toolchain; nothing else is needed.
 fuzz: setup
 	Tools/Fuzz/run.sh $(FUZZ_SECONDS)
 
@@ -189,8 +190,8 @@ apple-check: setup
 # LMDB locking as on Apple platforms (POSIX named semaphores, no robust mutexes), on Linux: builds
 # .build/apple-locks/liblmdb.so.0 from LMDB 0.9.24's source (Debian's lmdb source package, fetched
 # into .build by Tools/LMDB/source.sh, never committed) with -DMDB_USE_POSIX_SEM (and mdb_stat/mdb_dump
-# against it, first on PATH), checks its symbols, and runs the built RouteLogLMDBTests,
-# RouteLogTests.KilledWriterTests and the multi-process CLI tests against it (LD_LIBRARY_PATH; ldd
+# against it, first on PATH), checks its symbols, and runs the built tests tagged appleLocks (the
+# store's tests, the lifecycle tests and the multi-process CLI tests) against it (LD_LIBRARY_PATH; ldd
 # and the running processes are checked to load it) under a 900 s timeout: a hang is reported with
 # the processes still running, then killed. POSIX semaphores left in /dev/shm by killed processes
 # are counted and removed.
@@ -218,4 +219,4 @@ bench: setup
 	cd Tools/Benchmarks && BENCH_OUT="$(BENCH_OUT)" ./run.sh
 
 clean:
-	rm -rf .build .build-tsan $(TOOLS)/.build Tools/Benchmarks/.build
+	rm -rf .build .build-tsan $(TOOLS)/.build Tools/Benchmarks/.build Tools/Fuzz/.build

@@ -2,8 +2,9 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
-@Suite("LMDBEventLog bad input", .serialized)
+@Suite("LMDBEventLog bad input", .serialized, .tags(.appleLocks))
 struct BadInputTests {
     @Test func aNewerFormatIsRefused() throws {
         let dir = try TempDir()

@@ -1,9 +1,10 @@
 import Dispatch
 @_spi(Tools) @testable import RouteLogLMDB
 import Testing
+import RouteLogTestSupport
 
 /// The store watchdog's call counters stay exact with several threads in LMDB at once.
-@Suite struct CallCountersTests {
+@Suite(.tags(.appleLocks)) struct CallCountersTests {
     @Test func callsOnSeveralThreadsAtOnceAreAllCountedAndNoneLooksInProgress() {
         let counters = CallCounters()
         let threads = 4, calls = 200_000

@@ -2,6 +2,7 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
 /// A store with one session of `count` events, and raw access to its `events` database.
 private struct Fixture {
@@ -29,7 +30,7 @@ private struct Fixture {
     func recordKey(_ seq: UInt64) -> [UInt8] { StoreKey.event(key, seq) }
 }
 
-@Suite("LMDBEventLog corruption")
+@Suite("LMDBEventLog corruption", .tags(.appleLocks))
 struct CorruptionTests {
     @Test func alteredRecordBytesFailTheChecksumAtThatSeq() throws {
         let f = try Fixture()

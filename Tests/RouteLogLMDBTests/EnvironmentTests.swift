@@ -2,8 +2,9 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
-@Suite("LMDB thin layer")
+@Suite("LMDB thin layer", .tags(.appleLocks))
 struct EnvironmentTests {
     /// An environment open on a new store directory in `dir`.
     func openEnvironment(in dir: TempDir, _ options: LMDBEnvironment.Options = .init()) throws -> LMDBEnvironment {

@@ -2,8 +2,9 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
-@Suite("LMDBEventLog basics")
+@Suite("LMDBEventLog basics", .tags(.appleLocks))
 struct EventLogBasicsTests {
     @Test func appendReadAndReplayMatchTheInMemoryLog() throws {
         let dir = try TempDir()

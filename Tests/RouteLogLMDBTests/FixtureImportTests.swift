@@ -6,7 +6,7 @@ import Testing
 
 /// ``FixtureImport``: files read once, their sessions entering the store together after the last
 /// one, or not at all.
-@Suite("LMDBEventLog fixture import, files read once")
+@Suite("LMDBEventLog fixture import, files read once", .tags(.appleLocks))
 struct FixtureImportTests {
     /// The layouts a file may have: the header before the events (as RouteLog writes it, the
     /// creation time read ahead), after them (the file written a second time), none at all, and

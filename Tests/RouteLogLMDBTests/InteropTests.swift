@@ -5,7 +5,7 @@ import Testing
 @_spi(Tools) @testable import RouteLogLMDB
 
 /// The first of `names` found on the PATH or in /usr/bin.
-@Suite("LMDBEventLog interoperability and export")
+@Suite("LMDBEventLog interoperability and export", .tags(.appleLocks))
 struct InteropTests {
     @Test func mdbStatListsTheNamedDatabases() throws {
         // lmdb-utils is installed by `make setup`: a missing tool fails the test, it never skips it.
@@ -17,7 +17,8 @@ struct InteropTests {
         let s = try log.createSession(NewSession(label: "stat"))
         let events = generatedEvents(25, seed: 8)
         try log.append(events, to: s.id, expectedSeq: 0)
-        let (status, output) = try runTool(mdbStat, ["-a", dir.path])
+        let stat = try Child(path: mdbStat, ["-a", dir.path], stdin: .empty, output: .merged).wait()
+        let (status, output) = (stat.status, stat.output)
         #expect(status == 0, "\(output)")
         // Each named database is listed with its entry count.
         let sites = Set(events.compactMap(\.meta.callSite)).count
@@ -25,7 +26,8 @@ struct InteropTests {
             let section = output.components(separatedBy: "Status of \(name)\n").dropFirst().first ?? ""
             #expect(section.contains("Entries: \(entries)\n"), "mdb_stat -a output for \(name):\n\(output)")
         }
-        let (dumpStatus, dumped) = try runTool(mdbDump, ["-s", "meta", "-p", dir.path])
+        let dump = try Child(path: mdbDump, ["-s", "meta", "-p", dir.path], stdin: .empty, output: .merged).wait()
+        let (dumpStatus, dumped) = (dump.status, dump.output)
         #expect(dumpStatus == 0 && dumped.contains("format"), "\(dumped)")
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
 /// Options for lifecycle tests: no sync, small snapshots interval, the given retention and clock.
 func lifecycleOptions(_ retention: LMDBEventLog.Retention = .none, snapshotInterval: UInt64 = 16,
@@ -36,7 +37,7 @@ func fill(_ log: LMDBEventLog, label: String, count: Int, seed: UInt64, batch: I
     return id
 }
 
-@Suite("Deleting sessions")
+@Suite("Deleting sessions", .tags(.appleLocks))
 struct DeleteTests {
     @Test func deleteRemovesEventsSnapshotsAndRowAndKeepsTheOthers() throws {
         let dir = try TempDir()
@@ -153,7 +154,7 @@ struct DeleteTests {
     }
 }
 
-@Suite("Deleting sessions under SIGKILL", .serialized)
+@Suite("Deleting sessions under SIGKILL", .serialized, .tags(.appleLocks))
 struct DeleteCrashTests {
     /// A child deletes sessions one by one and is SIGKILLed at random moments; after every kill
     /// each session is whole (its row, every event verifying) or gone (no row, no events, no
@@ -209,7 +210,7 @@ struct DeleteCrashTests {
     }
 }
 
-@Suite("Retention", .serialized)
+@Suite("Retention", .serialized, .tags(.appleLocks))
 struct RetentionTests {
     @Test func keepsTheNewestSessionsItIsNotWriting() throws {
         let dir = try TempDir()

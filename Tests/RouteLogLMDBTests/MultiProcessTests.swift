@@ -7,7 +7,7 @@ import Testing
 /// Many processes on one store: concurrent first opens, writers and followers in separate
 /// processes, writers killed with SIGKILL. Every child is a real process
 /// (`routelog-lmdb-crashtest`, started with `Process`), never a thread.
-@Suite("LMDBEventLog across processes", .serialized)
+@Suite("LMDBEventLog across processes", .serialized, .tags(.appleLocks))
 struct MultiProcessTests {
     /// Six processes open each of 20 fresh directories at the same moment (they sleep until a
     /// shared instant), and each writes a session, while two more open it read-only: every open
@@ -47,7 +47,13 @@ struct MultiProcessTests {
     /// while holding a read transaction. At the end every acknowledged event is stored once, in
     /// order; every chain verifies; every follower saw every event of its session in order; and
     /// the killed writers' reader slots are reclaimed by the next open.
-    @Test(.timeLimit(.minutes(8))) func writersAndFollowersWithKilledWriters() throws {
+    // Not in the Apple lock mode's run: with POSIX semaphores a writer killed inside a write
+    // transaction (or inside the reader table's lock, a few instructions as a reader registers)
+    // leaves the store busy for every process until all have closed it, which is the documented
+    // behaviour on Apple platforms (where RouteLog never lets two processes share a store) and what
+    // KilledWriterTests and twoWritersOneCrashes check. With robust mutexes the next writer recovers.
+    @Test(.timeLimit(.minutes(8)), .disabled(if: isAppleLocksRun, "a killed writer leaves POSIX-semaphore locks taken"))
+    func writersAndFollowersWithKilledWriters() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let mdbStat = try #require(findTool("mdb_stat"), "mdb_stat is missing: run make setup (lmdb-utils)")
@@ -137,7 +143,7 @@ struct MultiProcessTests {
 /// The pids in the store's reader table, as `mdb_stat -r` prints them (it does not clear stale
 /// slots itself).
 private func readerPIDs(_ mdbStat: String, _ path: String) throws -> [Int32] {
-    let text = try runTool(mdbStat, ["-r", path]).output
+    let text = try Child(path: mdbStat, ["-r", path], stdin: .empty, output: .merged).wait().output
     // It exits with a failure status when it lists stale readers; the table is what counts.
     guard text.contains("Reader Table Status") else { throw MDBStatFailed(output: text) }
     return text.split(separator: "\n").compactMap { line in

@@ -2,10 +2,11 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
 /// `Tools/Fuzz/Regressions/record/session-row-last-time-flag`: a session row's last-time flag
 /// accepted any byte (2 read as "no time"), so two rows decoded to one value. One encoding per row now.
-@Suite struct RecordDecoderRegressionTests {
+@Suite(.tags(.appleLocks)) struct RecordDecoderRegressionTests {
     func row(lastEventAt: Int64?) -> [UInt8] {
         SessionRow(info: SessionInfo(id: SessionID("00000000000000000000000000000000"), label: "x", appName: nil, appVersion: nil,
                                      createdAt: 1, eventCount: 2, lastEventAt: lastEventAt, headDigest: .zero), headHash: .zero).encode()

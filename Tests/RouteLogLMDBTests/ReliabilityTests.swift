@@ -2,8 +2,9 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
-@Suite("LMDBEventLog reliability", .serialized)
+@Suite("LMDBEventLog reliability", .serialized, .tags(.appleLocks))
 struct ReliabilityTests {
     /// A child appends in a loop and is SIGKILLed at random moments; after every kill each
     /// acknowledged event is present, the session verifies and appending continues.

@@ -6,7 +6,7 @@ import Testing
 
 /// How a store keeps screen records: under `scr` in `meta`, each sealed with its key, deleted with
 /// their session, and never in the way of the session's events.
-@Suite struct ScreenRecordStoreTests {
+@Suite(.tags(.appleLocks)) struct ScreenRecordStoreTests {
     static let records: [ScreenRecord] = [
         ScreenRecord(.appeared(.stackEntry(frame: .root, index: 0, routeID: "home")), headSeq: 1, time: 10),
         ScreenRecord(.diverged(Divergence(kind: .depthMismatch, screen: .stackEntry(frame: .root, index: 1, routeID: "a"), seq: 2,

@@ -2,9 +2,11 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) @testable import RouteLogLMDB
 import Testing
+import RouteLogTestSupport
 
 /// Sessions are listed in the order they entered the store (a counter the store keeps), whatever
 /// their recorded creation time; each row keeps its order and the time it entered.
+@Suite(.tags(.appleLocks))
 struct SessionOrderTests {
     func tempStore() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("routelog-order-\(UUID().uuidString)").path

@@ -2,10 +2,11 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
 /// How a store is created and recognized: in one write transaction, judged inside LMDB's lock.
 /// (Concurrent creation by many processes is in MultiProcessTests.)
-@Suite("LMDBEventLog store creation", .serialized)
+@Suite("LMDBEventLog store creation", .serialized, .tags(.appleLocks))
 struct StoreCreationTests {
     /// The names in an environment's main database (the named databases it holds).
     private func databaseNames(_ path: String) throws -> [String] {

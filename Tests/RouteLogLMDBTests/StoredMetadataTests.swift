@@ -2,6 +2,7 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 import Testing
 @_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
 
 /// Events with every kind of metadata: times far from the session's creation, before it, equal
 /// to the previous one and absent; call sites repeated, new and absent; notes; all origins.
@@ -31,7 +32,7 @@ private func entries(_ log: LMDBEventLog, _ database: String, prefix: [UInt8]) t
     try log.entryCount(in: try log.environment.database(named: database), prefix: prefix)
 }
 
-@Suite("LMDBEventLog stored metadata")
+@Suite("LMDBEventLog stored metadata", .tags(.appleLocks))
 struct StoredMetadataTests {
     @Test func readsReturnTheMetadataAsAppendedFromAnySeq() throws {
         let dir = try TempDir()
@@ -165,7 +166,7 @@ struct StoredMetadataTests {
     }
 }
 
-@Suite("LMDBEventLog keys")
+@Suite("LMDBEventLog keys", .tags(.appleLocks))
 struct EventKeyTests {
     @Test func keysSortBySessionThenSeqAndTheBoundPastTheLastSeq() {
         let a = StoreKey.number(7), b = StoreKey.number(8)

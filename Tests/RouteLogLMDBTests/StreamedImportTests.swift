@@ -6,7 +6,7 @@ import Testing
 
 /// ``LMDBEventLog/importFixture(contentsOf:checked:label:progress:)``: a file read again and written in
 /// batches gives the session an import of the whole fixture gives, and all or nothing.
-@Suite("LMDBEventLog streamed import")
+@Suite("LMDBEventLog streamed import", .tags(.appleLocks))
 struct StreamedImportTests {
     /// An exported fixture of `count` events (more than one batch), written to `dir`.
     static func exported(_ count: Int, in dir: TempDir) throws -> (Fixture, String) {

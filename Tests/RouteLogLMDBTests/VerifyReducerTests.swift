@@ -2,10 +2,11 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
 import Testing
+import RouteLogTestSupport
 
 /// `verify(session:reducer:)` replays with the reducer it is given: a changed rule is caught at the
 /// first seq where it matters, with the replayed states around that event.
-@Suite("LMDBEventLog verify with a changed reducer")
+@Suite("LMDBEventLog verify with a changed reducer", .tags(.appleLocks))
 struct VerifyReducerTests {
     let dir: TempDir
     let log: LMDBEventLog

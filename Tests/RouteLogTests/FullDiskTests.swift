@@ -10,17 +10,18 @@ import Testing
 /// navigator goes on and records once there is room. Run with the reservation of the platforms
 /// that have no `posix_fallocate` (Apple's: writing the segment's zeros), on a small tmpfs.
 @MainActor
-@Suite(.serialized) struct FullDiskTests {
+@Suite(.serialized, .tags(.appleLocks)) struct FullDiskTests {
     /// Mounts a tmpfs of `size` at a new folder of `dir` (the tests run as root, as `make test` does).
     static func smallDisk(_ dir: TempDir, size: String) throws -> String {
         let path = dir.path("disk")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let (status, output) = try runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path])
+        let mount = try Child(path: "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path], stdin: .empty, output: .merged).wait()
+        let (status, output) = (mount.status, mount.output)
         try #require(status == 0, "cannot mount a tmpfs (the tests run as root): \(output)")
         return path
     }
 
-    static func unmount(_ path: String) { _ = try? runTool("/bin/umount", [path]) }
+    static func unmount(_ path: String) { _ = try? Child(path: "/bin/umount", [path], stdin: .empty, output: .merged).wait() }
 
     @Test(.timeLimit(.minutes(6))) func aFullDiskFailsTheJournalInOneLineAndLosesNothing() async throws {
         let saved = JournalWriter.reservation

@@ -13,7 +13,7 @@ import Testing
 /// store: the recorder must report that within a bounded time, the navigator must keep answering,
 /// and recording must resume by itself once the store clears, losing nothing.
 @MainActor
-@Suite(.serialized) struct KilledWriterTests {
+@Suite(.serialized, .tags(.appleLocks)) struct KilledWriterTests {
     /// The lock mode this run must be in: `ROUTELOG_EXPECT_LMDB_LOCKS` when the Makefile sets it
     /// (the Apple lock mode run), else the platform's own.
     static var expectedMode: LMDBEnvironment.LockMode {

@@ -10,7 +10,7 @@ import Testing
 /// the navigator works in memory, `recordingError` says why in one line, and it records into the
 /// store once it can.
 @MainActor
-@Suite(.serialized) struct OpenFailureTests {
+@Suite(.serialized, .tags(.appleLocks)) struct OpenFailureTests {
     /// Fails the first `failures` opens with EPERM, as Data Protection does before the first
     /// unlock, then opens the store.
     final class Injected: @unchecked Sendable {

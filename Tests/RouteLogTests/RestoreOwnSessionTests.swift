@@ -8,7 +8,7 @@ import Testing
 /// `restoringLatest` restores the newest session this scene wrote: never an imported one, never
 /// another label's (an extension's), and continues it with a run of this launch's version.
 @MainActor
-@Suite struct RestoreOwnSessionTests {
+@Suite(.tags(.appleLocks)) struct RestoreOwnSessionTests {
     @Test func restorePicksTheAppsOwnSession() async throws {
         let dir = FileManager.default.temporaryDirectory
             .appendingPathComponent("routelog-own-\(ProcessInfo.processInfo.processIdentifier)-\(UInt64.random(in: 0...UInt64.max))").path

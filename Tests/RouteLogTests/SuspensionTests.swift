@@ -13,7 +13,7 @@ import Testing
 /// and opens at the navigator's first write (`restoringLatest(store:…open:)`: an early journal,
 /// then the store's).
 @MainActor
-@Suite(.serialized) struct SuspensionTests {
+@Suite(.serialized, .tags(.appleLocks)) struct SuspensionTests {
     enum OpenPath: String, CaseIterable, Sendable {
         case main, guardedLateOpen
     }

@@ -9,36 +9,24 @@
 # taken, where Linux's robust mutexes (Debian's liblmdb) hand it to the next writer at once. This runs
 # the same code paths on Linux:
 #  1. builds .build/apple-locks/liblmdb.so.0 from LMDB's source (Debian's lmdb source package,
-#     0.9.24, the version liblmdb-dev links; Tools/LMDB/source.sh, kept in .build, never committed)
-#     with -DMDB_USE_POSIX_SEM, otherwise as Debian builds its library (same soname), and LMDB's
-#     mdb_stat, mdb_dump, mdb_load and mdb_copy against it into .build/apple-locks/bin, which goes
-#     first on PATH: Debian's lmdb-utils have LMDB linked in statically (robust mutexes), and a
-#     robust-mutex process that opens a store a POSIX-semaphore process holds waits for ever on its
-#     first transaction (the two keep different things in lock.mdb), so the tests that run
-#     mdb_stat/mdb_dump would hang on a mix no app makes (measured: InteropTests'
-#     mdbStatListsTheNamedDatabases). All rebuilt only when missing or older than the sources (or
-#     this script);
+#     0.9.24, the version liblmdb-dev links; Tools/LMDB/source.sh) with -DMDB_USE_POSIX_SEM, and
+#     mdb_stat, mdb_dump, mdb_load and mdb_copy against it, first on PATH: Debian's lmdb-utils link
+#     LMDB statically (robust mutexes), and a robust-mutex process waits for ever on a store a
+#     POSIX-semaphore process holds (measured: InteropTests' mdbStatListsTheNamedDatabases);
 #  2. checks with `nm -D` that the library imports sem_open and not pthread_mutexattr_setrobust;
-#  3. runs the already-built test binaries (`swift test --skip-build`, under `timeout`) with
-#     LD_LIBRARY_PATH pointing at it and ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem, filtered to the
-#     RouteLogLMDBTests, the lifecycle tests of RouteLogTests (killed writer, suspension, open
-#     failures, full disk, windows) and the multi-process CLI tests (run ends, extension stores, crash
-#     recovery, journal damage, lifecycle end to end, `follow` beside a writer, corrupt stores).
-#     Child executables the tests spawn (routelog, routelog-lmdb-crashtest…) inherit
-#     LD_LIBRARY_PATH. Checked before: `ldd` resolves liblmdb.so.0 to this build for the test
-#     binary, every executable beside it that links LMDB, and the tools; checked during the run:
-#     every process of the run seen mapping a liblmdb (sampled from /proc/PID/maps) maps this build.
-#     The run's processes carry a token in their environment: when the run passes the timeout, those
-#     still running (the test process, which SwiftPM starts in a process group of its own, and what
-#     it waits for) are printed with their age and command line, then killed: that is where it
-#     hangs. Processes a finished run leaves behind are listed and killed the same way;
-#  4. counts the POSIX semaphores (/dev/shm/sem.MDB*) the run left behind (killed processes do not
-#     remove theirs) and removes those, and only those: new since the start and mapped by no process;
-#  5. prints the failing tests and a one-line summary with the time taken.
+#  3. runs the built tests tagged `appleLocks` (RouteLogTestSupport's Tag.appleLocks; `swift test`
+#     filters by name only, so the names come from the test bundle's own list of its tests) under
+#     `timeout`, with LD_LIBRARY_PATH pointing at the library (the tests' child processes inherit it)
+#     and ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem. Checked: `ldd` resolves liblmdb.so.0 to it for every
+#     executable of the build that links LMDB, and every process of the run seen mapping a liblmdb
+#     (sampled from /proc/PID/maps) maps it. The run's processes carry a token in their environment,
+#     so those still running after a timeout (a hang), or after the run, are listed and killed;
+#  4. removes the POSIX semaphores (/dev/shm/sem.MDB*) killed processes left behind: those new since
+#     the start and mapped by no process;
+#  5. prints a one-line summary with the time taken.
 #
 # Environment: SWIFT (default swift), BIN_PATH (the test build's folder, default .build/debug),
-# APPLE_LOCKS_FILTER (the --filter regex, default below), APPLE_LOCKS_TIMEOUT (seconds, default 900:
-# a run that takes longer is reported as hung, and killed). The run's output is also kept in
+# APPLE_LOCKS_TIMEOUT (seconds, default 900). The run's output is also kept in
 # .build/apple-locks/test-<the package's test bundle>.log.
 # Exit status: 0 when every selected test passes; 1 when a test fails, the run hangs, or a check of
 # 1-3 fails; 2 when the setup fails (no LMDB source, no test build).
@@ -57,18 +45,6 @@ case $package in
 esac
 bin=${BIN_PATH:-$root/$package/.build/debug}
 limit=${APPLE_LOCKS_TIMEOUT:-900}
-# Left out: MultiProcessTests' writersAndFollowersWithKilledWriters, six writers on one store
-# with two of them SIGKILLed while they append. With robust mutexes the next writer recovers;
-# with POSIX semaphores a writer killed inside a write transaction (or inside the reader table's
-# lock, a few instructions as a reader registers) leaves the store busy for every process until
-# all have closed it, which is the documented behaviour on Apple platforms (where RouteLog never
-# lets two processes share a store) and what KilledWriterTests and twoWritersOneCrashes check.
-skip=${APPLE_LOCKS_SKIP:-'writersAndFollowersWithKilledWriters'}
-if [[ $package == . ]]; then
-  filter=${APPLE_LOCKS_FILTER:-'RouteLogLMDBTests\.|RouteLogTests\.(KilledWriterTests|SuspensionTests|OpenFailureTests|FullDiskTests|RestoreOwnSessionTests)'}
-else
-  filter=${APPLE_LOCKS_FILTER:-'RouteLogCLITests\.(CrashRecoveryTests|JournalDamageTests|LifecycleEndToEndTests|CorruptStoreTests|RunEndTests|ExtensionStoreTests|StoreTests/followTailsAConcurrentWriter)'}
-fi
 libdir=$root/.build/apple-locks
 lib=$libdir/liblmdb.so.0
 tools=(mdb_stat mdb_dump mdb_load mdb_copy)
@@ -170,11 +146,23 @@ sample() { # PID of the run
   done
 }
 : >"$work/maps"
-say "swift test --skip-build --package-path $package --filter '$filter' --skip '$skip' (timeout ${limit}s; LD_LIBRARY_PATH and PATH: $(rel "$libdir"), ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem)"
+# The tagged tests, from the bundle's list of its tests (the event stream's test records, which carry
+# their tags): a tagged suite by its name, a tagged test in an untagged suite by its own.
+"$xctest" --testing-library swift-testing --list-tests --event-stream-version 1 --event-stream-output-path "$work/tests.jsonl" >/dev/null ||
+  die "$(rel "$xctest") could not list its tests"
+filter=$(/usr/bin/python3 - "$work/tests.jsonl" <<'EOF'
+import json, re, sys
+ids = [r["payload"]["id"] for r in map(json.loads, open(sys.argv[1])) if r["kind"] == "test" and ".appleLocks" in r["payload"].get("_tags", [])]
+if ids: print(len(ids), "^(" + "|".join(re.escape(re.sub(r"/[^/]*:[0-9]+:[0-9]+$", "", i)) for i in sorted(ids)) + ")(/|$)")
+EOF
+)
+[[ -n $filter ]] || fail "no test of $(rel "$xctest") carries the tag appleLocks"
+count=${filter%% *} filter=${filter#* }
+say "swift test --skip-build --package-path $package: the $count suites and tests tagged appleLocks (timeout ${limit}s; LD_LIBRARY_PATH and PATH: $(rel "$libdir"), ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem)"
 log=$libdir/test-${xctest_name}.log
 set +e
 # stdbuf: line-buffered output (inherited by the test process), so that a killed run's log is whole.
-env "${run_env[@]}" timeout --kill-after=30 "$limit" stdbuf -oL -eL "$swift" test --skip-build --package-path "$package" --filter "$filter" --skip "$skip" >"$log" 2>&1 &
+env "${run_env[@]}" timeout --kill-after=30 "$limit" stdbuf -oL -eL "$swift" test --skip-build --package-path "$package" --filter "$filter" >"$log" 2>&1 &
 runner=$!
 tail -n +1 -f --pid="$runner" "$log" &
 tailer=$!
@@ -238,16 +226,8 @@ else
   say "sampled $processes processes of the run mapping liblmdb (${programs:-none seen}): all map $(rel "$lib")"
 fi
 
-# 5. Failing tests and the summary.
+# 5. The summary (the failing tests and their issues are in the output above).
 summary=$( (grep -E '^. Test run with [0-9]+ tests? .*(passed|failed)' "$log" || true) | tail -1 | sed -E 's/^. //')
-failed_tests=$( (grep -E '^. Test .* failed after' "$log" | grep -vE '^. Test run with [0-9]+ tests?' || true) | sed -E 's/^. Test (.*) failed after.*/\1/' | sort -u)
-if [[ -n $failed_tests ]]; then
-  echo "test-apple-locks: failing tests (first issue of each):" >&2
-  while IFS= read -r t; do
-    issue=$( (grep -F "Test $t recorded an issue" "$log" || true) | head -1 | sed -E 's/^. Test .* recorded an issue (at )?//' | cut -c1-240)
-    echo "   $t: ${issue:-see $(rel "$log")}" >&2
-  done <<<"$failed_tests"
-fi
 if [[ $status != 0 && ${#failures[@]} == 0 ]]; then failures+=("swift test exited $status"); fi
 if [[ ${#failures[@]} != 0 ]]; then
   fail "$(printf '%s; ' "${failures[@]}")${summary:-no test summary} (POSIX-semaphore mode, $(elapsed); log: $(rel "$log"))"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer binary `routelog-fuzz` once and runs its harnesses.
+# Builds the libFuzzer binary `routelog-fuzz` (the package Tools/Fuzz) and runs its harnesses.
 #
 #   Tools/Fuzz/run.sh [SECONDS] [HARNESS...]
 #
@@ -11,60 +11,28 @@
 # Tools/Fuzz/Regressions/NAME/ and replayed before each run. Exit status 1 when a harness found a crash or did not run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-# The tools' sources (the CLI's predicate language, the session layer's references).
-tools="$root/Tools/RouteLogTools/Sources"
 write_seeds=0
 if [ "${1:-}" = "--seeds" ]; then write_seeds=1; shift; fi
 seconds="${1:-${FUZZ_SECONDS:-60}}"
 shift || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(json fixture predicate ref binary record reducer)
-# FUZZ_OPT: the optimization level (-O by default, in .build/fuzz; `make test` builds with -Onone,
-# which compiles faster, in .build/fuzz-Onone).
-opt="${FUZZ_OPT:--O}"
+# FUZZ_CONFIG: the build configuration, release by default (optimized, like the code that ships);
+# `make test` uses debug, which compiles faster. The package Tools/Fuzz builds `routelog-fuzz` over
+# the real modules (SwiftPM rebuilds only what changed), into Tools/Fuzz/.build; the corpora and
+# findings go to .build/fuzz (.build/fuzz-debug for a debug build).
+config="${FUZZ_CONFIG:-release}"
 out="$root/.build/fuzz"
-[ "$opt" = "-O" ] || out="$out-${opt#-}"
-bin="$out/routelog-fuzz"
+[ "$config" = release ] || out="$out-$config"
 mkdir -p "$out"
-
-sources=()
-while IFS= read -r f; do sources+=("$f"); done < <(find "$root/Sources/RouteLogCore" -name '*.swift' | sort)
-# The store's record formats, the CLI's parsers and the session layer's references import other
-# modules of the package; the fuzzer builds them into one module (with Tools/Fuzz/CLIShims.swift),
-# so they are compiled from copies without those imports. Whole folders, so the build survives
-# files being split or renamed inside them.
-staged="$out/staged"
-mkdir -p "$staged"
-parsers=()
-while IFS= read -r f; do parsers+=("$f"); done < <(
-  { find "$root/Sources/RouteLogLMDB/Format" "$tools/RouteLogCLI/Predicate" -name '*.swift' ! -name Judge.swift
-    find "$tools/RouteLogSessions" \( -name SessionRef.swift -o -name RouteLogError.swift -o -name Printable.swift \); } | sort)
-for src in "${parsers[@]}"; do
-  name="$(basename "$(dirname "$src")")-$(basename "$src")"
-  grep -v -E '^(@_spi\([A-Za-z]+\) )?import (RouteLogCore|RouteLogLMDB|RouteLogSessions|RouteLogTimeline|ArgumentParser)$' "$src" > "$staged/$name.tmp"
-  # Unchanged copies keep their time, so an unchanged tree does not rebuild the fuzzer.
-  cmp -s "$staged/$name.tmp" "$staged/$name" && rm "$staged/$name.tmp" || mv "$staged/$name.tmp" "$staged/$name"
-  sources+=("$staged/$name")
-done
-# Copies of files that are gone (moved or split) would be compiled twice: drop them.
-for f in "$staged"/*.swift; do
-  keep=0
-  for s in "${sources[@]}"; do [ "$s" = "$f" ] && keep=1 && break; done
-  [ $keep = 1 ] || rm -f "$f"
-done
-sources+=("$root"/Tools/Fuzz/*.swift)
-
-# Rebuild only when a source is newer than the binary.
-if [ ! -x "$bin" ] || [ -n "$(find "${sources[@]}" "$0" -newer "$bin" | head -n 1)" ]; then
-  echo "fuzz: building routelog-fuzz (${#sources[@]} files)"
-  if ! swiftc -sanitize=fuzzer,address -parse-as-library "$opt" -g -module-name RouteLogCore -package-name RouteLog \
-    -suppress-warnings "${sources[@]}" -o "$bin.tmp" >"$out/build.log" 2>&1; then
-    grep -E 'error' "$out/build.log" | head -n 20 >&2
-    echo "fuzz: the build failed; log: $out/build.log" >&2
-    exit 2
-  fi
-  mv "$bin.tmp" "$bin"
+build=("${SWIFT:-swift}" build --package-path "$root/Tools/Fuzz" -c "$config" --product routelog-fuzz
+       -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
+if ! "${build[@]}" >"$out/build.log" 2>&1; then
+  grep -E 'error' "$out/build.log" | head -n 20 >&2
+  echo "fuzz: the build failed; log: $out/build.log" >&2
+  exit 2
 fi
+bin="$("${build[@]}" --show-bin-path)/routelog-fuzz"
 
 if [ $write_seeds = 1 ]; then
   rm -rf "$root/Tools/Fuzz/Corpus"

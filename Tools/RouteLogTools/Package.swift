@@ -28,6 +28,10 @@ let package = Package(
         .executable(name: "routelog-serve", targets: ["routelog-serve"]),
         .executable(name: "routelog-mcp", targets: ["routelog-mcp"]),
         .library(name: "RouteLogTimeline", targets: ["RouteLogTimeline"]),
+        // For the fuzzers' package (Tools/Fuzz), which reaches their parsers through `@testable import`;
+        // their declarations are `package`, so no other client sees anything in them.
+        .library(name: "RouteLogSessions", targets: ["RouteLogSessions"]),
+        .library(name: "RouteLogCLI", targets: ["RouteLogCLI"]),
     ],
     dependencies: [
         .package(name: "RouteLog", path: "../.."),

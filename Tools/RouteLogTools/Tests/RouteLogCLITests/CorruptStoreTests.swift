@@ -4,7 +4,7 @@ import Testing
 
 /// A store damaged below RouteLog's checksums: bits flipped in LMDB's pages. `routelog` must answer
 /// with a documented exit code and at most one line of error, never die of a signal or hang.
-@Suite struct CorruptStoreTests {
+@Suite(.tags(.appleLocks)) struct CorruptStoreTests {
     /// A child that crashes or hangs while reading becomes the damaged-store data error.
     @Test func aCrashOrAHangWhileReadingIsADataError() async throws {
         let dir = try TempDir()

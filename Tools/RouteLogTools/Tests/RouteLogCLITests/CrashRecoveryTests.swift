@@ -39,7 +39,7 @@ func loggedSeqs(_ store: String, _ session: String) async throws -> (all: [UInt6
     return (all, recovered)
 }
 
-@Suite("Crash-safe recording", .serialized)
+@Suite("Crash-safe recording", .serialized, .tags(.appleLocks))
 struct CrashRecoveryTests {
     /// 44 deaths of an app (traps, abort, SIGSEGV, SIGKILL right after a call and at a random
     /// moment, exit without flush), in four stores at once, each store's launches continuing one

@@ -7,7 +7,7 @@ import Testing
 /// moves its sessions into the app's store at launch: the extension killed mid-write and the app
 /// killed mid-move, again and again, and afterwards every acknowledged event of both is in the
 /// app's store exactly once, with the extension's labels, app details and runs.
-@Suite(.serialized) struct ExtensionStoreTests {
+@Suite(.serialized, .tags(.appleLocks)) struct ExtensionStoreTests {
     @Test(.timeLimit(.minutes(10))) func extensionSessionsMoveIntoTheAppsStoreExactlyOnce() async throws {
         let dir = try TempDir()
         defer { dir.cleanup() }

@@ -45,7 +45,7 @@ func patch(_ file: String, at offset: Int, _ body: (inout UInt8) -> Void) throws
     try Data(bytes).write(to: URL(fileURLWithPath: file))
 }
 
-@Suite("Journal damage and recovery", .serialized)
+@Suite("Journal damage and recovery", .serialized, .tags(.appleLocks))
 struct JournalDamageTests {
     @Test func tornLastEntryIsDropped() async throws {
         for variant in ["torn", "flipped"] {
@@ -183,9 +183,9 @@ struct JournalDamageTests {
         defer { dir.cleanup() }
         let mountPoint = dir.path("small")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mounted = try runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", mountPoint])
+        let mounted = try Child(path: "/bin/mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", mountPoint], stdin: .empty, output: .merged).wait()
         try #require(mounted.status == 0, "mounting a small tmpfs needs root: \(mounted.output)")
-        defer { _ = try? runTool("/bin/umount", [mountPoint]) }
+        defer { _ = try? Child(path: "/bin/umount", [mountPoint], stdin: .empty, output: .merged).wait() }
         let store = mountPoint + "/store"
         let (id, _, expected) = try journalOnlySession(store, count: 6_000)
         // Fill the disk.

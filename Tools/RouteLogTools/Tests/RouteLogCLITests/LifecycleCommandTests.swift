@@ -249,6 +249,7 @@ struct LifecycleCommandTests {
 }
 
 /// The built binary against a session another process is writing.
+@Suite(.tags(.appleLocks))
 struct LifecycleEndToEndTests {
     @Test(.timeLimit(.minutes(8))) func rmAndPruneLeaveASessionAnotherProcessWrites() async throws {
         let dir = try TempDir()

@@ -7,7 +7,7 @@ import Testing
 /// How a run ends, told by the next launch from the state the run left its journal in, never
 /// from what the journal still holds: active and killed is a crash (often with nothing to
 /// recover), suspended and killed is `suspended` (how iOS ends most runs), an exit is clean.
-@Suite(.serialized) struct RunEndTests {
+@Suite(.serialized, .tags(.appleLocks)) struct RunEndTests {
     /// The launches of one store, each continuing the session, each ending its own way.
     @Test(.timeLimit(.minutes(10))) func eachRunEndsAsItsProcessEnded() async throws {
         let dir = try TempDir()

@@ -311,7 +311,7 @@ struct StoreTests {
         return (try lines(), exited)
     }
 
-    @Test func followTailsAConcurrentWriter() async throws {
+    @Test(.tags(.appleLocks)) func followTailsAConcurrentWriter() async throws {
         let events = Sessions.generated(seed: 4, count: 60)
         let steps = replay(events.map(\.event)).steps
         // Without --to it keeps following until stopped.

@@ -58,44 +58,16 @@ enum CLI {
 
     /// Runs `routelog args…` in `cwd` with a clean environment (no NO_COLOR, store or recording
     /// switch inherited) plus `env`; stdin from `stdin`. Waits for the process without holding a
-    /// thread, so that other tests run meanwhile.
+    /// thread (``Child/run(_:_:environment:unsetting:directory:stdin:output:timeout:)``), so that
+    /// other tests run meanwhile.
     static func run(_ args: [String], cwd: URL? = nil, env: [String: String] = [:], stdin: String? = nil,
                     sourceLocation: SourceLocation = #_sourceLocation) async throws -> CLIResult {
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "routelog is not built at \(binary.path): run `swift build` first", sourceLocation: sourceLocation)
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = args
-        if let cwd { p.currentDirectoryURL = cwd }
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["NO_COLOR", "ROUTELOG_STORE", "ROUTELOG_RECORD"] { environment[key] = nil }
-        environment["COLUMNS"] = "100"
-        for (k, v) in env { environment[k] = v }
-        p.environment = environment
-        let tmp = try TempDir()
-        let outURL = tmp.url.appendingPathComponent("stdout"), errURL = tmp.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        p.standardOutput = try FileHandle(forWritingTo: outURL)
-        p.standardError = try FileHandle(forWritingTo: errURL)
-        if let stdin {
-            let inURL = tmp.url.appendingPathComponent("stdin")
-            try Data(stdin.utf8).write(to: inURL)
-            p.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            p.standardInput = FileHandle.nullDevice
-        }
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            p.terminationHandler = { _ in done.resume() }
-            do {
-                try p.run()
-            } catch {
-                p.terminationHandler = nil
-                done.resume(throwing: error)
-            }
-        }
-        return CLIResult(stdout: try String(contentsOf: outURL, encoding: .utf8), stderr: try String(contentsOf: errURL, encoding: .utf8),
-                         status: p.terminationStatus)
+        let r = try await Child.run(binary.path, args, environment: ["COLUMNS": "100"].merging(env) { $1 },
+                                    unsetting: ["NO_COLOR", "ROUTELOG_STORE", "ROUTELOG_RECORD"], directory: cwd,
+                                    stdin: stdin.map { .text($0) } ?? .empty)
+        return CLIResult(stdout: r.stdout, stderr: r.stderr, status: r.status)
     }
 
     /// Expects a one-line error on stderr, `routelog: …` containing `fragment`, nothing on stdout, and `status`.

@@ -1,7 +1,6 @@
 @_spi(Tools) import RouteLogCore
 
-// How an error message quotes what a user typed. This file imports only RouteLogCore, so the
-// fuzzer's build compiles it with the parsers that use it.
+// How an error message quotes what a user typed.
 
 /// Text from the user as an error message quotes it: on one line, control and line-breaking
 /// characters escaped as JSON escapes (`\n`, `\u0000`).

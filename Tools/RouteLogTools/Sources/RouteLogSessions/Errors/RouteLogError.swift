@@ -1,5 +1,4 @@
-// The tools' one error type and the mapping of any error to it. This file imports only Foundation,
-// so the fuzzer's build compiles it as it is.
+// The tools' one error type and the mapping of any error to it.
 import Foundation
 
 /// An error every front end reports the same way: one line (`routelog: <message>` on stderr, a

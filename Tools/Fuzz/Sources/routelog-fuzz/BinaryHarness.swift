@@ -3,6 +3,8 @@
 // - whatever decodes re-encodes to exactly the same bytes (one encoding per value);
 // - a decoded state is valid, and a decoded event folds with a consistent digest.
 
+@_spi(Tools) @testable import RouteLogCore
+
 func fuzzBinary(_ buffer: UnsafeRawBufferPointer) {
     if let e = try? BinaryCodec.decodeRecordedEvent(buffer) {
         check(BinaryCodec.encode(e).elementsEqual(buffer), "a decoded event re-encodes to different bytes")

@@ -1,11 +1,13 @@
-// libFuzzer entry point of `routelog-fuzz`: one binary, several harnesses. Built by run.sh from
-// RouteLogCore's sources, the store's record format and the CLI's predicate and session-reference
-// parsers, as one module (so the harnesses reach internal API).
+// libFuzzer entry point of `routelog-fuzz`: one binary, several harnesses, over RouteLogCore, the
+// store's record format (RouteLogLMDB), the CLI's predicate language (RouteLogCLI) and the session
+// layer's references (RouteLogSessions), whose internal API the harnesses reach through
+// `@testable import`.
 //
 // The harness is chosen by the environment variable ROUTELOG_FUZZ_TARGET:
 // json, fixture, predicate, ref, binary, record, reducer.
 
 import Foundation
+import LibFuzzerDriver
 
 enum FuzzTarget: String, CaseIterable {
     case json, fixture, predicate, ref, binary, record, reducer
@@ -44,4 +46,18 @@ public func routelogFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     case .reducer: fuzzReducer(buffer)
     }
     return 0
+}
+
+/// The program's entry: libFuzzer's driver, with this program's arguments and harness. (SwiftPM links an
+/// executable's main under a name of its own, so libFuzzer's main, which would call
+/// LLVMFuzzerTestOneInput itself, is not the one that runs.)
+@main enum RouteLogFuzz {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            guard let data else { return 0 }
+            return routelogFuzzOneInput(data, size)
+        })
+    }
 }

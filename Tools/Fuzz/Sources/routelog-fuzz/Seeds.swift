@@ -3,6 +3,8 @@
 // binary writes the seeds and exits instead.
 
 import Foundation
+@_spi(Tools) @testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
 
 @_cdecl("LLVMFuzzerInitialize")
 public func routelogFuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
@@ -20,7 +22,7 @@ func writeSeeds(to out: String, fixtures dir: String) {
     func write(_ target: String, _ name: String, _ bytes: [UInt8]) {
         let folder = out + "/" + target
         try? fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        fm.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+        _ = fm.createFile(atPath: folder + "/" + name, contents: Data(bytes))
     }
     let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
     var fixtures: [(String, Fixture)] = []

@@ -1,6 +1,9 @@
 // Harnesses for the text formats: JSON, fixture/export files, predicates and session references.
 
 import Foundation
+@_spi(Tools) @testable import RouteLogCore
+@testable import RouteLogCLI
+@testable import RouteLogSessions
 
 // MARK: JSON
 
@@ -52,7 +55,7 @@ func fuzzFixture(_ buffer: UnsafeRawBufferPointer) {
 // MARK: Predicates
 
 /// A few states to evaluate parsed predicates on: empty, a path, a sheet over tabs.
-let predicateContexts: [PredicateContext] = {
+nonisolated(unsafe) let predicateContexts: [PredicateContext] = {
     var s = NavigationState()
     var contexts = [PredicateContext(seq: 0, state: s, event: nil, outcome: nil)]
     let events: [Event] = [
@@ -72,9 +75,9 @@ let predicateContexts: [PredicateContext] = {
 func fuzzPredicate(_ buffer: UnsafeRawBufferPointer) {
     guard let text = String(validating: buffer, as: UTF8.self) else { return }
     do {
-        let p = try Predicate(text)
-        let negated: Predicate
-        do { negated = try Predicate("!(\(text))") } catch {
+        let p = try RouteLogCLI.Predicate(text)
+        let negated: RouteLogCLI.Predicate
+        do { negated = try RouteLogCLI.Predicate("!(\(text))") } catch {
             // Only the nesting limit can refuse the negation of a valid predicate.
             check(error.message.contains("nests deeper"), "!(p) does not parse for a valid p: \(text.debugDescription): \(error)")
             return
@@ -118,7 +121,7 @@ func fuzzSessionRef(_ buffer: UnsafeRawBufferPointer) {
         guard let again = try? SessionRef(parsing: rebuilt) else { fatalError("\(rebuilt.debugDescription) (from \(text.debugDescription)) does not parse") }
         check(again.base == ref.base && again.seq == ref.seq, "\(text.debugDescription) and \(rebuilt.debugDescription) read differently")
     } catch {
-        check(error.code == Exit.usage, "a bad reference is not a usage error: \(error)")
+        check(error.cause == .usage, "a bad reference is not a usage error: \(error)")
         checkOneLine(error.message, "session reference")
     }
 }

@@ -4,6 +4,9 @@
 // checksum of everything before it, which random bytes never match, so the harness seals the
 // input itself and the decoder's checks after the seal are reached.
 
+@_spi(Tools) @testable import RouteLogCore
+@_spi(Tools) @testable import RouteLogLMDB
+
 func fuzzRecord(_ buffer: UnsafeRawBufferPointer) {
     guard let selector = buffer.first else { return }
     let body = UnsafeRawBufferPointer(rebasing: buffer.dropFirst())

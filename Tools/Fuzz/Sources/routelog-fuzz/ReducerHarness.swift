@@ -7,6 +7,8 @@
 //   (every fourth one and the last: its round trips cost more than the fold).
 // At the end the whole fold is repeated through `Replayer` and must give the same state.
 
+@_spi(Tools) @testable import RouteLogCore
+
 /// Reads bytes as small choices; past the end every choice is 0.
 struct ByteProgram {
     let bytes: UnsafeRawBufferPointer

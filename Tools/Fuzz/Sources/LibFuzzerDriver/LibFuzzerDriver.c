@@ -1,0 +1,2 @@
+// Only the header: a C module needs a source file.
+#include "LibFuzzerDriver.h"
