@@ -37,7 +37,7 @@ staged="$out/staged"
 mkdir -p "$staged"
 parsers=()
 while IFS= read -r f; do parsers+=("$f"); done < <(
-  { find "$root/Sources/RouteLogLMDB/Format" "$tools/RouteLogCLI/Predicate" -name '*.swift' ! -name Judge.swift
+  { find "$root/Sources/RouteLogLMDB/Format" "$tools/RouteLogSessions/Predicate" -name '*.swift' ! -name Judge.swift
     find "$tools/RouteLogSessions" \( -name SessionRef.swift -o -name RouteLogError.swift -o -name Printable.swift \); } | sort)
 for src in "${parsers[@]}"; do
   name="$(basename "$(dirname "$src")")-$(basename "$src")"

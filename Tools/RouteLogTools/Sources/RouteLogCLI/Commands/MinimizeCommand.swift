@@ -33,7 +33,7 @@ struct MinimizeCommand: ParsableCommand {
     func validate() throws { try PathOption.check(output, "-o") }
 
     func run() throws {
-        let (judge, s) = try Judge.session(session, in: store, predicate: predicate, run: command)
+        let (judge, s) = try Judge.session(session, in: store.workspace(), predicate: predicate, run: command)
         let n = s.seqOrHead
         // By convention a fixture's name is its file name without `.json`.
         let fileName = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent

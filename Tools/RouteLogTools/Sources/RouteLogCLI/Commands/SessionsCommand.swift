@@ -42,21 +42,13 @@ struct SessionsCommand: ParsableCommand {
         for (s, r) in zip(all, runs) {
             rows.append([
                 s.entryOrder == 0 ? "-" : String(s.entryOrder),
-                s.id.rawValue, prefixes[s.id.rawValue] ?? s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt), Render.time(s.enteredAt),
+                s.id.rawValue, prefixes[s.id.rawValue] ?? s.id.rawValue, s.label.isEmpty ? "-" : s.label, s.app, Render.time(s.createdAt), Render.time(s.enteredAt),
                 String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short, Self.runs(r),
             ])
         }
         for line in Render.table(rows) { out.line(line) }
     }
 
-    static func app(_ s: SessionInfo) -> String {
-        switch (s.appName, s.appVersion) {
-        case (let n?, let v?): "\(n)/\(v)"
-        case (let n?, nil): n
-        case (nil, let v?): "/\(v)"
-        default: "-"
-        }
-    }
 
     /// `3`, `3 (1 crashed)`, or `-` without runs.
     static func runs(_ runs: [RunInfo]) -> String {

@@ -2,16 +2,16 @@
 @_spi(Tools) import RouteLogLMDB
 
 /// Verifies a stored session with the store's own verification, or a file against its expect block.
-enum Verifier {
+package enum Verifier {
     /// Applies one event (with its seq) to a state and returns the outcome.
-    typealias Reducer = (inout NavigationState, Event, UInt64) -> Outcome
+    package typealias Reducer = (inout NavigationState, Event, UInt64) -> Outcome
 
     /// The current reducer.
-    static func currentReducer(_ state: inout NavigationState, _ event: Event, _ seq: UInt64) -> Outcome {
+    package static func currentReducer(_ state: inout NavigationState, _ event: Event, _ seq: UInt64) -> Outcome {
         state.apply(event, seq: seq)
     }
 
-    static func verify(_ s: ResolvedSession, reducer: Reducer) throws -> VerifyReport {
+    package static func verify(_ s: ResolvedSession, reducer: Reducer) throws -> VerifyReport {
         var report = VerifyReport(name: s.name, events: s.info.eventCount)
         let log: LMDBEventLog
         switch s.source {
@@ -29,7 +29,7 @@ enum Verifier {
     }
 
     /// A file has no stored digests per event: compare the replay with its expect block.
-    static func verifyDocument(_ doc: Fixture, reducer: Reducer) -> VerifyReport.Failure? {
+    package static func verifyDocument(_ doc: Fixture, reducer: Reducer) -> VerifyReport.Failure? {
         guard let expect = doc.expect else {
             return VerifyReport.Failure(seq: nil, check: "expect", message: "the file has no expect block (record one with routelog fixtures record)")
         }
