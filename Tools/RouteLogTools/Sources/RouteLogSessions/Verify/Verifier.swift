@@ -18,6 +18,10 @@ package enum Verifier {
         case .file(let file):
             report.failure = verifyDocument(file.document, reducer: reducer)
             return report
+        case .fileStream(let file):
+            // A file has no stored digests: the replay of all its events is compared at once.
+            report.failure = verifyDocument(try Fixture.load(file.path), reducer: reducer)
+            return report
         case .store(let store):
             log = store
         }
