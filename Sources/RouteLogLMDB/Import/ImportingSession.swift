@@ -47,7 +47,7 @@ final class ImportingSession {
                 return { handoff.head = head }
             }
         } catch {
-            context.finishWriting(info.id)
+            context.locks?.release(info.id)
             throw error
         }
         self.id = info.id
@@ -120,7 +120,7 @@ final class ImportingSession {
     func remove() {
         try? flush()
         try? importer.removePartialImport(prefix: prefix, id: id)
-        importer.context.finishWriting(id)
+        importer.context.locks?.release(id)
     }
 
     /// The session this import wrote, once finished.

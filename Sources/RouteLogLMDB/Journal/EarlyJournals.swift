@@ -205,7 +205,7 @@ extension StoreJournals {
         let id = info.id
         let key = try context.sessionKey(id)
         try context.locks?.hold(id)
-        defer { context.finishWriting(id) }
+        defer { context.locks?.release(id) }
         var appended: ClosedRange<UInt64>?
         try writer.perform(weight: max(1, entries.count)) { [self] txn, scratch in
             var head = try records.loadOrCreateHead(txn, info, key, scratch)

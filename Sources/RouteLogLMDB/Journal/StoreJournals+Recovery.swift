@@ -102,7 +102,7 @@ extension StoreJournals {
                 } else {
                     try runs.updateRow(of: id, endRun)
                 }
-                context.finishWriting(id)
+                context.locks?.release(id)
             } catch {
                 report.problems.append("journal of session \(id) not recovered yet (it stays for the next open): \(error)")
                 continue

@@ -57,7 +57,7 @@ final class StoreJournals: @unchecked Sendable {
             if allCommitted { runs.end(of: id, run: run, .clean) }
             if wasActive {
                 // The session is no longer being written: another window may restore it.
-                context.finishWriting(id)
+                context.locks?.release(id)
                 context.environment.navigatorStopped()
             } else if allCommitted && !context.environment.hasActiveNavigators {
                 // Released while suspended (a scene discarded in the background): writing the

@@ -96,7 +96,7 @@ extension StoreLifecycle {
         let id = info.id
         let key = try context.sessionKey(id)
         try context.locks?.hold(id)
-        defer { context.finishWriting(id) }
+        defer { context.locks?.release(id) }
         let bodies = events.map { StoredPayload.eventBody($0.event) }
         var written = 0
         try writer.perform(weight: max(1, events.count)) { [self] txn, scratch in

@@ -69,7 +69,7 @@ struct SessionRuns {
     /// The navigator of `id` suspends: the session's writer lock goes, and when no navigator of
     /// this store is active in the process any more, the LMDB environment is released.
     func suspendWriting(_ id: SessionID) {
-        context.finishWriting(id)
+        context.locks?.release(id)
         if context.environment.navigatorStopped() { context.environment.release() }
     }
 

@@ -25,7 +25,7 @@ extension LMDBEventLog {
     /// other logs' ``deleteSession(_:)``) may delete it. A later append claims it again. Closing
     /// the log, or the process ending in any way, ends every claim.
     public func finishWriting(_ id: SessionID) {
-        context.finishWriting(id)
+        context.locks?.release(id)
     }
 
     /// Applies ``Options/retention`` now; returns the sessions it deleted. Sessions being written

@@ -50,9 +50,4 @@ struct StoreContext: Sendable {
             throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "\(error)")
         }
     }
-
-    /// Ends this log's claim on session `id` (see ``LMDBEventLog/finishWriting(_:)``).
-    func finishWriting(_ id: SessionID) {
-        locks?.release(id)
-    }
 }
