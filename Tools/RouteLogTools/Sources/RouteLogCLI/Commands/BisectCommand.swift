@@ -1,5 +1,6 @@
 import ArgumentParser
 @_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// `routelog bisect`: the first seq at which a predicate holds.
 struct BisectCommand: ParsableCommand {
@@ -91,7 +92,7 @@ struct BisectCommand: ParsableCommand {
         }
         if let e = context.event {
             let site = e.meta.callSite.map { ", \($0.file):\($0.line)" } ?? ""
-            out.line("event: \(Render.event(e.event))  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
+            out.line("event: \(EventText.describe(e.event))  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
             out.line("state diff \(seq - 1) → \(seq):")
             if let before = result.stateBefore, before != context.state {
                 for line in Diffing.text(before, context.state, out: out) { out.line(line) }

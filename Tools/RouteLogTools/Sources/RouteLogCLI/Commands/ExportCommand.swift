@@ -130,7 +130,7 @@ extension ExportCommand {
         if chosen.isEmpty {
             let known = Set(every.map(\.info.label)).sorted().map { $0.isEmpty ? "(none)" : "'\(printableName($0))'" }
             let asked = labels.map { "'\(printableName($0))'" }.joined(separator: ", ")
-            throw .unknownSession("no session labelled \(asked) in \(store.path) "
+            throw .unknownSession("no session labelled \(asked) in \(StoreAccess.path(store.store)) "
                                   + (known.isEmpty ? "(it has no sessions)" : "(its labels: \(known.joined(separator: ", ")))"))
         }
         return chosen

@@ -35,7 +35,7 @@ struct SessionsCommand: ParsableCommand {
         let runs = try all.map { s in try call { try log.runs(of: s.id) } }
         let prefixes = SessionJSON.shortestUniquePrefixes(all.map(\.id.rawValue))
         if all.isEmpty {
-            out.line("no sessions in \(store.path)")
+            out.line("no sessions in \(StoreAccess.path(store.store))")
             return
         }
         var rows = [["#", "ID", "PREFIX", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD", "RUNS"].map { out.paint($0, .bold) }]
