@@ -11,7 +11,7 @@
 # Tools/Fuzz/Regressions/NAME/ and replayed before each run. Exit status 1 when a harness found a crash or did not run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-# The tools' sources (the CLI's predicate language, the session layer's references).
+# The tools' sources (the session layer's predicate language and references).
 tools="$root/Tools/RouteLogTools/Sources"
 write_seeds=0
 if [ "${1:-}" = "--seeds" ]; then write_seeds=1; shift; fi
