@@ -26,7 +26,6 @@ let package = Package(
                 .product(name: "RouteLogCore", package: "RouteLog"),
                 .product(name: "RouteLogLMDB", package: "RouteLog"),
                 .product(name: "RouteLogSessions", package: "RouteLogTools"),
-                .product(name: "RouteLogCLI", package: "RouteLogTools"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """The project layout in CONTRIBUTING.md is true: every path it names exists, and every target and folder
 under Sources/, Tests/, Tools/ and the tools' package's Sources/ and Tests/ (and every target of
-both Package.swift files) is named in it; and every row of its table "Where things happen" names
-symbols that are where it says.
+both Package.swift files) is named in it; every row of its table "Where things happen" names
+symbols that are where it says; and the MCP server (`routelog-mcp` and `RouteLogAgent`) does not
+depend on the CLI's library.
 
     /usr/bin/python3 Tools/Layout/check.py [ROOT]
 
@@ -50,6 +51,29 @@ targets = re.findall(r"\.(?:target|executableTarget|testTarget|systemLibrary)\(\
 for t in targets:
     if f"`{t}`" not in section and not any(p.rstrip("/").endswith("/" + t) for p in named):
         problems.append(f"{MAP} does not name the target {t}")
+
+# The MCP server does not link the CLI: neither routelog-mcp nor the target of its tools reaches
+# RouteLogCLI through the tools' manifest's target dependencies.
+tools_manifest = open(os.path.join(root, "Tools/RouteLogTools/Package.swift"), encoding="utf-8").read()
+blocks = re.split(r"\.(?:target|executableTarget|testTarget)\(", tools_manifest)[1:]
+depends = {}
+for block in blocks:
+    name = re.match(r"\s*name:\s*\"([^\"]+)\"", block)
+    if name:
+        deps = block.split("dependencies:", 1)[1] if "dependencies:" in block else ""
+        deps = deps.split("swiftSettings:", 1)[0].split("path:", 1)[0]
+        depends[name.group(1)] = set(re.findall(r"(?<![\w-])\"([^\"]+)\"(?!\s*[,)]?\s*package:)", deps))
+def reaches(target, seen):
+    for d in depends.get(target, ()):
+        if d in depends and d not in seen:
+            seen.add(d)
+            reaches(d, seen)
+    return seen
+for t in ["routelog-mcp", "RouteLogAgent"]:
+    if t not in depends:
+        problems.append(f"the tools' manifest has no target {t}")
+    elif "RouteLogCLI" in reaches(t, set()):
+        problems.append(f"{t} depends on RouteLogCLI: the MCP server must not link the CLI")
 
 # "Where things happen": each step's symbols are declared in its file.
 DECL = r"(?:func|var|let|case|subscript|struct|class|enum|protocol|actor|typealias|static func|static var|static let)"
@@ -114,4 +138,4 @@ for p in problems:
     print(f"layout: {p}")
 if problems:
     sys.exit(1)
-print(f"layout: {MAP} names {len(named)} paths, every target ({len(set(targets))}) and every folder of Sources/, Tests/, Tools/ and the tools' package; {rows} rows of \"Where things happen\" name symbols where they are")
+print(f"layout: {MAP} names {len(named)} paths, every target ({len(set(targets))}) and every folder of Sources/, Tests/, Tools/ and the tools' package; {rows} rows of \"Where things happen\" name symbols where they are; routelog-mcp does not link RouteLogCLI")

@@ -28,10 +28,9 @@ let package = Package(
         .executable(name: "routelog-serve", targets: ["routelog-serve"]),
         .executable(name: "routelog-mcp", targets: ["routelog-mcp"]),
         .library(name: "RouteLogTimeline", targets: ["RouteLogTimeline"]),
-        // For the fuzzers' package (Tools/Fuzz), which reaches their parsers through `@testable import`;
-        // their declarations are `package`, so no other client sees anything in them.
+        // For the fuzzers' package (Tools/Fuzz), which reaches its parsers through `@testable import`;
+        // its declarations are `package`, so no other client sees anything in it.
         .library(name: "RouteLogSessions", targets: ["RouteLogSessions"]),
-        .library(name: "RouteLogCLI", targets: ["RouteLogCLI"]),
     ],
     dependencies: [
         .package(name: "RouteLog", path: "../.."),
@@ -53,11 +52,13 @@ let package = Package(
     ],
     targets: [
         // The session layer every front end calls (`routelog`, `routelog-serve`, `routelog-mcp`):
-        // session references and their resolution, opening a store or a file for reading, the JSON
-        // of sessions, runs, events and states, and one mapping of every error to one line and a
-        // cause (from which each front end derives its exit code, HTTP status or tool error). Not
-        // a product: its declarations are `package`, for this package's own tools.
-        .target(name: "RouteLogSessions", dependencies: routeLog("RouteLogCore", "RouteLogLMDB"), swiftSettings: strict),
+        // session references and their resolution, reading a stored session or a file's, the JSON
+        // of sessions, runs, events and states, the work the commands and the MCP tools share
+        // (predicates, blame, diff, minimize, reproduce, verify, export), and one mapping of every
+        // error to one line and a cause (from which each front end derives its exit code, HTTP
+        // status or tool error). A product only for the fuzz package: its declarations are
+        // `package`, for this package's own tools.
+        .target(name: "RouteLogSessions", dependencies: ["RouteLogTimeline"] + routeLog("RouteLogCore", "RouteLogLMDB"), swiftSettings: strict),
         // The CLI's commands, predicate language and rendering, behind the thin `routelog`
         // executable; its tests run the commands in-process.
         .target(
@@ -88,12 +89,15 @@ let package = Package(
             ] + routeLog("RouteLogCore", "RouteLogLMDB"),
             swiftSettings: strict
         ),
+        // The MCP tools: the read-only questions an agent asks of a store, answered with the
+        // session layer's JSON (what the commands' `--json` prints).
+        .target(name: "RouteLogAgent", dependencies: ["RouteLogSessions"] + routeLog("RouteLogCore"), swiftSettings: strict),
         // `routelog mcp` runs this executable (found beside `routelog`): the sessions as an MCP server
-        // over stdio, a thin adapter over RouteLogCLI's read-only tools.
+        // over stdio, a thin adapter over RouteLogAgent's tools.
         .executableTarget(
             name: "routelog-mcp",
             dependencies: [
-                "RouteLogCLI",
+                "RouteLogAgent", "RouteLogSessions",
                 .product(name: "MCP", package: "swift-sdk"),
                 // The logger its own stdio transport has to offer (MCP's `Transport` asks for one).
                 .product(name: "Logging", package: "swift-log"),
@@ -125,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "RouteLogCLITests",
             dependencies: [
-                "RouteLogCLI", "RouteLogSessions", "RouteLogTestSupport",
+                "RouteLogCLI", "RouteLogAgent", "RouteLogSessions", "RouteLogTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
@@ -143,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "RouteLogServeTests",
             dependencies: [
-                "routelog-serve", "RouteLogCLI", "RouteLogSessions",
+                "routelog-serve", "RouteLogCLI", "RouteLogAgent", "RouteLogSessions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + routeLog("RouteLogCore", "RouteLogLMDB"),

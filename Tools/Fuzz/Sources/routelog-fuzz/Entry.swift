@@ -1,6 +1,6 @@
 // libFuzzer entry point of `routelog-fuzz`: one binary, several harnesses, over RouteLogCore, the
-// store's record format (RouteLogLMDB), the CLI's predicate language (RouteLogCLI) and the session
-// layer's references (RouteLogSessions), whose internal API the harnesses reach through
+// store's record format (RouteLogLMDB) and the session layer's predicate language and references
+// (RouteLogSessions), whose internal API the harnesses reach through
 // `@testable import`.
 //
 // The harness is chosen by the environment variable ROUTELOG_FUZZ_TARGET:

@@ -2,7 +2,6 @@
 
 import Foundation
 @_spi(Tools) @testable import RouteLogCore
-@testable import RouteLogCLI
 @testable import RouteLogSessions
 
 // MARK: JSON
@@ -75,9 +74,9 @@ nonisolated(unsafe) let predicateContexts: [PredicateContext] = {
 func fuzzPredicate(_ buffer: UnsafeRawBufferPointer) {
     guard let text = String(validating: buffer, as: UTF8.self) else { return }
     do {
-        let p = try RouteLogCLI.Predicate(text)
-        let negated: RouteLogCLI.Predicate
-        do { negated = try RouteLogCLI.Predicate("!(\(text))") } catch {
+        let p = try RouteLogSessions.Predicate(text)
+        let negated: RouteLogSessions.Predicate
+        do { negated = try RouteLogSessions.Predicate("!(\(text))") } catch {
             // Only the nesting limit can refuse the negation of a valid predicate.
             check(error.message.contains("nests deeper"), "!(p) does not parse for a valid p: \(text.debugDescription): \(error)")
             return

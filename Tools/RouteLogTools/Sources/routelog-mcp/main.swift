@@ -1,9 +1,10 @@
 // `routelog mcp` runs this program: a Model Context Protocol server over stdio, a thin adapter
-// that turns MCP requests into calls of RouteLogCLI's `AgentTools` and their answers into MCP
+// that turns MCP requests into calls of RouteLogAgent's `AgentTools` and their answers into MCP
 // results. Read-only: it never writes to the store.
 import Foundation
 import MCP
-import RouteLogCLI
+import RouteLogAgent
+import RouteLogSessions
 @_spi(Tools) import RouteLogCore
 
 func fail(_ message: String) -> Never {
@@ -13,7 +14,7 @@ func fail(_ message: String) -> Never {
 
 // Run by `routelog mcp`, this process is the child routelog watches for a damaged store (the
 // exec ended the child's heartbeat thread): beat again, or a healthy server is stopped as stuck.
-StoreContainment.beatIfWatched()
+Heartbeat.beatIfWatched()
 
 var storePath: String?
 var unredacted = false

@@ -1,5 +1,5 @@
 import Foundation
-@testable import RouteLogCLI
+@testable import RouteLogAgent
 @_spi(Tools) import RouteLogCore
 import Testing
 

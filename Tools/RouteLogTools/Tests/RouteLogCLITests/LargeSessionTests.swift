@@ -2,6 +2,7 @@ import Foundation
 @testable import RouteLogCLI
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
+@_spi(Tools) import RouteLogTimeline
 import Testing
 
 /// The paths built for sessions of millions of events (the streamed event alignment of `diff
@@ -43,7 +44,7 @@ struct LargeSessionTests: InProcessSuite {
             let s = n.map(String.init) ?? "·"
             return String(repeating: " ", count: max(0, 4 - s.count)) + s
         }
-        func event(_ list: [RecordedEvent], _ n: UInt64) -> String { Render.event(list[Int(n) - 1].event) }
+        func event(_ list: [RecordedEvent], _ n: UInt64) -> String { EventText.describe(list[Int(n) - 1].event) }
         var body: [(Character, String)] = []
         for entry in diff.alignment {
             switch entry {

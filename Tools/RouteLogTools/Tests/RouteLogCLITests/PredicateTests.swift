@@ -1,5 +1,6 @@
 import Foundation
 @testable import RouteLogCLI
+@testable import RouteLogSessions
 @_spi(Tools) import RouteLogCore
 import Testing
 

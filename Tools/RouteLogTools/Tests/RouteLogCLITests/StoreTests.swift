@@ -51,7 +51,7 @@ struct StoreTests {
         let log = await read(["log", "latest", "--json"])
         #expect(log.stdout.split(separator: "\n").count == 21, "the imported session (21 events), not the app's (3): \(log.stdout.prefix(300))")
         let ws = Workspace(storePath: storePath)
-        #expect(try ws.resolve(try parseRef("latest")).id.rawValue == first)
+        #expect(try ws.resolve(try SessionRef(parsing: "latest")).id.rawValue == first)
         // The export's recorded time is older than the app's session; `sessions` shows both times.
         let rows = try #require(try await read(["sessions", "--json"]).stdout.json().arrayValue)
         #expect(rows.map { $0["order"]?.intValue } == [1, 2], "\(rows)")
@@ -65,8 +65,8 @@ struct StoreTests {
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4 && lines[2].hasPrefix("2  " + first) && lines[3].hasPrefix("3  " + second), "\(text)")
         let again = Workspace(storePath: storePath)
-        #expect(try again.resolve(try parseRef("latest")).id.rawValue == second)
-        #expect(try again.resolve(try parseRef("latest~1")).id.rawValue == first)
+        #expect(try again.resolve(try SessionRef(parsing: "latest")).id.rawValue == second)
+        #expect(try again.resolve(try SessionRef(parsing: "latest~1")).id.rawValue == first)
     }
 
     @Test func importThenListSessions() async throws {

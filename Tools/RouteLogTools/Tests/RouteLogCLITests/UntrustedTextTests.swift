@@ -1,4 +1,5 @@
 import Foundation
+@testable import RouteLogAgent
 @testable import RouteLogCLI
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB

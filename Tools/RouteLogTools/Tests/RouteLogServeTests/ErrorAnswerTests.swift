@@ -1,6 +1,7 @@
 import ArgumentParser
 import Hummingbird
 @testable import RouteLogCLI
+@testable import RouteLogAgent
 import RouteLogSessions
 import Testing
 @testable import routelog_serve

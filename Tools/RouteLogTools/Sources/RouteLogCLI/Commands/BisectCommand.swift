@@ -1,5 +1,6 @@
 import ArgumentParser
 @_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// `routelog bisect`: the first seq at which a predicate holds.
 struct BisectCommand: ParsableCommand {
@@ -49,7 +50,7 @@ struct BisectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (judge, s) = try Judge.session(session, in: store, predicate: predicate, run: command)
+        let (judge, s) = try Judge.session(session, in: store.workspace(), predicate: predicate, run: command)
         let n = s.seqOrHead
         // REF@N searches the prefix 0...N, from the log's snapshots.
         // A command judges in a process of its own each time: the person waiting sees the count.
@@ -62,7 +63,7 @@ struct BisectCommand: ParsableCommand {
         let out = Output.stdout()
         let mode = result.mode.rawValue
         if json {
-            out.line(Self.json(result).canonicalText)
+            out.line(SessionJSON.bisect(result).canonicalText)
             if result.seq != nil, result.context != nil {
                 out.flush()
                 throw ExitCode.failure
@@ -91,7 +92,7 @@ struct BisectCommand: ParsableCommand {
         }
         if let e = context.event {
             let site = e.meta.callSite.map { ", \($0.file):\($0.line)" } ?? ""
-            out.line("event: \(Render.event(e.event))  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
+            out.line("event: \(EventText.describe(e.event))  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
             out.line("state diff \(seq - 1) → \(seq):")
             if let before = result.stateBefore, before != context.state {
                 for line in Diffing.text(before, context.state, out: out) { out.line(line) }
@@ -104,23 +105,5 @@ struct BisectCommand: ParsableCommand {
         out.line(out.paint(countLine, .dim))
         out.flush()
         throw ExitCode.failure
-    }
-
-    /// What `bisect --json` prints (and the MCP server's `bisect` tool answers): the counts, the
-    /// mode, the first bad seq (`null` when none) with its event, outcome and the state changes
-    /// across it.
-    static func json(_ result: Bisect.Result) -> JSONValue {
-        var o: [String: JSONValue] = [
-            "materialized": .int(Int64(result.materialized)), "folded": .int(Int64(result.eventsFolded)),
-            "evaluations": .int(Int64(result.evaluations)), "mode": .string(result.mode.rawValue),
-            "undecided": .array(result.undecided.map { .int(Int64($0)) }), "seq": .null,
-        ]
-        if let seq = result.seq, let context = result.context {
-            o["seq"] = .int(Int64(seq))
-            o["event"] = context.event?.recorded.json ?? .null
-            o["outcome"] = context.outcome?.json ?? .null
-            o["changes"] = .array((result.diff?.changes ?? []).map(\.json))
-        }
-        return .object(o)
     }
 }

@@ -22,7 +22,7 @@ struct BlameCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let ref = try parseRef(session)
+        let ref = try SessionRef(parsing: session)
         let s = try store.workspace().resolve(ref)
         let seq = s.seqOrHead
         let (blame, events) = try BlameQuery.blame(s, at: seq)

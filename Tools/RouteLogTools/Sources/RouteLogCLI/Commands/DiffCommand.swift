@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 @_spi(Tools) import RouteLogLMDB
 
 /// `routelog diff`: the state diff between two refs, optionally with the event alignment.
@@ -79,7 +80,7 @@ struct DiffCommand: ParsableCommand {
     /// `diff REF`: what the event at REF's seq changed, as `git show` shows a commit.
     func show(_ ws: Workspace) throws {
         if events { throw RouteLogError.usage("--events compares two refs; give A and B") }
-        let s = try ws.resolve(try parseRef(a))
+        let s = try ws.resolve(a)
         try s.requireEvents()
         let seq = s.seqOrHead
         if seq == 0 { throw RouteLogError.usage("\(a) is seq 0, before any event: name an event's seq (\(a.split(separator: "@").first ?? "")@1 or later)") }
@@ -96,7 +97,7 @@ struct DiffCommand: ParsableCommand {
             ]).canonicalText)
         } else {
             let site = e.meta.callSite.map { ", \($0.file):\($0.line)" } ?? ""
-            out.line(out.paint("seq \(seq) of \(s.info.eventCount): \(Render.event(e.event))", .bold)
+            out.line(out.paint("seq \(seq) of \(s.info.eventCount): \(EventText.describe(e.event))", .bold)
                 + "  (\(e.meta.origin.rawValue)\(site))  \(Render.outcome(e.outcome, out))")
             writeStates(out, "seq \(seq - 1)  (digest \(before.digest.short))", before, "seq \(seq)  (digest \(after.digest.short))", after)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 @_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// `routelog drift`: where what was on screen and the state disagreed.
 struct DriftCommand: ParsableCommand {
@@ -30,7 +31,7 @@ struct DriftCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.") var json = false
 
     func run() throws {
-        let ref = try parseRef(session)
+        let ref = try SessionRef(parsing: session)
         if ref.seq != nil { throw RouteLogError.usage("drift covers the whole session: give \(printableName(ref.text)) without @N") }
         let s = try store.workspace().resolve(ref)
         let drift = try Drift(s, context: context)
@@ -56,13 +57,13 @@ struct DriftCommand: ParsableCommand {
             when += item.record.headSeq == 0 ? ", before the first event" : ", after #\(item.record.headSeq)"
             out.line(when)
             let events = item.before + item.after
-            let width = min(LogColumnWidths.maxEvent, events.map { Render.visibleWidth(Render.event($0.event.event)) }.max() ?? 0)
+            let width = min(LogColumnWidths.maxEvent, events.map { Render.visibleWidth(EventText.describe($0.event.event)) }.max() ?? 0)
             let outcomeWidth = events.map { $0.event.outcome.description.count }.max() ?? 0
             func line(_ c: Drift.ContextEvent) {
                 let e = c.event
                 let mark = e.seq == d.seq ? ">" : " "
                 let seq = String(e.seq)
-                let text = Render.truncate(Render.event(e.event), width)
+                let text = Render.truncate(EventText.describe(e.event), width)
                 out.line("  \(mark) " + String(repeating: " ", count: max(0, 4 - seq.count)) + seq + "  "
                          + e.meta.origin.rawValue.padding(toLength: LogPrinter.originWidth, withPad: " ", startingAt: 0) + "  "
                          + text + String(repeating: " ", count: max(0, width - Render.visibleWidth(text))) + "  "

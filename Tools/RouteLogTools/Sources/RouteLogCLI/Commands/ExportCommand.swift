@@ -99,7 +99,7 @@ struct ExportCommand: ParsableCommand {
         if format == .divergencesJSONL { return try exportDivergences() }
         let s = try store.workspace().resolve(sessions[0])
         let fileName = output == "-" ? nil : URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
-        let doc = try Self.fixture(of: s, name: name ?? fileName, redact: redact, redactIDs: redactIDs, noTimes: stable.noTimes)
+        let doc = try s.fixture(name: name ?? fileName, redact: redact, redactIDs: redactIDs, noTimes: stable.noTimes)
         let events = doc.events
         if output == "-" {
             writeStdout(doc.rendered())
@@ -120,28 +120,6 @@ struct ExportCommand: ParsableCommand {
 }
 
 extension ExportCommand {
-    /// The fixture `export` writes of `s` (and the MCP server's `export` tool answers): its events
-    /// (payloads redacted, ids hashed, times dropped as asked) with an expect block replayed with
-    /// the current reducer. `name` defaults to a file's own name, else the session's label or id.
-    static func fixture(of s: ResolvedSession, name: String?, redact: Bool, redactIDs: Bool, noTimes: Bool) throws(RouteLogError) -> Fixture {
-        try s.requireEvents()
-        var events = StableFixtureOptions.events(try call { try s.log.events(s.id, from: 1, through: s.seqOrHead) }.map(\.recorded), noTimes: noTimes)
-        let redactor = Redactor(ids: redactIDs)
-        if redact || redactIDs { events = events.map(redactor.redact) }
-        let app = SessionsCommand.app(s.info)
-        let name = name ?? s.document?.name ?? (s.info.label.isEmpty ? s.id.rawValue : s.info.label)
-        // With --no-times the description names the session by its label, not by its id: a new
-        // recording of the same events gets a new id, and the file must come out the same.
-        let source = !noTimes ? "session \(s.id.rawValue)" : s.info.label.isEmpty ? "a session" : "session '\(s.info.label)'"
-        var description = s.document?.description ?? "Exported from \(source)" + (app == "-" ? "" : " (\(app))") + "."
-        if redact || redactIDs { description += " Payloads redacted." }
-        if redactIDs { description += " Route and tab ids hashed." }
-        let header = StableFixtureOptions.header(s.document?.session ?? (s.document == nil
-            ? Fixture.SessionHeader(label: s.info.label, app: s.info.appName, appVersion: s.info.appVersion, created: s.info.createdAt)
-            : nil), noTimes: noTimes)
-        return Fixture(name: name, description: description, session: header, events: events, expect: Fixture.expectation(for: events))
-    }
-
     /// The sessions to write in a JSON Lines format: those SESSION names, every session (`--all`),
     /// or those with a `--label`.
     func targets() throws(RouteLogError) -> [ResolvedSession] {
@@ -152,7 +130,7 @@ extension ExportCommand {
         if chosen.isEmpty {
             let known = Set(every.map(\.info.label)).sorted().map { $0.isEmpty ? "(none)" : "'\(printableName($0))'" }
             let asked = labels.map { "'\(printableName($0))'" }.joined(separator: ", ")
-            throw .unknownSession("no session labelled \(asked) in \(store.path) "
+            throw .unknownSession("no session labelled \(asked) in \(StoreAccess.path(store.store)) "
                                   + (known.isEmpty ? "(it has no sessions)" : "(its labels: \(known.joined(separator: ", ")))"))
         }
         return chosen

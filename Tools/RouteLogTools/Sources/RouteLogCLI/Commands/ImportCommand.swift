@@ -31,7 +31,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let progress = Progress("importing", enabled: !json)
-        let isNew = !FileManager.default.fileExists(atPath: store.path)
+        let isNew = !FileManager.default.fileExists(atPath: StoreAccess.path(store.store))
         let imported: [SessionInfo]
         do {
             imported = try importFiles(progress)
@@ -61,7 +61,7 @@ struct ImportCommand: ParsableCommand {
     private func importFiles(_ progress: Progress) throws(RouteLogError) -> [SessionInfo] {
         let log: LMDBEventLog
         do {
-            log = try StoreAccess.open(path: store.path, writable: true)
+            log = try StoreAccess.open(path: StoreAccess.path(store.store), writable: true)
         } catch {
             try check(files[...], progress)
             throw error
@@ -101,7 +101,8 @@ struct ImportCommand: ParsableCommand {
     /// Removes the store a failed import created, when it holds no session (nothing else wrote to
     /// it meanwhile).
     private func removeEmptyStore() {
-        guard let sessions = try? StoreAccess.open(path: store.path, writable: false).sessions(), sessions.isEmpty else { return }
-        try? FileManager.default.removeItem(atPath: store.path)
+        let path = StoreAccess.path(store.store)
+        guard let sessions = try? StoreAccess.open(path: path, writable: false).sessions(), sessions.isEmpty else { return }
+        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -23,7 +23,7 @@ struct LifetimesCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let ref = try parseRef(session)
+        let ref = try SessionRef(parsing: session)
         if ref.seq != nil { throw RouteLogError.usage("lifetimes covers the whole session: give \(ref.text.split(separator: "@").first.map(String.init) ?? ref.text) without @N") }
         let s = try store.workspace().resolve(ref)
         let lifetimes = try BlameQuery.lifetimes(s)

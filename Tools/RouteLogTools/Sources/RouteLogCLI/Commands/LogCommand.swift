@@ -35,7 +35,7 @@ struct LogCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line.") var json = false
 
     func run() async throws {
-        let ref = try parseRef(session)
+        let ref = try SessionRef(parsing: session)
         let s = try store.workspace().resolve(ref)
         if follow, s.document != nil { throw RouteLogError.usage("--follow needs a session in a store, not a file (\(s.name))") }
         if follow, ref.seq != nil { throw RouteLogError.usage("--follow cannot be combined with \(ref.text); use --to") }

@@ -30,7 +30,7 @@ struct MCPCommand: ParsableCommand {
 
     func run() throws {
         let program = try ServeCommand.siblingPath("routelog-mcp")
-        let args = [program, "--store", store.path] + (unredacted ? ["--unredacted"] : []) + (fixtures.map { ["--fixtures", $0] } ?? [])
+        let args = [program, "--store", StoreAccess.path(store.store)] + (unredacted ? ["--unredacted"] : []) + (fixtures.map { ["--fixtures", $0] } ?? [])
         var cArgs = args.map { strdup($0) } + [nil]
         execv(program, &cArgs)
         throw RouteLogError(.io, "cannot run \(program): \(String(cString: strerror(errno)))")

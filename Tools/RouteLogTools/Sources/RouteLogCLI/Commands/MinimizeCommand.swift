@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// `routelog minimize`: ddmin a session down to a 1-minimal failing event list, written as a fixture.
 struct MinimizeCommand: ParsableCommand {
@@ -33,7 +34,7 @@ struct MinimizeCommand: ParsableCommand {
     func validate() throws { try PathOption.check(output, "-o") }
 
     func run() throws {
-        let (judge, s) = try Judge.session(session, in: store, predicate: predicate, run: command)
+        let (judge, s) = try Judge.session(session, in: store.workspace(), predicate: predicate, run: command)
         let n = s.seqOrHead
         // By convention a fixture's name is its file name without `.json`.
         let fileName = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
@@ -48,7 +49,7 @@ struct MinimizeCommand: ParsableCommand {
         out.line("minimized \(firstBad) events (cut at the first bad seq \(firstBad) of \(n)) to \(minimal.count) in \(result.tests) tests")
         let r = replay(minimal.map(\.event))
         for (i, e) in minimal.enumerated() {
-            out.line("  \(i + 1). \(Render.event(e.event))  \(Render.outcome(r.steps[i].outcome, out))  (was seq \(kept[i] + 1))")
+            out.line("  \(i + 1). \(EventText.describe(e.event))  \(Render.outcome(r.steps[i].outcome, out))  (was seq \(kept[i] + 1))")
         }
         out.line("final state: " + out.paint(Render.summary(r.state), .cyan))
         out.line("wrote \(output)")

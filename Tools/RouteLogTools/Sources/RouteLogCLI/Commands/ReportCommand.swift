@@ -45,7 +45,7 @@ struct ReportCommand: ParsableCommand {
     func validate() throws { try PathOption.check(output, "-o") }
 
     func run() throws {
-        let ref = try parseRef(session)
+        let ref = try SessionRef(parsing: session)
         if from == 0 { throw RouteLogError.usage("--from out of range: 0 (seqs start at 1)") }
         if let to, to < (from ?? 1) { throw RouteLogError.usage("--to \(to) is before --from \(from ?? 1)") }
         let page: ReportPage

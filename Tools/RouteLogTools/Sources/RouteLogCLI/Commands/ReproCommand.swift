@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// `routelog repro`: a run that crashed, as a fixture and a failing-first test.
 struct ReproCommand: ParsableCommand {
@@ -107,7 +108,7 @@ struct ReproCommand: ParsableCommand {
             if let short = r.shortest {
                 out.line("shortest path: \(short.elements.count) of \(r.lastSeq) events")
                 if let note = r.shortestNote { out.line(note) }
-                for (i, e) in short.elements.enumerated() { out.line("  \(i + 1). \(Render.event(e.event))  (was seq \(short.indices[i] + 1))") }
+                for (i, e) in short.elements.enumerated() { out.line("  \(i + 1). \(EventText.describe(e.event))  (was seq \(short.indices[i] + 1))") }
             } else {
                 out.line("shortest path: none (no prefix of the session reaches these screens)")
             }

@@ -60,5 +60,3 @@ enum HelpText {
     """
 }
 
-/// Parses a session reference argument, turning a bad one into a usage error.
-func parseRef(_ text: String) throws(RouteLogError) -> SessionRef { try SessionRef(parsing: text) }

@@ -29,20 +29,18 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        let path = StoreAccess.path(store.store)
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: store.path, isDirectory: &isDir), isDir.boolValue else {
-            throw RouteLogError(.notAStore, "not a store: \(store.path) (no such directory; give --store DIR or set ROUTELOG_STORE)")
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+            throw RouteLogError(.notAStore, "not a store: \(path) (no such directory; give --store DIR or set ROUTELOG_STORE)")
         }
-        let server = try Self.serverPath()
-        let args = [server, "--store", store.path, "--port", String(port), "--host", host]
+        let server = try Self.siblingPath("routelog-serve")
+        let args = [server, "--store", path, "--port", String(port), "--host", host]
         // Replace this process, so signals (Ctrl-C) and the exit status are the server's.
         var cArgs = args.map { strdup($0) } + [nil]
         execv(server, &cArgs)
         throw RouteLogError(.io, "cannot run \(server): \(String(cString: strerror(errno)))")
     }
-
-    /// `routelog-serve` in the directory of the running `routelog`.
-    static func serverPath() throws(RouteLogError) -> String { try siblingPath("routelog-serve") }
 
     /// The program `name` in the directory of the running `routelog`.
     static func siblingPath(_ name: String) throws(RouteLogError) -> String {

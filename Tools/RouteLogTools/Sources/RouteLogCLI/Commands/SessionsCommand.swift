@@ -35,28 +35,20 @@ struct SessionsCommand: ParsableCommand {
         let runs = try all.map { s in try call { try log.runs(of: s.id) } }
         let prefixes = SessionJSON.shortestUniquePrefixes(all.map(\.id.rawValue))
         if all.isEmpty {
-            out.line("no sessions in \(store.path)")
+            out.line("no sessions in \(StoreAccess.path(store.store))")
             return
         }
         var rows = [["#", "ID", "PREFIX", "LABEL", "APP", "CREATED", "ADDED", "EVENTS", "LAST EVENT", "HEAD", "RUNS"].map { out.paint($0, .bold) }]
         for (s, r) in zip(all, runs) {
             rows.append([
                 s.entryOrder == 0 ? "-" : String(s.entryOrder),
-                s.id.rawValue, prefixes[s.id.rawValue] ?? s.id.rawValue, s.label.isEmpty ? "-" : s.label, Self.app(s), Render.time(s.createdAt), Render.time(s.enteredAt),
+                s.id.rawValue, prefixes[s.id.rawValue] ?? s.id.rawValue, s.label.isEmpty ? "-" : s.label, s.app, Render.time(s.createdAt), Render.time(s.enteredAt),
                 String(s.eventCount), Render.time(s.lastEventAt), s.headDigest.short, Self.runs(r),
             ])
         }
         for line in Render.table(rows) { out.line(line) }
     }
 
-    static func app(_ s: SessionInfo) -> String {
-        switch (s.appName, s.appVersion) {
-        case (let n?, let v?): "\(n)/\(v)"
-        case (let n?, nil): n
-        case (nil, let v?): "/\(v)"
-        default: "-"
-        }
-    }
 
     /// `3`, `3 (1 crashed)`, or `-` without runs.
     static func runs(_ runs: [RunInfo]) -> String {

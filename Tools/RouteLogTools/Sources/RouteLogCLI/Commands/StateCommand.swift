@@ -1,5 +1,6 @@
 import ArgumentParser
 @_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 /// `routelog state`: time travel to any seq.
 struct StateCommand: ParsableCommand {
@@ -19,38 +20,16 @@ struct StateCommand: ParsableCommand {
     @Flag(help: "Print canonical JSON.") var json = false
 
     func run() throws {
-        let ref = try parseRef(session)
+        let ref = try SessionRef(parsing: session)
         if let at, let seq = ref.seq, at != seq { throw RouteLogError.usage("--at \(at) contradicts \(ref.text)") }
-        if case .file(let path) = ref.base {
-            try runOnFile(path, seq: at ?? ref.seq, what: ref.seq == nil ? "--at" : "seq")
-            return
-        }
-        let s = try store.workspace().resolve(ref)
+        // A file is streamed: its events are folded as they are read, never kept (a file of
+        // millions of events is not loaded as a log), and the state at the seq shown is kept.
+        let s = try store.workspace().resolve(ref, reading: .streamed(keeping: at.map { [$0] } ?? []))
         let seq = at ?? s.seqOrHead
         try s.check(seq: seq, what: "--at")
-        let state = try call { try s.log.state(of: s.id, at: seq) }
+        let state = try s.state(at: seq)
         let after = seq >= 1 ? try s.event(at: seq).map { ($0.event, $0.outcome) } : nil
         show(name: s.name, seq: seq, of: s.info.eventCount, state: state, after: after)
-    }
-
-    /// The state in a fixture or export file, in bounded memory: its events are folded as they
-    /// are read, never kept (a file of millions of events is not loaded as a log).
-    private func runOnFile(_ path: String, seq wanted: UInt64?, what: String) throws(RouteLogError) {
-        var replayer = Replayer()
-        var found: (state: NavigationState, after: (Event, Outcome)?)? = wanted == 0 ? (NavigationState(), nil) : nil
-        var last: (Event, Outcome)?
-        let count = try Fixture.scan(path) { recorded in
-            let step = replayer.apply(recorded.event)
-            if wanted == nil {
-                last = (recorded.event, step.outcome)
-            } else if step.seq == wanted {
-                found = (replayer.state, (recorded.event, step.outcome))
-            }
-        }.eventCount
-        let seq = wanted ?? UInt64(count)
-        if seq > UInt64(count) { throw .usage("\(what) out of range: \(seq) (session \(path) has \(count) events)") }
-        let result = found ?? (replayer.state, last)
-        show(name: path, seq: seq, of: UInt64(count), state: result.state, after: result.after)
     }
 
     private func show(name: String, seq: UInt64, of count: UInt64, state: NavigationState, after: (Event, Outcome)?) {
@@ -61,7 +40,7 @@ struct StateCommand: ParsableCommand {
         }
         out.line(out.paint("\(name) at seq \(seq) of \(count)", .bold) + "  digest \(state.digest.short)")
         if let (event, outcome) = after {
-            out.line("after: \(Render.event(event))  \(Render.outcome(outcome, out))")
+            out.line("after: \(EventText.describe(event))  \(Render.outcome(outcome, out))")
         }
         out.line(out.paint(Render.summary(state), .cyan))
         out.line()

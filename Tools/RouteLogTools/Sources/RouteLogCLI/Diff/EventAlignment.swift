@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 @_spi(Tools) import RouteLogLMDB
 
 /// Two sessions' event lists aligned as ``SessionDiff`` aligns them (events compared by canonical
@@ -167,7 +168,7 @@ struct EventAlignment {
             guard side.ids.indices.contains(i) else { return "?" }
             let id = side.ids[i]
             if let text = described[id] { return text }
-            let text = Render.event(events[id])
+            let text = EventText.describe(events[id])
             described[id] = text
             return text
         }

@@ -6,9 +6,7 @@ struct StoreOptions: ParsableArguments {
             completion: .directory)
     var store: String?
 
-    var path: String { StoreAccess.path(store) }
-
     func validate() throws { try PathOption.check(store, "--store") }
 
-    func workspace() -> Workspace { Workspace(storePath: path) }
+    func workspace() -> Workspace { Workspace(storePath: StoreAccess.path(store)) }
 }

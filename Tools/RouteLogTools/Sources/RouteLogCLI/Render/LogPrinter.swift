@@ -85,7 +85,7 @@ final class LogPrinter {
     private func print(_ e: StoredEvent, _ prepared: PreparedColumns, _ i: Int, _ format: LogLineFormat) {
         lines.fold(e)
         guard e.seq >= from else { return }
-        if e.seq == 1 { printDivergences(after: 0) }
+        if e.seq == 1 { Self.printDivergences(lines.screens, after: 0, to: out) }
         if let boundary = marks.boundary(before: e.seq) { out.line(out.paint(boundary, .dim)) }
         out.line { b in
             b += prepared.columns(i)
@@ -93,17 +93,11 @@ final class LogPrinter {
             format.writeSummary(summary.bytes, into: &b)
             b += prepared.note(i)
         }
-        printDivergences(after: e.seq)
+        Self.printDivergences(lines.screens, after: e.seq, to: out)
     }
 
     /// The error that kept the session's divergences from being marked (a damaged screen record).
     var divergenceError: RouteLogError? { lines.screens.error }
-
-    /// The divergences found after event `seq` (0: before the first), a line each, e.g.
-    /// `      ! not on screen: player (#7) since #7 (likely cause: …)`, in yellow on a terminal.
-    private func printDivergences(after seq: UInt64) {
-        Self.printDivergences(lines.screens, after: seq, to: out)
-    }
 
     /// The divergences of `marks` found after event `seq`, a line each (what a session without
     /// events prints too).
@@ -120,10 +114,10 @@ final class LogPrinter {
         if json {
             out.line(jsonLine(e))
         } else {
-            if e.seq == 1 { printDivergences(after: 0) }
+            if e.seq == 1 { Self.printDivergences(lines.screens, after: 0, to: out) }
             if let boundary = marks.boundary(before: e.seq) { out.line(out.paint(boundary, .dim)) }
             out.line { writeTextLine(e, into: &$0) }
-            printDivergences(after: e.seq)
+            Self.printDivergences(lines.screens, after: e.seq, to: out)
         }
     }
 

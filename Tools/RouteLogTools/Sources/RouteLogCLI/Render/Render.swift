@@ -20,11 +20,6 @@ enum Render {
         }
     }
 
-    /// A compact one-line description of an event: `push thread-42`, `show sheet composer onTop`,
-    /// `interactiveDismiss #12`.
-    /// (A reset's state is the log line's summary, when applied.)
-    static func event(_ e: Event) -> String { EventText.describe(e) }
-
     /// The outcome as the library spells it (``Outcome/description``): `applied`,
     /// `applied:updatedInPlace` or `rejected:stale`; rejected outcomes in bold red on a terminal.
     static func outcome(_ o: Outcome, _ out: Output) -> String {

@@ -9,10 +9,10 @@ import Foundation
 /// wild pointer (SIGSEGV), map a page past the end of the file (SIGBUS), or follow a page loop
 /// forever. No check in RouteLog can run before LMDB touches those pages, so the work is contained
 /// instead: when the command will read an existing store, `routelog` re-executes itself as a child
-/// process (marked by ``childMarker``) that does the work with the same arguments, standard input,
+/// process (marked by ``Heartbeat/childMarker``) that does the work with the same arguments, standard input,
 /// output and error, and the parent only watches it. The child's exit status is passed through.
 ///
-/// The watch is on progress, not on time: the child beats a heartbeat file (``heartbeatKey``)
+/// The watch is on progress, not on time: the child beats a heartbeat file (``Heartbeat/pathKey``)
 /// twice a second while it makes progress, that is while its calls into LMDB return or while none
 /// is in progress (see `LMDBProgress`). A slow but healthy command (a big report, a long import, a
 /// heavy predicate) beats all along and runs to its end; only a child stuck inside one LMDB call
@@ -25,38 +25,29 @@ import Foundation
 /// idle follow beats along for as long as it runs, and a data file replaced or cut under it (its
 /// pages then read as garbage, or past the file's end: SIGBUS) ends it with one line, exit 3.
 /// `mcp` is contained with the same heartbeat: `routelog mcp` executes `routelog-mcp` in the
-/// child, which starts the heartbeat again (``beatIfWatched(environment:)``), since a thread does
+/// child, which starts the heartbeat again (``Heartbeat/beatIfWatched(environment:)``), since a thread does
 /// not survive an `execv`.
 ///
 /// Not contained (no store is read, or the command runs for as long as the user wants):
 /// help and version requests, `fixtures`, `serve` (the server runs until stopped and reads the
 /// store only through short transactions) and a store directory without data.
 public enum StoreContainment {
-    /// Set in the child's environment: the child does the work itself.
-    static let childMarker = "ROUTELOG_STORE_CHILD"
     /// Seconds a child may stay inside one LMDB call before it counts as a page loop; `0` means no bound.
     static let timeoutKey = "ROUTELOG_STORE_TIMEOUT"
     static let defaultTimeout: Double = 60
-    /// Set in the child's environment: the file the child's heartbeat counter is written to.
-    static let heartbeatKey = "ROUTELOG_STORE_HEARTBEAT"
-    /// Set in the child's environment: the parent's process id. The child ends when its parent
-    /// is gone (killed by SIGKILL, say), so stopping `routelog` in any way stops the work.
-    static let parentKey = "ROUTELOG_STORE_PARENT"
     /// The signals the parent forwards to the child (and then ends by itself).
     static let forwardedSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-    /// Seconds between two heartbeats, and between two looks of the parent.
-    static let beatInterval: Double = 0.5
 
     /// Runs the command in a watched child when it reads a store; returns the exit status to end
     /// with, or `nil` when this process should run the command itself.
     public static func runIfNeeded(arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32? {
-        if environment[childMarker] != nil {
+        if environment[Heartbeat.childMarker] != nil {
             // The parent ignores the signals it forwards (it handles them itself), and a spawned
             // process inherits ignored signals: without this the child ignored the very SIGTERM or
             // SIGINT forwarded to it, and `log --follow` never ended.
             for sig in forwardedSignals { signal(sig, SIG_DFL) }
-            beatIfWatched(environment: environment)
+            Heartbeat.beatIfWatched(environment: environment)
             injectTestFault(environment)
             return nil
         }
@@ -67,9 +58,9 @@ public enum StoreContainment {
         defer { heartbeat.remove() }
 
         var childEnvironment = environment
-        childEnvironment[childMarker] = "1"
-        childEnvironment[heartbeatKey] = heartbeat.path
-        childEnvironment[parentKey] = String(getpid())
+        childEnvironment[Heartbeat.childMarker] = "1"
+        childEnvironment[Heartbeat.pathKey] = heartbeat.path
+        childEnvironment[Heartbeat.parentKey] = String(getpid())
         // A crash is reported by the parent in one line; the runtime's backtrace would only add noise.
         if childEnvironment["SWIFT_BACKTRACE"] == nil { childEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
         let child = Process()
@@ -101,7 +92,7 @@ public enum StoreContainment {
         var lastBeat = heartbeat.read()
         var lastChange = DispatchTime.now()
         var stuck = false
-        while finished.wait(timeout: .now() + beatInterval) == .timedOut {
+        while finished.wait(timeout: .now() + Heartbeat.interval) == .timedOut {
             let beat = heartbeat.read()
             if beat != lastBeat {
                 lastBeat = beat
@@ -141,15 +132,6 @@ public enum StoreContainment {
         return ExitCode(.internal).rawValue
     }
 
-    /// In a watched child (``runIfNeeded(arguments:environment:)`` set ``childMarker`` in its
-    /// environment), starts the heartbeat the parent watches; elsewhere does nothing. A program
-    /// the child executes in its place (`routelog mcp` runs `routelog-mcp`) calls this first
-    /// thing: the heartbeat thread ends with the `execv`, and without it the parent would take
-    /// the silence for a page loop and stop a healthy server.
-    public static func beatIfWatched(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        guard environment[childMarker] != nil, let path = environment[heartbeatKey] else { return }
-        Heartbeat.start(path, parent: environment[parentKey].flatMap { Int32($0) })
-    }
 
     /// The one-line error for a crash of routelog's own code: not the store's fault.
     static func crashed(_ command: String, signal: Int32, store: String) -> String {
@@ -194,7 +176,7 @@ public enum StoreContainment {
     /// The store the command will read, if it reads one that exists.
     static func storeRead(by arguments: [String], environment: [String: String]) -> String? {
         // `mcp` is watched: the child replaces itself with routelog-mcp, which beats the heartbeat
-        // itself (`beatIfWatched`), so a damaged store still ends in one line.
+        // itself (`Heartbeat.beatIfWatched`), so a damaged store still ends in one line.
         guard let command = arguments.first, !command.hasPrefix("-"), !["help", "fixtures", "serve"].contains(command) else { return nil }
         let options = arguments.prefix { $0 != "--" }
         if options.contains(where: { ["-h", "--help", "--version"].contains($0) || $0.hasPrefix("--generate-completion") }) {

@@ -24,10 +24,16 @@ package final class FileEventLog: EventLog, @unchecked Sendable {
         }
         document = doc
         self.snapshots = snapshots
+        info = Self.sessionInfo(of: doc, eventCount: r.seq, lastEventAt: doc.events.last?.meta.timestamp, headDigest: r.state.digest)
+    }
+
+    /// The session of a file with `doc`'s header, as an in-memory log with a fixed clock would
+    /// show it (``FileStream`` shows the same).
+    package static func sessionInfo(of doc: Fixture, eventCount: UInt64, lastEventAt: Int64?, headDigest: Digest) -> SessionInfo {
         // The id an in-memory log with a clock at 0 gives its first session.
         let id = SessionID.v7(milliseconds: 0, random: (1, 1 &* 0x9E37_79B9_7F4A_7C15))
-        info = SessionInfo(id: id, label: doc.name, createdAt: 0, eventCount: r.seq, lastEventAt: doc.events.last?.meta.timestamp,
-                           headDigest: r.state.digest, entryOrder: 1, enteredAt: 0)
+        return SessionInfo(id: id, label: doc.name, createdAt: 0, eventCount: eventCount, lastEventAt: lastEventAt,
+                           headDigest: headDigest, entryOrder: 1, enteredAt: 0)
     }
 
     package func createSession(_ session: NewSession) throws -> SessionInfo { throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only") }

@@ -3,12 +3,20 @@ import Foundation
 @_spi(Tools) import RouteLogLMDB
 
 /// A session a reference named, open for reading: in the store, or read from a fixture or export
-/// file (a read-only log of its own).
+/// file (a read-only log of its own), loaded whole or streamed.
+///
+/// Every read goes through it, whichever the source: ``log`` (any ``EventLog``), ``event(at:)``,
+/// ``state(at:)``, ``read(from:through:_:)``; a stored session's reads go to the store, a loaded
+/// file's to its events in memory, a streamed file's fold the file again as they read it.
 package struct ResolvedSession {
     /// Where the session's events are.
     package enum Source {
         case store(LMDBEventLog)
+        /// A file loaded whole: random access to its events.
         case file(FileEventLog)
+        /// A file streamed: read once when resolved, and again by each read it cannot answer from
+        /// what it kept (``FileStream``), in bounded memory.
+        case fileStream(FileStream)
     }
 
     package let source: Source
@@ -35,11 +43,20 @@ package struct ResolvedSession {
         self.seq = seq
     }
 
+    package init(file: FileStream, name: String, seq: UInt64?) {
+        source = .fileStream(file)
+        id = file.info.id
+        info = file.info
+        self.name = name
+        self.seq = seq
+    }
+
     /// The log to read the session's events from.
     package var log: any EventLog {
         switch source {
         case .store(let store): store
         case .file(let file): file
+        case .fileStream(let file): file
         }
     }
 
@@ -48,9 +65,13 @@ package struct ResolvedSession {
         if case .store(let store) = source { store } else { nil }
     }
 
-    /// The file's parsed content, `nil` for a stored session.
+    /// The file's parsed content (a streamed file's without its events), `nil` for a stored session.
     package var document: Fixture? {
-        if case .file(let file) = source { file.document } else { nil }
+        switch source {
+        case .store: nil
+        case .file(let file): file.document
+        case .fileStream(let file): file.header
+        }
     }
 
     /// How a written file names this session: a file by its name without the folders (no
@@ -84,6 +105,11 @@ package struct ResolvedSession {
     /// The state after `seq` (0: before any event).
     package func state(at seq: UInt64) throws(RouteLogError) -> NavigationState {
         try call { try log.state(of: id, at: seq) }
+    }
+
+    /// Hands the events `from...through` to `body`, in order, until it returns `false`.
+    package func read(from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws(RouteLogError) {
+        try call { try log.read(id, from: from, through: through, body) }
     }
 
     /// What the session's navigator saw of its screens (``RouteLogCore/ScreenRecord``), oldest

@@ -21,6 +21,15 @@ package final class Workspace {
         case inside(String)
     }
 
+    /// How a file's session is read (a stored session is read from the store either way).
+    package enum FileReading: Equatable {
+        /// Loaded whole: every read is answered from its events in memory.
+        case whole
+        /// Streamed, in bounded memory: read once when resolved, keeping the states at `keeping`
+        /// (and at the reference's `@N` and the last seq); any other read reads the file again.
+        case streamed(keeping: [UInt64])
+    }
+
     package let storePath: String
     package let files: FileAccess
     private var opened: LMDBEventLog?
@@ -49,17 +58,22 @@ package final class Workspace {
     }
 
     /// Parses and resolves a reference.
-    package func resolve(_ text: String) throws(RouteLogError) -> ResolvedSession {
-        try resolve(try SessionRef(parsing: text))
+    package func resolve(_ text: String, reading: FileReading = .whole) throws(RouteLogError) -> ResolvedSession {
+        try resolve(try SessionRef(parsing: text), reading: reading)
     }
 
-    /// Resolves a reference against the store or loads its file.
-    package func resolve(_ ref: SessionRef) throws(RouteLogError) -> ResolvedSession {
+    /// Resolves a reference against the store, or reads its file as `reading` says.
+    package func resolve(_ ref: SessionRef, reading: FileReading = .whole) throws(RouteLogError) -> ResolvedSession {
         let resolved: ResolvedSession
         switch ref.base {
         case .file(let path):
             let file = try allowed(path, ref: ref)
-            resolved = ResolvedSession(file: FileEventLog(try Fixture.load(file)), name: path, seq: ref.seq)
+            switch reading {
+            case .whole:
+                resolved = ResolvedSession(file: FileEventLog(try Fixture.load(file)), name: path, seq: ref.seq)
+            case .streamed(let seqs):
+                resolved = ResolvedSession(file: try FileStream(path: file, keeping: Set(seqs + (ref.seq.map { [$0] } ?? []))), name: path, seq: ref.seq)
+            }
         case .latest(let back):
             let all = try sessions()
             if all.isEmpty { throw .unknownSession("unknown session: \(ref.text) (the store \(storePath) has no sessions)") }

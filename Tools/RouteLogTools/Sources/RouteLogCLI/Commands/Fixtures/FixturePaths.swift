@@ -11,7 +11,4 @@ struct FixturePaths: ParsableArguments {
         if paths.isEmpty { throw ValidationError("give at least one PATH") }
         for path in paths { try PathOption.check(path, "PATH") }
     }
-
-    /// The fixture files the paths name (see ``FixturesCommand/expand(_:)``).
-    func files() throws(RouteLogError) -> [String] { try FixturesCommand.expand(paths) }
 }

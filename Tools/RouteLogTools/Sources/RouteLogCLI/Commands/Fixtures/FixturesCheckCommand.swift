@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Tools) import RouteLogCore
+@_spi(Tools) import RouteLogTimeline
 
 struct FixturesCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +21,7 @@ struct FixturesCheckCommand: ParsableCommand {
     func validate() throws { try PathOption.check(report, "--report") }
 
     func run() throws {
-        let files = try fixtures.files()
+        let files = try FixturesCommand.expand(fixtures.paths)
         let out = Output.stdout()
         var passed = 0, failed = 0
         var results: [JSONValue] = []
@@ -67,7 +68,7 @@ struct FixturesCheckCommand: ParsableCommand {
         for m in result.mismatches {
             switch m {
             case .outcome(let i, let expected, let actual, let n):
-                problems.append("events[\(i)] (seq \(i + 1), \(Render.event(doc.events[i].event))): expected \(expected), got \(actual)"
+                problems.append("events[\(i)] (seq \(i + 1), \(EventText.describe(doc.events[i].event))): expected \(expected), got \(actual)"
                     + (n > 1 ? " (\(n) outcomes differ; this is the first)" : ""))
             case .state(let expected, let actual):
                 problems.append("state differs (expected → replayed):")

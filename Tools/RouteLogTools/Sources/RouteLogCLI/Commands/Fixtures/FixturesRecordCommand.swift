@@ -11,7 +11,7 @@ struct FixturesRecordCommand: ParsableCommand {
     @OptionGroup var fixtures: FixturePaths
 
     func run() throws {
-        let files = try fixtures.files()
+        let files = try FixturesCommand.expand(fixtures.paths)
         let docs = try files.map { f throws(RouteLogError) in (f, try Fixture.load(f)) }
         let out = Output.stdout()
         var changed = 0

@@ -33,15 +33,16 @@ struct CompactCommand: ParsableCommand {
                 throw RouteLogError.usage("bad -o \(printable(output)): the directory is not empty")
             }
         }
+        let path = StoreAccess.path(store.store)
         let lmdb = try store.workspace().store()
         try call { try lmdb.compactCopy(to: output) }
-        let before = LMDBEventLog.bytesOnDisk(at: store.path), after = LMDBEventLog.bytesOnDisk(at: output)
+        let before = LMDBEventLog.bytesOnDisk(at: path), after = LMDBEventLog.bytesOnDisk(at: output)
         let out = Output.stdout()
         if json {
-            out.line(JSONValue.object(["store": .string(store.path), "output": .string(output), "bytesBefore": .int(Int64(before)),
+            out.line(JSONValue.object(["store": .string(path), "output": .string(output), "bytesBefore": .int(Int64(before)),
                                        "bytesAfter": .int(Int64(after))]).canonicalText)
         } else {
-            out.line("compacted \(store.path) (\(StatsCommand.bytes(before))) to \(output) (\(StatsCommand.bytes(after)))")
+            out.line("compacted \(path) (\(StatsCommand.bytes(before))) to \(output) (\(StatsCommand.bytes(after)))")
         }
     }
 }

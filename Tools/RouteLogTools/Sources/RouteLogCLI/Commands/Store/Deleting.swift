@@ -16,8 +16,3 @@ func deletionJSON(_ sessions: [SessionInfo], dryRun: Bool) -> String {
         "events": .int(Int64(sessions.reduce(UInt64(0)) { $0 + $1.eventCount })),
     ]).canonicalText
 }
-
-/// Opens the store for a command that deletes: it must exist (nothing is created).
-func openForDeleting(_ path: String) throws(RouteLogError) -> LMDBEventLog {
-    try StoreAccess.open(path: path, writable: true, create: false)
-}

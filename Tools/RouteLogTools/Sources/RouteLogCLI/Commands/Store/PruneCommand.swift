@@ -36,7 +36,7 @@ struct PruneCommand: ParsableCommand {
         if let olderThan { policy.maxAge = try Self.parseDuration(olderThan) }
         if let maxSize { policy.maxBytes = try Self.parseSize(maxSize) }
         if policy.isNone { throw RouteLogError.usage("prune needs --keep, --older-than or --max-size") }
-        let log = try openForDeleting(store.path)
+        let log = try StoreAccess.open(path: StoreAccess.path(store.store), writable: true, create: false)
         let deleted = try call { try log.applyRetention(policy, dryRun: dryRun) }
         let out = Output.stdout()
         if json {

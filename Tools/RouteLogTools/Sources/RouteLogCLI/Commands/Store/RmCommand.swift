@@ -24,13 +24,14 @@ struct RmCommand: ParsableCommand {
     }
 
     func run() throws {
-        let refs = try sessions.map { text throws(RouteLogError) in try parseRef(text) }
+        let refs = try sessions.map { text throws(RouteLogError) in try SessionRef(parsing: text) }
         for ref in refs {
             if case .file = ref.base { throw RouteLogError.usage("rm deletes sessions of the store, not files: \(printable(ref.text))") }
             if ref.seq != nil { throw RouteLogError.usage("rm deletes whole sessions: \(printable(ref.text)) names a seq") }
         }
-        let log = try openForDeleting(store.path)
-        let workspace = Workspace(storePath: store.path, log: log)
+        let path = StoreAccess.path(store.store)
+        let log = try StoreAccess.open(path: path, writable: true, create: false)
+        let workspace = Workspace(storePath: path, log: log)
         var targets: [SessionInfo] = []
         for ref in refs {
             let info = try workspace.resolve(ref).info

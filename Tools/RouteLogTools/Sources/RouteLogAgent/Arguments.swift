@@ -1,4 +1,5 @@
 @_spi(Tools) import RouteLogCore
+import RouteLogSessions
 
 /// A tool call's arguments, checked against the tool's input schema's properties.
 struct Arguments {

@@ -17,15 +17,15 @@ import Foundation
 /// The expression is type-checked when it is parsed, so every mistake is reported with its column
 /// before any state is materialized. A field with no value at a seq (`top.id` with nothing presented,
 /// `event` at seq 0) is *absent*: `==`, `<`, `contains`… are false on it and `!=` is true.
-struct Predicate: CustomStringConvertible {
-    let source: String
-    let root: Node
+package struct Predicate: CustomStringConvertible {
+    package let source: String
+    package let root: Node
 
     /// Parses and type-checks `source`.
     /// The longest predicate accepted, in characters; longer is an error at the first character past it.
-    static let maxLength = 4_096
+    package static let maxLength = 4_096
 
-    init(_ source: String) throws(PredicateError) {
+    package init(_ source: String) throws(PredicateError) {
         if source.count > Self.maxLength {
             throw PredicateError(column: Self.maxLength + 1, message: "the predicate is longer than \(Self.maxLength) characters")
         }
@@ -34,18 +34,18 @@ struct Predicate: CustomStringConvertible {
         root = try parser.parseAll()
     }
 
-    var description: String { source }
+    package var description: String { source }
 
     /// Evaluates the predicate.
-    func holds(in context: PredicateContext) -> Bool { root.evaluate(context).isTrue }
+    package func holds(in context: PredicateContext) -> Bool { root.evaluate(context).isTrue }
 
     /// Whether the predicate reads the event or the outcome (and not only the state).
-    var readsEvent: Bool { root.fields.contains { $0 == .event || $0 == .outcome || $0 == .reason } }
+    package var readsEvent: Bool { root.fields.contains { $0 == .event || $0 == .outcome || $0 == .reason } }
 
     // MARK: - Fields
 
     /// A field of the language, with its type and documentation.
-    enum Field: String, CaseIterable {
+    package enum Field: String, CaseIterable {
         case topID = "top.id"
         case topStyle = "top.style"
         case topDismissible = "top.dismissible"
@@ -63,7 +63,7 @@ struct Predicate: CustomStringConvertible {
         case pathsIDs = "paths.ids"
         case tabsIDs = "tabs.ids"
 
-        var type: ValueType {
+        package var type: ValueType {
             switch self {
             case .topID, .topStyle, .pathLastID, .tab, .event, .outcome, .reason: .string
             case .topDismissible, .invalid: .bool
@@ -72,7 +72,7 @@ struct Predicate: CustomStringConvertible {
             }
         }
 
-        var help: String {
+        package var help: String {
             switch self {
             case .topID: "id of the top-most presentation"
             case .topStyle: "its style (sheet, alert, …)"
@@ -94,9 +94,9 @@ struct Predicate: CustomStringConvertible {
         }
     }
 
-    enum ValueType: String {
+    package enum ValueType: String {
         case string, int, bool, list
-        var name: String {
+        package var name: String {
             switch self {
             case .string: "a string"
             case .int: "an integer"
@@ -106,21 +106,21 @@ struct Predicate: CustomStringConvertible {
         }
     }
 
-    enum Value: Equatable {
+    package enum Value: Equatable {
         case string(String)
         case int(Int)
         case bool(Bool)
         case list([String])
         case absent
 
-        var isTrue: Bool { self == .bool(true) }
+        package var isTrue: Bool { self == .bool(true) }
     }
 
-    enum CompareOp: String {
+    package enum CompareOp: String {
         case eq = "==", ne = "!=", lt = "<", le = "<=", gt = ">", ge = ">=", contains
     }
 
-    indirect enum Node {
+    package indirect enum Node {
         case field(Field)
         case literal(Value)
         case not(Node)
@@ -131,7 +131,7 @@ struct Predicate: CustomStringConvertible {
         case count(Collection, Node)
         case elementField(ElementField)
 
-        var fields: [Field] {
+        package var fields: [Field] {
             switch self {
             case .field(let f): [f]
             case .literal, .elementField: []
@@ -141,7 +141,7 @@ struct Predicate: CustomStringConvertible {
             }
         }
 
-        func evaluate(_ c: PredicateContext) -> Value {
+        package func evaluate(_ c: PredicateContext) -> Value {
             switch self {
             case .field(let f): return c.memo.value(of: f, in: c)
             case .literal(let v): return v
@@ -180,7 +180,7 @@ struct Predicate: CustomStringConvertible {
     }
 
     /// The language reference shown in `--help`.
-    static var helpText: String {
+    package static var helpText: String {
         let width = Field.allCases.map(\.rawValue.count).max()!
         let fields = Field.allCases.map { f in
             "  \(f.rawValue.padding(toLength: width, withPad: " ", startingAt: 0))  \(f.type.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(f.help)"

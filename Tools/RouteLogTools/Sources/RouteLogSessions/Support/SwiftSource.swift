@@ -5,10 +5,10 @@
 /// label, a predicate, a path) goes through one of two helpers, for where it lands: ``comment(_:)``
 /// for text inside a `//` comment and ``literal(_:)`` for a string literal. Names that become
 /// declarations or types are checked with ``isIdentifier(_:)`` and ``isTypePath(_:)``.
-enum SwiftSource {
+package enum SwiftSource {
     /// `crashed-run-3-01a2f3b4` as a function name, `crashedRun301a2f3b4`: the words camel-cased,
     /// `prefix` in front when the first is not a letter, or when the result would be a keyword.
-    static func identifier(_ name: String, prefix: String) -> String {
+    package static func identifier(_ name: String, prefix: String) -> String {
         let words = name.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
         let joined = words.enumerated()
             .map { i, w in i == 0 ? w.lowercased() : w.prefix(1).uppercased() + w.dropFirst().lowercased() }.joined()
@@ -21,7 +21,7 @@ enum SwiftSource {
     /// `text` as a Swift string literal: `\` and `"` escaped, and every control character, line or
     /// paragraph separator and bidirectional control as `\u{…}`, so the literal stays on its line,
     /// ends where it should and reads as what it holds (`"""` and `\(` are inert inside it).
-    static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -39,7 +39,7 @@ enum SwiftSource {
     /// bidirectional controls are written as `\u{…}` (a backslash as `\\`, so the notation is
     /// unambiguous); `/*` and `*/` are broken up (`/\u{2A}`, `\u{2A}/`) so no block comment opens
     /// or closes in a `///` documentation comment's rendering either.
-    static func comment(_ text: String) -> String {
+    package static func comment(_ text: String) -> String {
         var out = ""
         var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
@@ -56,7 +56,7 @@ enum SwiftSource {
 
     /// C0 and C1 controls, DEL, U+2028 and U+2029, and the bidirectional embeddings, overrides
     /// and isolates (U+202A–U+202E, U+2066–U+2069), which make code read other than it runs.
-    static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0xFEFF: true
         default: false
@@ -65,7 +65,7 @@ enum SwiftSource {
 
     /// Swift's reserved words: none can name a function, a module or a type without backticks
     /// (and `@testable import` takes none in backticks).
-    static let keywords: Set<String> = [
+    package static let keywords: Set<String> = [
         "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func", "import",
         "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private", "precedencegroup", "protocol",
         "public", "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
@@ -76,7 +76,7 @@ enum SwiftSource {
 
     /// Why `name` cannot be a plain Swift identifier (an ASCII letter or `_` first, then letters,
     /// digits and `_`, and not a keyword), or `nil` when it can.
-    static func identifierProblem(_ name: String) -> String? {
+    package static func identifierProblem(_ name: String) -> String? {
         if name.isEmpty { return "is empty" }
         if keywords.contains(name) { return "is a Swift keyword" }
         guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else {
@@ -89,7 +89,7 @@ enum SwiftSource {
     }
 
     /// Why `path` cannot name a type (`Screen`, `App.Screen`: identifiers joined by `.`), or `nil`.
-    static func typePathProblem(_ path: String) -> String? {
+    package static func typePathProblem(_ path: String) -> String? {
         if path.isEmpty { return "is empty" }
         for part in path.split(separator: ".", omittingEmptySubsequences: false) {
             if part.isEmpty { return "is not a type name (an empty part between dots)" }

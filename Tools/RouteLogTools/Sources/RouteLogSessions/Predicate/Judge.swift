@@ -3,18 +3,18 @@ import Foundation
 
 /// Judges states for `bisect` and `minimize`: a predicate, or a command run like `git bisect run`.
 /// Its answer is the core's ``Bisect/Verdict``, with `git bisect run` semantics.
-struct Judge {
-    enum Kind {
+package struct Judge {
+    package enum Kind {
         case predicate(Predicate)
         /// A shell command: the state's canonical JSON on stdin, `ROUTELOG_SEQ` (and `ROUTELOG_EVENT`,
         /// `ROUTELOG_OUTCOME`) in the environment; exit 0 good, 125 skip, 1–127 bad.
         case run(String)
     }
 
-    let kind: Kind
+    package let kind: Kind
 
     /// Builds the judge from `--predicate` / `--run`, exactly one of which must be given.
-    init(predicate: String?, run: String?) throws(RouteLogError) {
+    package init(predicate: String?, run: String?) throws(RouteLogError) {
         switch (predicate, run) {
         case (let p?, nil):
             do { kind = .predicate(try Predicate(p)) } catch { throw .usage(error.description) }
@@ -28,14 +28,14 @@ struct Judge {
 
     /// The judge from `--predicate` / `--run` and the session it judges, which must have events:
     /// what `bisect` and `minimize` start with.
-    static func session(_ ref: String, in store: StoreOptions, predicate: String?, run: String?) throws -> (Judge, ResolvedSession) {
+    package static func session(_ ref: String, in workspace: Workspace, predicate: String?, run: String?) throws -> (Judge, ResolvedSession) {
         let judge = try Judge(predicate: predicate, run: run)
-        let s = try store.workspace().resolve(try parseRef(ref))
+        let s = try workspace.resolve(ref)
         try s.requireEvents()
         return (judge, s)
     }
 
-    var summary: String {
+    package var summary: String {
         switch kind {
         case .predicate(let p): "--predicate '\(p.source)'"
         case .run(let c): "--run '\(c)'"
@@ -45,7 +45,7 @@ struct Judge {
     /// ``summary`` for a file that is kept (a minimized fixture's description): every word of a
     /// `--run` command that is an absolute path is cut to its last component, so the file says
     /// nothing of the machine it was made on and is the same wherever it is regenerated.
-    var portableSummary: String {
+    package var portableSummary: String {
         switch kind {
         case .predicate: return summary
         case .run(let c):
@@ -59,7 +59,7 @@ struct Judge {
         }
     }
 
-    func judge(_ c: PredicateContext) throws(RouteLogError) -> Bisect.Verdict {
+    package func judge(_ c: PredicateContext) throws(RouteLogError) -> Bisect.Verdict {
         switch kind {
         case .predicate(let p): return p.holds(in: c) ? .bad : .good
         case .run(let command): return try Self.run(command, c)
@@ -67,7 +67,7 @@ struct Judge {
     }
 
     /// Judges the state at a bisect's seq.
-    func judge(_ c: BisectContext) throws(RouteLogError) -> Bisect.Verdict {
+    package func judge(_ c: BisectContext) throws(RouteLogError) -> Bisect.Verdict {
         try judge(PredicateContext(seq: c.seq, state: c.state, event: c.event?.event, outcome: c.outcome))
     }
 

@@ -1,4 +1,5 @@
 @_spi(Tools) import RouteLogCore
+import RouteLogSessions
 
 /// The tools' schemas, the resources and the prompts of ``AgentTools``.
 extension AgentTools {

@@ -3,16 +3,16 @@ import Foundation
 
 /// A session minimized for a judge: the fixture of the 1-minimal failing event list, what `minimize`
 /// writes (and the MCP server's `minimize` tool answers).
-struct Minimized {
-    let fixture: Fixture
+package struct Minimized {
+    package let fixture: Fixture
     /// The first seq ≥ 1 the judge calls bad: the events after it are cut first.
-    let firstBad: UInt64
+    package let firstBad: UInt64
     /// The indices (from 0) in the session of the events kept.
-    let kept: [Int]
+    package let kept: [Int]
     /// How many candidate lists were judged.
-    let tests: Int
+    package let tests: Int
 
-    init(_ s: ResolvedSession, judge: Judge, name: String, noTimes: Bool) throws(RouteLogError) {
+    package init(_ s: ResolvedSession, judge: Judge, name: String, noTimes: Bool) throws(RouteLogError) {
         let n = s.seqOrHead
         // The first seq ≥ 1 the judge calls bad, by one fold from the start (seq 0, before any
         // event, has nothing to minimize and is not judged).
@@ -20,7 +20,7 @@ struct Minimized {
         guard let firstBad = search.seq else {
             throw RouteLogError(.failed, "nothing to minimize: \(judge.summary) never says bad in \(s.name) seqs 1...\(n)")
         }
-        let events = StableFixtureOptions.events(try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded), noTimes: noTimes)
+        let events = StableFixture.events(try call { try s.log.events(s.id, from: 1, through: firstBad) }.map(\.recorded), noTimes: noTimes)
         // The core's ddmin renumbers the tokens events name, so a kept swipe on the sheet created
         // by a kept event still names that sheet.
         let result: Minimize.Result<RecordedEvent>
@@ -43,7 +43,7 @@ struct Minimized {
     }
 
     /// What `minimize --json` prints, `file` being where the fixture was written.
-    func json(file: String) -> JSONValue {
+    package func json(file: String) -> JSONValue {
         .object([
             "file": .string(file), "firstBadSeq": .int(Int64(firstBad)), "kept": .int(Int64(fixture.events.count)),
             "originalSeqs": .array(kept.map { .int(Int64($0 + 1)) }), "tests": .int(Int64(tests)),
@@ -53,9 +53,9 @@ struct Minimized {
 }
 
 /// The failure test `minimize` hands to the core's ``Minimize``.
-enum Minimizer {
+package enum Minimizer {
     /// Whether replaying `events` ends in a failing state: the judge says bad after the last event.
-    static func fails(_ events: [Event], _ judge: Judge) throws -> Bool {
+    package static func fails(_ events: [Event], _ judge: Judge) throws -> Bool {
         guard !events.isEmpty else { return false }
         var r = Replayer()
         var last: ReplayStep?

@@ -1,7 +1,7 @@
 extension Substring {
     /// Whether `needle`'s UTF-8 bytes occur in `haystack`'s, in time linear in their lengths
     /// (Knuth-Morris-Pratt: a naive search costs needle × haystack on near-misses).
-    static func find(_ needle: String, in haystack: String) -> Bool {
+    package static func find(_ needle: String, in haystack: String) -> Bool {
         if needle.isEmpty { return true }
         var n = needle, h = haystack
         return h.withUTF8 { hb in

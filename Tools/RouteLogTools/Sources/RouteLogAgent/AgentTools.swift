@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Tools) import RouteLogCore
+import RouteLogSessions
 
 /// The read-only questions an agent can ask of a store, answered as JSON: what `routelog mcp`
 /// serves over the Model Context Protocol. The MCP server is a thin adapter over this type; every
@@ -197,7 +198,7 @@ public final class AgentTools: @unchecked Sendable {
         case "bisect":
             let (judge, s) = try judged(a, ws)
             let result = try RouteLogSessions.call { try Bisect.run(in: s.log, session: s.id, through: s.seqOrHead, mode: .linear, verdict: judge.judge) }
-            return BisectCommand.json(result)
+            return SessionJSON.bisect(result)
         case "minimize":
             return try minimize(a, ws)
         case "verify":
@@ -208,7 +209,7 @@ public final class AgentTools: @unchecked Sendable {
             return page(key: "sessions", items: items, cursor: try a.cursor(), extra: [:])
         case "export":
             let s = try resolve(a, ws, seqKey: nil)
-            let doc = try ExportCommand.fixture(of: s, name: nil, redact: !unredacted, redactIDs: false, noTimes: false)
+            let doc = try s.fixture(name: nil, redact: !unredacted, redactIDs: false, noTimes: false)
             guard case .object(var fixture) = doc.json else { throw RouteLogError(.internal, "export built no fixture") }
             let events = fixture.removeValue(forKey: "events")?.agentArray ?? []
             return page(key: "events", items: events, cursor: try a.cursor(), extra: [

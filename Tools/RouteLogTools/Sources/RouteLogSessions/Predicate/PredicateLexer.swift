@@ -1,7 +1,7 @@
 // The predicate's tokens, and the lexer that cuts the text into them (columns 1-based).
 
-struct PredicateToken: Equatable {
-    enum Kind: Equatable {
+package struct PredicateToken: Equatable {
+    package enum Kind: Equatable {
         case identifier(String)
         case string(String)
         case integer(Int)
@@ -11,15 +11,15 @@ struct PredicateToken: Equatable {
         case end
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// 1-based column of the first character.
-    var column: Int
+    package var column: Int
     /// The token as written.
-    var text: String
+    package var text: String
 }
 
-enum PredicateLexer {
-    static func tokenize(_ source: String) throws(PredicateError) -> [PredicateToken] {
+package enum PredicateLexer {
+    package static func tokenize(_ source: String) throws(PredicateError) -> [PredicateToken] {
         let chars = Array(source)
         var tokens: [PredicateToken] = []
         var i = 0

@@ -2,18 +2,22 @@
 @_spi(Tools) import RouteLogLMDB
 
 /// Verifies a stored session with the store's own verification, or a file against its expect block.
-enum Verifier {
+package enum Verifier {
     /// The current reducer.
-    static func currentReducer(_ state: inout NavigationState, _ event: Event, _ seq: UInt64) -> Outcome {
+    package static func currentReducer(_ state: inout NavigationState, _ event: Event, _ seq: UInt64) -> Outcome {
         state.apply(event, seq: seq)
     }
 
-    static func verify(_ s: ResolvedSession, reducer: NavigationState.Reducer) throws -> VerifyReport {
+    package static func verify(_ s: ResolvedSession, reducer: NavigationState.Reducer) throws -> VerifyReport {
         var report = VerifyReport(name: s.name, events: s.info.eventCount)
         let log: LMDBEventLog
         switch s.source {
         case .file(let file):
             report.failure = verifyDocument(file.document, reducer: reducer)
+            return report
+        case .fileStream(let file):
+            // A file has no stored digests: the replay of all its events is compared at once.
+            report.failure = verifyDocument(try Fixture.load(file.path), reducer: reducer)
             return report
         case .store(let store):
             log = store
@@ -26,7 +30,7 @@ enum Verifier {
     }
 
     /// A file has no stored digests per event: compare the replay with its expect block.
-    static func verifyDocument(_ doc: Fixture, reducer: NavigationState.Reducer) -> VerifyReport.Failure? {
+    package static func verifyDocument(_ doc: Fixture, reducer: NavigationState.Reducer) -> VerifyReport.Failure? {
         guard let expect = doc.expect else {
             return VerifyReport.Failure(seq: nil, check: "expect", message: "the file has no expect block (record one with routelog fixtures record)")
         }

@@ -5,7 +5,7 @@
 /// `count(tabs, path.count > 3) >= 1`, and the lists `chain.ids`, `paths.ids`, `tabs.ids`.
 extension Predicate {
     /// What `count(…)` ranges over.
-    enum Collection: String, CaseIterable {
+    package enum Collection: String, CaseIterable {
         /// Every presentation of the selected tab's chain, bottom first.
         case chain
         /// Every route on every stack: each tab's root stack and every presentation's stack, in every tab.
@@ -13,7 +13,7 @@ extension Predicate {
         /// Every tab (none without tabs).
         case tabs
 
-        var help: String {
+        package var help: String {
             switch self {
             case .chain: "every presentation in the selected chain, bottom first"
             case .paths: "every route on every stack, in every tab and presentation"
@@ -22,7 +22,7 @@ extension Predicate {
         }
 
         /// The fields its elements have.
-        var fields: [ElementField] {
+        package var fields: [ElementField] {
             switch self {
             case .chain: [.id, .style, .dismissible, .level, .token]
             case .paths: [.id, .tab, .level, .index]
@@ -32,12 +32,12 @@ extension Predicate {
     }
 
     /// A field of one element, inside `count(COLLECTION, …)`.
-    enum ElementField: String, CaseIterable {
+    package enum ElementField: String, CaseIterable {
         case id, style, dismissible, level, token, tab, index, selected
         case pathCount = "path.count"
         case depth
 
-        var type: ValueType {
+        package var type: ValueType {
             switch self {
             case .id, .style, .tab: .string
             case .dismissible, .selected: .bool
@@ -45,7 +45,7 @@ extension Predicate {
             }
         }
 
-        var help: String {
+        package var help: String {
             switch self {
             case .id: "the route's (or tab's) id"
             case .style: "a presentation's style"
@@ -62,7 +62,7 @@ extension Predicate {
     }
 
     /// The lists of every element's id, spelled `chain.ids`, `paths.ids` and `tabs.ids`.
-    static func collectionList(_ field: Field, _ state: NavigationState) -> Value? {
+    package static func collectionList(_ field: Field, _ state: NavigationState) -> Value? {
         let collection: Collection
         switch field {
         case .chainIDs: collection = .chain
@@ -76,7 +76,7 @@ extension Predicate {
     }
 
     /// Calls `body` with each element of `collection` in `state`.
-    static func forEachElement(of collection: Collection, in state: NavigationState, _ body: (PredicateElement) -> Void) {
+    package static func forEachElement(of collection: Collection, in state: NavigationState, _ body: (PredicateElement) -> Void) {
         switch collection {
         case .chain:
             for (i, p) in state.presentationChain.enumerated() {
@@ -109,7 +109,7 @@ extension Predicate {
     }
 
     /// `count(COLLECTION, CONDITION)` evaluated: how many elements the condition holds for.
-    static func count(_ collection: Collection, _ condition: Node, in context: PredicateContext) -> Value {
+    package static func count(_ collection: Collection, _ condition: Node, in context: PredicateContext) -> Value {
         var n = 0
         var inner = context
         forEachElement(of: collection, in: context.state) { element in
@@ -119,7 +119,7 @@ extension Predicate {
         return .int(n)
     }
 
-    static var collectionHelpText: String {
+    package static var collectionHelpText: String {
         let collections = Collection.allCases.map { c in
             "  \(c.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(c.help); fields: \(c.fields.map(\.rawValue).joined(separator: ", "))"
         }.joined(separator: "\n")
@@ -141,19 +141,19 @@ extension Predicate {
 }
 
 /// One element of a collection, as `count(…)` conditions read it; a field it lacks is absent.
-struct PredicateElement {
-    var id: String
-    var style: String?
-    var dismissible: Bool?
-    var level: Int?
-    var token: Int?
-    var tab: String?
-    var index: Int?
-    var selected: Bool?
-    var pathCount: Int?
-    var depth: Int?
+package struct PredicateElement {
+    package var id: String
+    package var style: String?
+    package var dismissible: Bool?
+    package var level: Int?
+    package var token: Int?
+    package var tab: String?
+    package var index: Int?
+    package var selected: Bool?
+    package var pathCount: Int?
+    package var depth: Int?
 
-    init(id: String, style: String? = nil, dismissible: Bool? = nil, level: Int? = nil, token: Int? = nil, tab: String? = nil,
+    package init(id: String, style: String? = nil, dismissible: Bool? = nil, level: Int? = nil, token: Int? = nil, tab: String? = nil,
          index: Int? = nil, selected: Bool? = nil, pathCount: Int? = nil, depth: Int? = nil) {
         self.id = id
         self.style = style
@@ -167,7 +167,7 @@ struct PredicateElement {
         self.depth = depth
     }
 
-    func value(of field: Predicate.ElementField) -> Predicate.Value {
+    package func value(of field: Predicate.ElementField) -> Predicate.Value {
         func v(_ s: String?) -> Predicate.Value { s.map { .string($0) } ?? .absent }
         func v(_ i: Int?) -> Predicate.Value { i.map { .int($0) } ?? .absent }
         func v(_ b: Bool?) -> Predicate.Value { b.map { .bool($0) } ?? .absent }
@@ -188,7 +188,7 @@ struct PredicateElement {
 
 extension PredicateParser {
     /// Parses `count(COLLECTION, CONDITION)` after its `count` (the current token is `(`).
-    mutating func parseCount(at column: Int) throws(PredicateError) -> (Node, ValueType, Int) {
+    package mutating func parseCount(at column: Int) throws(PredicateError) -> (Node, ValueType, Int) {
         guard collection == nil else {
             throw PredicateError(column: column, message: "count(…) cannot be nested inside another count(…)")
         }
@@ -215,7 +215,7 @@ extension PredicateParser {
     }
 
     /// An identifier inside `count(COLLECTION, …)`: one of the element's fields.
-    func elementField(_ word: String, column: Int, in c: Predicate.Collection) throws(PredicateError) -> (Node, ValueType, Int) {
+    package func elementField(_ word: String, column: Int, in c: Predicate.Collection) throws(PredicateError) -> (Node, ValueType, Int) {
         guard let f = Predicate.ElementField(rawValue: word), c.fields.contains(f) else {
             throw PredicateError(column: column, message: "unknown field '\(word)' of \(c.rawValue) (fields: \(c.fields.map(\.rawValue).joined(separator: ", ")))")
         }

@@ -1,27 +1,27 @@
 @_spi(Tools) import RouteLogCore
 
 /// What a predicate is evaluated against.
-struct PredicateContext {
-    var seq: UInt64
-    var state: NavigationState
+package struct PredicateContext {
+    package var seq: UInt64
+    package var state: NavigationState
     /// The event at `seq` and its outcome (`nil` at seq 0).
-    var event: Event?
-    var outcome: Outcome?
+    package var event: Event?
+    package var outcome: Outcome?
     /// The fields' values at this seq, each computed once however often the predicate names it.
-    let memo = Memo()
+    package let memo = Memo()
 
-    final class Memo {
+    package final class Memo {
         private var values: [Predicate.Field: Predicate.Value] = [:]
         private var sets: [Predicate.Field: Set<String>] = [:]
 
-        func value(of field: Predicate.Field, in c: PredicateContext) -> Predicate.Value {
+        package func value(of field: Predicate.Field, in c: PredicateContext) -> Predicate.Value {
             if let v = values[field] { return v }
             let v = c.value(of: field)
             values[field] = v
             return v
         }
 
-        func set(of field: Predicate.Field, _ value: Predicate.Value) -> Set<String> {
+        package func set(of field: Predicate.Field, _ value: Predicate.Value) -> Set<String> {
             if let s = sets[field] { return s }
             guard case .list(let l) = value else { return [] }
             let s = Set(l)
@@ -30,9 +30,9 @@ struct PredicateContext {
         }
     }
     /// The element a `count(…)` condition is reading.
-    var element: PredicateElement? = nil
+    package var element: PredicateElement? = nil
 
-    func value(of field: Predicate.Field) -> Predicate.Value {
+    package func value(of field: Predicate.Field) -> Predicate.Value {
         switch field {
         case .topID: return state.topPresentation.map { .string($0.route.id) } ?? .absent
         case .topStyle: return state.topPresentation.map { .string($0.style.rawValue) } ?? .absent

@@ -2,24 +2,24 @@
 @_spi(Tools) import RouteLogLMDB
 
 /// The result of verifying one session.
-struct VerifyReport {
-    struct Failure {
-        var seq: UInt64?
+package struct VerifyReport {
+    package struct Failure {
+        package var seq: UInt64?
         /// For a stored session, the store's check (``VerificationFailure/Check``); for a file, `outcome`,
         /// `digest`, `state` (compared with its expect block) or `expect` (the block is missing or short).
-        var check: String
-        var message: String
-        var event: Event?
-        var diffTitle: String?
-        var before: NavigationState?
-        var after: NavigationState?
+        package var check: String
+        package var message: String
+        package var event: Event?
+        package var diffTitle: String?
+        package var before: NavigationState?
+        package var after: NavigationState?
     }
 
-    var name: String
-    var events: UInt64
-    var failure: Failure?
+    package var name: String
+    package var events: UInt64
+    package var failure: Failure?
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = ["session": .string(name), "events": .int(Int64(events)), "ok": .bool(failure == nil)]
         if let f = failure {
             o["seq"] = f.seq.map { .int(Int64($0)) } ?? .null
@@ -31,25 +31,11 @@ struct VerifyReport {
         return .object(o)
     }
 
-    func text(out: Output) -> [String] {
-        guard let f = failure else { return ["\(out.paint("ok", .green))      \(name)  \(events) events"] }
-        var lines = ["\(out.paint("FAILED", .boldRed))  \(name)" + (f.seq.map { " at seq \($0)" } ?? "") + ": \(f.check): \(f.message)"]
-        if let e = f.event { lines.append("  event: \(Render.event(e))") }
-        if let title = f.diffTitle, let b = f.before, let a = f.after {
-            lines.append("  \(title):")
-            if b == a {
-                lines.append("    (no change)")
-            } else {
-                lines += Diffing.text(b, a, out: out).map { "  " + $0 }
-            }
-        }
-        return lines
-    }
 }
 
 extension VerifyReport.Failure {
     /// The store's failure, with the replayed states around a digest or outcome failure.
-    init(_ f: VerificationFailure) {
+    package init(_ f: VerificationFailure) {
         self.init(seq: f.seq, check: f.check.rawValue, message: f.message)
         guard let recorded = f.event, let before = f.stateBefore, let after = f.replayedState,
               let storedOutcome = f.storedOutcome, let outcome = f.replayedOutcome,

@@ -7,20 +7,20 @@ import Foundation
 /// and replays the run's events to the screens it ended on (``RouteLogCore/Reproduction``); the
 /// test replays it and states those screens; the shortest path (asked for) is the fewest of the
 /// session's events, from its start, that reach the same screens.
-struct RunReproduction {
-    let session: ResolvedSession
-    let run: RunInfo
-    let lastSeq: UInt64
+package struct RunReproduction {
+    package let session: ResolvedSession
+    package let run: RunInfo
+    package let lastSeq: UInt64
     /// The file name without `.json`, and the fixture's name.
-    let name: String
-    let fixture: Fixture
+    package let name: String
+    package let fixture: Fixture
     /// What was on screen after ``lastSeq``.
-    let screens: ScreenLayout
+    package let screens: ScreenLayout
     /// The shortest path to the same screens, when asked for and one exists.
-    private(set) var shortest: Minimize.Result<RecordedEvent>?
+    package private(set) var shortest: Minimize.Result<RecordedEvent>?
     /// Whether the search for ``shortest`` ran to its end (`false`: it stopped at its budget, and a
     /// shorter path may exist).
-    private(set) var shortestComplete = true
+    package private(set) var shortestComplete = true
     /// The session's events up to ``lastSeq``, read for ``findShortest(budget:progress:)`` when
     /// asked for and not yet searched.
     private var pendingShortest: [RecordedEvent]?
@@ -30,7 +30,7 @@ struct RunReproduction {
     /// The reproduction of run `number` of `s` (default: its last crashed run). With `shortest`,
     /// the session's events are read for the shortest path, which ``findShortest(budget:progress:)``
     /// then searches (apart from the store: an MCP server searches it outside its store lock).
-    init(_ s: ResolvedSession, run number: Int?, name: String?, shortest: Bool) throws(RouteLogError) {
+    package init(_ s: ResolvedSession, run number: Int?, name: String?, shortest: Bool) throws(RouteLogError) {
         guard let store = s.store else {
             throw .usage("repro reproduces a run of a stored session: \(printableName(s.name)) is a file, which records no runs")
         }
@@ -66,7 +66,7 @@ struct RunReproduction {
 
     /// Searches the shortest path to the screens (if asked for at init), within `budget` events
     /// folded (see ``RouteLogCore/Reproduction/shortestPath(_:reaching:limit:budget:progress:)``).
-    mutating func findShortest(budget: Int = Reproduction.shortestBudget,
+    package mutating func findShortest(budget: Int = Reproduction.shortestBudget,
                                progress: ((Int, Int) -> Void)? = nil) throws(RouteLogError) {
         guard let events = pendingShortest else { return }
         pendingShortest = nil
@@ -74,33 +74,33 @@ struct RunReproduction {
     }
 
     /// What the shortest path's search needs, apart from the store.
-    struct ShortestWork: Sendable {
-        let events: [RecordedEvent]
-        let target: NavigationState
+    package struct ShortestWork: Sendable {
+        package let events: [RecordedEvent]
+        package let target: NavigationState
     }
 
     /// The search asked for at init, to run elsewhere (``setShortest(_:)`` takes its answer).
-    mutating func takeShortestWork() -> ShortestWork? {
+    package mutating func takeShortestWork() -> ShortestWork? {
         guard let events = pendingShortest else { return nil }
         pendingShortest = nil
         return ShortestWork(events: events, target: state)
     }
 
     /// The answer of a search of ``takeShortestWork()``.
-    mutating func setShortest(_ found: Reproduction.ShortestPath?) {
+    package mutating func setShortest(_ found: Reproduction.ShortestPath?) {
         shortest = found?.result
         shortestComplete = found?.complete ?? true
     }
 
     /// The line saying the search stopped at its budget, or `nil`.
-    var shortestNote: String? {
+    package var shortestNote: String? {
         guard let shortest, !shortestComplete else { return nil }
         return "shortest path: the search stopped at its budget of \(Reproduction.shortestBudget.grouped) events folded; "
             + "\(shortest.elements.count) events reach the screens, fewer might"
     }
 
     /// The shortest path as a fixture (its events renumbered from seq 1), if one was found.
-    var shortestFixture: Fixture? {
+    package var shortestFixture: Fixture? {
         guard let shortest else { return nil }
         let events = shortest.elements
         return Fixture(name: name + "-shortest",
@@ -111,7 +111,7 @@ struct RunReproduction {
     /// Where a generated test finds its fixture: a path relative to the test file (never an
     /// absolute path of the machine that wrote it), which `expectReplay` looks up in the working
     /// directory, then in the test file's directory and each one above it.
-    enum FixtureLocation {
+    package enum FixtureLocation {
         /// `NAME.json`, written beside the test (`routelog repro -o DIR` writes both into DIR).
         case besideTheTest
         /// `FOLDER/NAME.json`, where the test's reader saves it (the MCP tool returns the files'
@@ -120,7 +120,7 @@ struct RunReproduction {
     }
 
     /// The fixture's path as the generated test names it.
-    func fixturePath(_ location: FixtureLocation) -> String {
+    package func fixturePath(_ location: FixtureLocation) -> String {
         switch location {
         case .besideTheTest: "\(name).json"
         case .folder(let folder): "\(folder)/\(name).json"
@@ -135,7 +135,7 @@ struct RunReproduction {
     /// through ``SwiftSource/comment(_:)`` and the paths and screens into literals through
     /// ``SwiftSource/literal(_:)``: nothing recorded becomes code. `routeType` and `module` must be
     /// checked Swift names (the command's validation does it).
-    func test(fixture location: FixtureLocation, routeType: String?, module: String?) -> String {
+    package func test(fixture location: FixtureLocation, routeType: String?, module: String?) -> String {
         let ident = SwiftSource.identifier(name, prefix: "reproduce")
         let fixturePath = fixturePath(location)
         var what = "Run \(run.number) of session \(session.id.rawValue)"
@@ -175,7 +175,7 @@ struct RunReproduction {
     }
 
     /// What `repro --json` prints (the files written are added by the command).
-    var json: [String: JSONValue] {
+    package var json: [String: JSONValue] {
         var o: [String: JSONValue] = [
             "session": .string(session.id.rawValue), "run": run.json, "lastSeq": .int(Int64(clamping: lastSeq)),
             "screens": .string(screens.description), "name": .string(name), "events": .int(Int64(fixture.events.count)),

@@ -4,17 +4,17 @@ import Foundation
 /// Replaces payload strings and numbers with stable hashes; with `ids`, route and tab ids too.
 /// Types, styles, tokens and the shape of everything are kept. Every hash is ``StableHasher``'s
 /// (never `Hasher`, which is seeded per process), so the same input gives the same file.
-struct Redactor {
+package struct Redactor {
     /// Whether route ids and tab ids are hashed too.
-    var ids = false
+    package var ids = false
 
-    func redact(_ e: RecordedEvent) -> RecordedEvent {
+    package func redact(_ e: RecordedEvent) -> RecordedEvent {
         var meta = e.meta
         meta.note = meta.note.map(Self.hash)
         return RecordedEvent(redact(e.event), meta: meta)
     }
 
-    func redact(_ e: Event) -> Event {
+    package func redact(_ e: Event) -> Event {
         switch e {
         case .push(let r, let f): .push(redact(r), frame: f)
         case .show(let r, let style, let d, let p): .show(redact(r), style: style, dismissible: d, placement: p)
@@ -25,11 +25,11 @@ struct Redactor {
         }
     }
 
-    func redact(_ r: RouteRef) -> RouteRef {
+    package func redact(_ r: RouteRef) -> RouteRef {
         RouteRef(id: id(r.id), type: r.type, payload: r.payload.map { RawJSON(Self.redact($0.value)) })
     }
 
-    static func redact(_ v: JSONValue) -> JSONValue {
+    package static func redact(_ v: JSONValue) -> JSONValue {
         switch v {
         case .string(let s): .string(hash(s))
         case .int: .int(number(v.canonicalText))
@@ -40,7 +40,7 @@ struct Redactor {
         }
     }
 
-    func redact(_ f: Frame) -> Frame {
+    package func redact(_ f: Frame) -> Frame {
         var f = f
         f.path = f.path.map(redact)
         if var p = f.presented {
@@ -51,7 +51,7 @@ struct Redactor {
         return f
     }
 
-    func redact(_ s: NavigationState) -> NavigationState {
+    package func redact(_ s: NavigationState) -> NavigationState {
         if let tabs = s.tabs {
             return NavigationState(tabs: tabs.map { Tab(id: id($0.id), root: redact($0.root)) }, selectedTab: id(s.selectedTab ?? ""))
         }
@@ -60,7 +60,7 @@ struct Redactor {
 
     /// An id as written: hashed (`id-` and 12 hex digits) when ``ids`` is set; an empty id stays
     /// empty, so an event the reducer rejects for its empty id is still rejected.
-    func id(_ text: String) -> String {
+    package func id(_ text: String) -> String {
         guard ids, !text.isEmpty else { return text }
         var h = StableHasher()
         h.combine("route-id")
@@ -69,7 +69,7 @@ struct Redactor {
     }
 
     /// `redacted:` and 12 hex digits of a stable hash of the text.
-    static func hash(_ text: String) -> String {
+    package static func hash(_ text: String) -> String {
         var h = StableHasher()
         h.combine(text)
         return "redacted:" + h.finalize().short
@@ -77,7 +77,7 @@ struct Redactor {
 
     /// A stable hash of a number's text, below 10^9: a number that stays a number (an app's
     /// `Int` or `Double` field still decodes) and fits any JSON reader's integers.
-    static func number(_ text: String) -> Int64 {
+    package static func number(_ text: String) -> Int64 {
         var h = StableHasher()
         h.combine("number")
         h.combine(text)

@@ -1,34 +1,34 @@
 @_spi(Tools) import RouteLogCore
 
-struct PredicateParser {
-    typealias Node = Predicate.Node
-    typealias ValueType = Predicate.ValueType
+package struct PredicateParser {
+    package typealias Node = Predicate.Node
+    package typealias ValueType = Predicate.ValueType
 
-    let tokens: [PredicateToken]
-    let length: Int
-    var index = 0
+    package let tokens: [PredicateToken]
+    package let length: Int
+    package var index = 0
     /// Nesting of parentheses and `!`, bounded so a pathological predicate cannot overflow the stack.
-    var depth = 0
-    static let maxDepth = 200
+    package var depth = 0
+    package static let maxDepth = 200
     /// Inside `count(COLLECTION, …)`: the collection whose element fields identifiers may name.
-    var collection: Predicate.Collection?
+    package var collection: Predicate.Collection?
 
-    init(tokens: [PredicateToken], length: Int) {
+    package init(tokens: [PredicateToken], length: Int) {
         self.tokens = tokens
         self.length = length
     }
 
-    var current: PredicateToken { tokens[index] }
+    package var current: PredicateToken { tokens[index] }
 
-    mutating func advance() -> PredicateToken {
+    package mutating func advance() -> PredicateToken {
         let t = tokens[index]
         if index < tokens.count - 1 { index += 1 }
         return t
     }
 
-    func describe(_ t: PredicateToken) -> String { t.kind == .end ? "the end" : "'\(printable(t.text))'" }
+    package func describe(_ t: PredicateToken) -> String { t.kind == .end ? "the end" : "'\(printable(t.text))'" }
 
-    mutating func parseAll() throws(PredicateError) -> Node {
+    package mutating func parseAll() throws(PredicateError) -> Node {
         if current.kind == .end { throw PredicateError(column: 1, message: "expected an expression (the predicate is empty)") }
         let (node, type, column) = try parseOr()
         if current.kind != .end {
@@ -41,22 +41,22 @@ struct PredicateParser {
         return node
     }
 
-    func requireBool(_ type: ValueType, column: Int, what: String) throws(PredicateError) {
+    package func requireBool(_ type: ValueType, column: Int, what: String) throws(PredicateError) {
         guard type == .bool else {
             throw PredicateError(column: column, message: "\(what) must be true or false, but this is \(type.name) (compare it with ==, <, contains…)")
         }
     }
 
-    mutating func parseOr(after op: PredicateToken? = nil) throws(PredicateError) -> (Node, ValueType, Int) {
+    package mutating func parseOr(after op: PredicateToken? = nil) throws(PredicateError) -> (Node, ValueType, Int) {
         try parseChain("||", after: op, operand: { p, op throws(PredicateError) in try p.parseAnd(after: op) }, combine: Node.or)
     }
 
-    mutating func parseAnd(after op: PredicateToken? = nil) throws(PredicateError) -> (Node, ValueType, Int) {
+    package mutating func parseAnd(after op: PredicateToken? = nil) throws(PredicateError) -> (Node, ValueType, Int) {
         try parseChain("&&", after: op, operand: { p, op throws(PredicateError) in try p.parseUnary(after: op) }, combine: Node.and)
     }
 
     /// `operand (symbol operand)*` with boolean operands on both sides, folded from the left with `combine`.
-    mutating func parseChain(
+    package mutating func parseChain(
         _ symbol: String, after op: PredicateToken?,
         operand: (inout Self, PredicateToken?) throws(PredicateError) -> (Node, ValueType, Int),
         combine: (Node, Node) -> Node
@@ -73,7 +73,7 @@ struct PredicateParser {
         return (left, type, column)
     }
 
-    mutating func parseUnary(after op: PredicateToken?) throws(PredicateError) -> (Node, ValueType, Int) {
+    package mutating func parseUnary(after op: PredicateToken?) throws(PredicateError) -> (Node, ValueType, Int) {
         depth += 1
         defer { depth -= 1 }
         if depth > Self.maxDepth {
@@ -88,7 +88,7 @@ struct PredicateParser {
         return try parsePrimary(after: op)
     }
 
-    mutating func parsePrimary(after op: PredicateToken?) throws(PredicateError) -> (Node, ValueType, Int) {
+    package mutating func parsePrimary(after op: PredicateToken?) throws(PredicateError) -> (Node, ValueType, Int) {
         if current.kind == .lparen {
             let open = advance()
             if current.kind == .rparen { throw PredicateError(column: current.column, message: "expected an expression inside '(' … ')'") }
@@ -110,7 +110,7 @@ struct PredicateParser {
         return (.compare(left, cmp, right), .bool, lcol)
     }
 
-    func name(_ node: Node) -> String {
+    package func name(_ node: Node) -> String {
         switch node {
         case .field(let f): f.rawValue
         case .literal(.string(let s)): JSONValue.string(s).canonicalText
@@ -120,7 +120,7 @@ struct PredicateParser {
         }
     }
 
-    func check(_ op: Predicate.CompareOp, _ l: ValueType, _ r: ValueType, leftColumn: Int, rightColumn: Int, left: Node, right: Node) throws(PredicateError) {
+    package func check(_ op: Predicate.CompareOp, _ l: ValueType, _ r: ValueType, leftColumn: Int, rightColumn: Int, left: Node, right: Node) throws(PredicateError) {
         switch op {
         case .eq, .ne:
             guard l == r else {
@@ -138,7 +138,7 @@ struct PredicateParser {
         }
     }
 
-    mutating func parseOperand(after op: PredicateToken?) throws(PredicateError) -> (Node, ValueType, Int) {
+    package mutating func parseOperand(after op: PredicateToken?) throws(PredicateError) -> (Node, ValueType, Int) {
         let t = current
         switch t.kind {
         case .identifier(let word):
