@@ -96,6 +96,7 @@ test: setup
 	Tools/DocExamples/check.sh
 	$(build_docs)
 	/usr/bin/python3 Tools/Layout/check.py
+	/usr/bin/python3 Tools/Layout/check.py --self-test
 	$(SWIFT) test --skip-build
 	$(SWIFT) test --skip-build --package-path $(TOOLS)
 	Tools/AppleLocks/run.sh

@@ -6,6 +6,7 @@ symbols that are where it says; and the MCP server (`routelog-mcp` and `RouteLog
 depend on the CLI's library.
 
     /usr/bin/python3 Tools/Layout/check.py [ROOT]
+    /usr/bin/python3 Tools/Layout/check.py --self-test   shows that a wrong row fails the check
 
 Reads the section `## Project layout` of ROOT/CONTRIBUTING.md (default: the repository this script
 is in) to the next `## ` heading; a path is any backticked text that starts with Sources/, Tests/,
@@ -22,6 +23,30 @@ or nested type); a symbol `Type` when the file declares or extends it. Every ste
 import os
 import re
 import sys
+
+if sys.argv[1:] == ["--self-test"]:
+    # The map of this repository with one symbol moved to a file that does not declare it, and one
+    # that names no symbol: the check must fail on each, naming the row.
+    import shutil, subprocess, tempfile
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    original = open(os.path.join(here, "CONTRIBUTING.md"), encoding="utf-8").read()
+    cases = [
+        ("(`Navigator.push`, ", "(`Navigator.pushNowhere`, ", "says Navigator.pushNowhere is in Sources/RouteLog/Navigator/Navigator.swift; it is not"),
+        ("`Sources/RouteLogLMDB/Journal/JournalWriter.swift` (`JournalWriter.write`)", "`Sources/RouteLogLMDB/Journal/JournalWriter.swift`", "names Sources/RouteLogLMDB/Journal/JournalWriter.swift without a symbol in it"),
+    ]
+    for old, new, expected in cases:
+        assert old in original, f"layout self-test: the map no longer has {old!r}"
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in os.listdir(here):
+                if name != "CONTRIBUTING.md" and not name.startswith("."):
+                    os.symlink(os.path.join(here, name), os.path.join(tmp, name))
+            open(os.path.join(tmp, "CONTRIBUTING.md"), "w", encoding="utf-8").write(original.replace(old, new, 1))
+            r = subprocess.run([sys.executable, os.path.abspath(__file__), tmp], capture_output=True, text=True)
+            if r.returncode != 1 or expected not in r.stdout:
+                print(f"layout self-test: a map that {expected} passed or failed otherwise (exit {r.returncode}): {r.stdout.strip()}")
+                sys.exit(1)
+    print(f"layout self-test: a symbol in the wrong file and a step without a symbol each fail the check")
+    sys.exit(0)
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAP = "CONTRIBUTING.md"
@@ -116,7 +141,7 @@ else:
             continue
         rows += 1
         previous = None
-        steps = re.findall(r"`([^`\s]+\.(?:swift|py|md|sh))`(?:\s*\(([^)]*)\))?", cells[1])
+        steps = re.findall(r"`([^`\s]+\.(?:swift|py|sh))`(?:\s*\(([^)]*)\))?", cells[1])
         if not steps:
             problems.append(f"{MAP}: the row \"{cells[0]}\" names no file")
         for path, symbols in steps:

@@ -6,7 +6,7 @@ import Foundation
 // writes with, in Log/) for sessions, appends and reads; otherwise one part, each in its folder and
 // each over the context alone: `SessionRuns` (Runs/), `StoreJournals` (Journal/: a run's journal,
 // recovery, the read-only overlay), `StoreLifecycle` (Lifecycle/: deletes, retention, statistics,
-// compaction, moving), `SessionImporter` (Import/) and `Verifier` (Verification/). No part holds
+// compaction, moving), `SessionImporter` (Import/) and `StoreVerifier` (Verification/). No part holds
 // another; a call that needs two (an import, then retention) is composed here.
 
 /// A durable, append-only, verifiable ``/RouteLogCore/EventLog`` in an LMDB store.
@@ -63,7 +63,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     let runs: SessionRuns
     /// Deletes, retention, statistics, compaction and moving; imports, which apply retention.
     let lifecycle: StoreLifecycle, importer: SessionImporter
-    let verifier: Verifier
+    let verifier: StoreVerifier
 
     /// The store's database handles.
     var databases: StoreDatabases { context.databases }
@@ -80,7 +80,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         journals = StoreJournals(context)
         lifecycle = StoreLifecycle(context: context)
         importer = SessionImporter(context: context)
-        verifier = Verifier(context: context)
+        verifier = StoreVerifier(context: context)
     }
 
     deinit {

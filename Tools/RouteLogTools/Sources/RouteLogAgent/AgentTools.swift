@@ -205,7 +205,7 @@ public final class AgentTools: @unchecked Sendable {
             let targets: [ResolvedSession]
             if let ref = try a.optionalString("session") { targets = [try ws.resolve(ref)] } else { targets = try ws.resolve([], all: true) }
             var items: [JSONValue] = []
-            for s in targets { items.append(try RouteLogSessions.call { try Verifier.verify(s, reducer: Verifier.currentReducer).json }) }
+            for s in targets { items.append(try RouteLogSessions.call { try SessionVerifier.verify(s, reducer: SessionVerifier.currentReducer).json }) }
             return page(key: "sessions", items: items, cursor: try a.cursor(), extra: [:])
         case "export":
             let s = try resolve(a, ws, seqKey: nil)

@@ -14,7 +14,7 @@ struct FixturesExportTests {
         try dir.writeSession("fx/nested/c-tabs.json", [RecordedEvent(.setTabs(["a", "b"])), RecordedEvent(.selectTab("b"))], label: "tabs", expect: true)
     }
 
-    func run(_ args: [String], reducer: NavigationState.Reducer = Verifier.currentReducer) async -> CLIResult {
+    func run(_ args: [String], reducer: NavigationState.Reducer = SessionVerifier.currentReducer) async -> CLIResult {
         await InProcess.run(args, in: dir, reducer: reducer)
     }
 

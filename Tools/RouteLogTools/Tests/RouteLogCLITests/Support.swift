@@ -20,7 +20,7 @@ enum InProcess {
     /// output again, so that messages read as if the command ran inside `dir`. (The process's
     /// working directory is shared by the tests running at once, so it is left alone.)
     static func run(_ args: [String], in dir: TempDir? = nil,
-                    reducer: NavigationState.Reducer = Verifier.currentReducer) async -> CLIResult {
+                    reducer: NavigationState.Reducer = SessionVerifier.currentReducer) async -> CLIResult {
         let args = args.map { arg in
             guard let dir, arg.hasPrefix("$/") else { return arg }
             return dir.path(String(arg.dropFirst(2)))

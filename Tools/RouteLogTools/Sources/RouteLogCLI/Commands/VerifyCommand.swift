@@ -26,7 +26,7 @@ struct VerifyCommand: ParsableCommand {
         if !all && sessions.isEmpty { throw ValidationError("give SESSION… or --all") }
     }
 
-    func run() throws { try run(reducer: Verifier.currentReducer) }
+    func run() throws { try run(reducer: SessionVerifier.currentReducer) }
 
     /// Verifies the sessions, replaying with `reducer`: the current reducer, or in tests one with a
     /// rule changed, to show that `verify` catches a reducer change and names the right seq.
@@ -37,7 +37,7 @@ struct VerifyCommand: ParsableCommand {
         var failed = 0
         let progress = Progress("verifying", total: targets.count, unit: "sessions", stride: 1, enabled: !json && targets.count > 1)
         for s in targets {
-            let report = try Verifier.verify(s, reducer: reducer)
+            let report = try SessionVerifier.verify(s, reducer: reducer)
             progress.finish()
             if report.failure != nil { failed += 1 }
             if json {

@@ -9,7 +9,7 @@ extension RouteLogCommand {
     ///
     /// - Returns: the exit status for the process.
     public static func execute(_ arguments: [String]) async -> Int32 {
-        await execute(arguments, reducer: Verifier.currentReducer)
+        await execute(arguments, reducer: SessionVerifier.currentReducer)
     }
 
     /// Runs `routelog` as ``execute(_:)`` does, with `verify` replaying with `reducer` (tests pass

@@ -2,7 +2,7 @@
 @_spi(Tools) import RouteLogLMDB
 
 /// The result of verifying one session.
-package struct VerifyReport {
+package struct SessionVerificationReport {
     package struct Failure {
         package var seq: UInt64?
         /// For a stored session, the store's check (``VerificationFailure/Check``); for a file, `outcome`,
@@ -33,7 +33,7 @@ package struct VerifyReport {
 
 }
 
-extension VerifyReport.Failure {
+extension SessionVerificationReport.Failure {
     /// The store's failure, with the replayed states around a digest or outcome failure.
     package init(_ f: VerificationFailure) {
         self.init(seq: f.seq, check: f.check.rawValue, message: f.message)

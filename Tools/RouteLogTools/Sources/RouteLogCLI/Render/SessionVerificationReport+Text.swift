@@ -1,7 +1,7 @@
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogTimeline
 
-extension VerifyReport {
+extension SessionVerificationReport {
     /// `verify`'s lines for this session: `ok`, or `FAILED` with the check, the event and the state diff.
     func text(out: Output) -> [String] {
         guard let f = failure else { return ["\(out.paint("ok", .green))      \(name)  \(events) events"] }

@@ -2,14 +2,14 @@
 @_spi(Tools) import RouteLogLMDB
 
 /// Verifies a stored session with the store's own verification, or a file against its expect block.
-package enum Verifier {
+package enum SessionVerifier {
     /// The current reducer.
     package static func currentReducer(_ state: inout NavigationState, _ event: Event, _ seq: UInt64) -> Outcome {
         state.apply(event, seq: seq)
     }
 
-    package static func verify(_ s: ResolvedSession, reducer: NavigationState.Reducer) throws -> VerifyReport {
-        var report = VerifyReport(name: s.name, events: s.info.eventCount)
+    package static func verify(_ s: ResolvedSession, reducer: NavigationState.Reducer) throws -> SessionVerificationReport {
+        var report = SessionVerificationReport(name: s.name, events: s.info.eventCount)
         let log: LMDBEventLog
         switch s.source {
         case .file(let file):
@@ -25,14 +25,14 @@ package enum Verifier {
         // The store checks checksums, the hash chain, and each stored outcome and digest against
         // one replay with `reducer`.
         let result = try call { try log.verify(session: s.id, reducer: reducer) }
-        report.failure = result.failure.map(VerifyReport.Failure.init)
+        report.failure = result.failure.map(SessionVerificationReport.Failure.init)
         return report
     }
 
     /// A file has no stored digests per event: compare the replay with its expect block.
-    package static func verifyDocument(_ doc: Fixture, reducer: NavigationState.Reducer) -> VerifyReport.Failure? {
+    package static func verifyDocument(_ doc: Fixture, reducer: NavigationState.Reducer) -> SessionVerificationReport.Failure? {
         guard let expect = doc.expect else {
-            return VerifyReport.Failure(seq: nil, check: "expect", message: "the file has no expect block (record one with routelog fixtures record)")
+            return SessionVerificationReport.Failure(seq: nil, check: "expect", message: "the file has no expect block (record one with routelog fixtures record)")
         }
         var state = NavigationState()
         let outcomes = expect.outcomes ?? []
@@ -40,7 +40,7 @@ package enum Verifier {
             let before = state
             let outcome = reducer(&state, e.event, UInt64(i + 1))
             if i < outcomes.count, outcome != outcomes[i] {
-                var f = VerifyReport.Failure(seq: UInt64(i + 1), check: VerificationFailure.Check.outcome.rawValue,
+                var f = SessionVerificationReport.Failure(seq: UInt64(i + 1), check: VerificationFailure.Check.outcome.rawValue,
                                              message: "expected \(outcomes[i]), replayed \(outcome)", event: e.event)
                 f.diffTitle = "state diff across seq \(i + 1) as replayed now"
                 f.before = before
@@ -49,17 +49,17 @@ package enum Verifier {
             }
         }
         if let o = expect.outcomes, o.count != doc.events.count {
-            return VerifyReport.Failure(seq: nil, check: "expect", message: "expect has \(o.count) outcomes for \(doc.events.count) events")
+            return SessionVerificationReport.Failure(seq: nil, check: "expect", message: "expect has \(o.count) outcomes for \(doc.events.count) events")
         }
         if let expected = expect.state, expected != state {
-            var f = VerifyReport.Failure(seq: UInt64(doc.events.count), check: "state", message: "the final state differs from the expected one")
+            var f = SessionVerificationReport.Failure(seq: UInt64(doc.events.count), check: "state", message: "the final state differs from the expected one")
             f.diffTitle = "final state (expected → replayed)"
             f.before = expected
             f.after = state
             return f
         }
         if let digest = expect.digest, digest != state.digest {
-            return VerifyReport.Failure(seq: UInt64(doc.events.count), check: VerificationFailure.Check.digest.rawValue,
+            return SessionVerificationReport.Failure(seq: UInt64(doc.events.count), check: VerificationFailure.Check.digest.rawValue,
                                         message: "expected digest \(digest.short), replayed \(state.digest.short)")
         }
         return nil

@@ -2,7 +2,7 @@
 
 /// Verification: reads a session's records (`events`), snapshots (`snapshots`) and call sites
 /// (`sites`) as they are stored and checks them against their checksum chain and a fresh replay.
-struct Verifier {
+struct StoreVerifier {
     let context: StoreContext
 
     /// Checks session `id` against a replay with `reducer` (see
