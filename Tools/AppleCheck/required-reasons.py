@@ -196,7 +196,7 @@ def find_uses(root, nm, swift_objects, lmdb_objects, modules, skipped, lmdb_link
             for o in ("mdb.o", "midl.o"):
                 path = os.path.join(lmdb_objects, o)
                 if not os.path.isfile(path):
-                    raise SetupError(f"no LMDB object {path} (lmdb-objects.sh makes it)")
+                    raise SetupError(f"no LMDB object {path} (lmdb-objects.py makes it)")
                 objects.append(("LMDB ", path))
         seen = set()
         for label, path in objects:
