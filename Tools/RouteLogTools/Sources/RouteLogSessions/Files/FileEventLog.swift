@@ -6,7 +6,7 @@
 /// a state kept every ``snapshotInterval`` events, so a read or a state at any seq replays at most
 /// that many events before its range. The session looks as it would in an in-memory log with a
 /// fixed clock: the same id, label (the fixture's name), times 0, so output is deterministic.
-package final class FileEventLog: EventLog, @unchecked Sendable {
+package final class FileEventLog: FileSessionLog, @unchecked Sendable {
     package static let snapshotInterval: UInt64 = 1024
 
     package let info: SessionInfo
@@ -34,23 +34,6 @@ package final class FileEventLog: EventLog, @unchecked Sendable {
         let id = SessionID.v7(milliseconds: 0, random: (1, 1 &* 0x9E37_79B9_7F4A_7C15))
         return SessionInfo(id: id, label: doc.name, createdAt: 0, eventCount: eventCount, lastEventAt: lastEventAt,
                            headDigest: headDigest, entryOrder: 1, enteredAt: 0)
-    }
-
-    package func createSession(_ session: NewSession) throws -> SessionInfo { throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only") }
-
-    package func sessions() throws -> [SessionInfo] { [info] }
-
-    package func session(_ id: SessionID) throws -> SessionInfo {
-        guard id == info.id else { throw EventLogError.sessionNotFound(id) }
-        return info
-    }
-
-    package func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
-        throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only")
-    }
-
-    package func deleteSession(_ session: SessionID) throws {
-        throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only")
     }
 
     package func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {

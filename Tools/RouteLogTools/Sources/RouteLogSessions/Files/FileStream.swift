@@ -7,7 +7,7 @@
 /// Opening it reads the file once, to check it and count its events, and keeps the state (and the
 /// event) at the seqs asked for and at the last seq: a read of those answers without reading the
 /// file again; any other read reads it once more from the start.
-package final class FileStream: EventLog, @unchecked Sendable {
+package final class FileStream: FileSessionLog, @unchecked Sendable {
     package let path: String
     package let info: SessionInfo
     /// The file's content without its events.
@@ -32,23 +32,6 @@ package final class FileStream: EventLog, @unchecked Sendable {
         header = scanned.header
         info = FileEventLog.sessionInfo(of: scanned.header, eventCount: replayer.seq, lastEventAt: last?.recorded.meta.timestamp,
                                  headDigest: replayer.state.digest)
-    }
-
-    package func createSession(_ session: NewSession) throws -> SessionInfo { throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only") }
-
-    package func sessions() throws -> [SessionInfo] { [info] }
-
-    package func session(_ id: SessionID) throws -> SessionInfo {
-        guard id == info.id else { throw EventLogError.sessionNotFound(id) }
-        return info
-    }
-
-    package func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
-        throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only")
-    }
-
-    package func deleteSession(_ session: SessionID) throws {
-        throw RouteLogError(.readOnly, "\(info.label): a file's session is read-only")
     }
 
     /// A kept event answers at once; any other range reads the file from its start, folding the

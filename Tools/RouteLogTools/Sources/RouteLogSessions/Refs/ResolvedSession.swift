@@ -28,25 +28,21 @@ package struct ResolvedSession {
     package let seq: UInt64?
 
     package init(store: LMDBEventLog, info: SessionInfo, seq: UInt64?) {
-        source = .store(store)
-        id = info.id
-        self.info = info
-        name = info.id.rawValue
-        self.seq = seq
+        self.init(source: .store(store), info: info, name: info.id.rawValue, seq: seq)
     }
 
     package init(file: FileEventLog, name: String, seq: UInt64?) {
-        source = .file(file)
-        id = file.info.id
-        info = file.info
-        self.name = name
-        self.seq = seq
+        self.init(source: .file(file), info: file.info, name: name, seq: seq)
     }
 
     package init(file: FileStream, name: String, seq: UInt64?) {
-        source = .fileStream(file)
-        id = file.info.id
-        info = file.info
+        self.init(source: .fileStream(file), info: file.info, name: name, seq: seq)
+    }
+
+    private init(source: Source, info: SessionInfo, name: String, seq: UInt64?) {
+        self.source = source
+        id = info.id
+        self.info = info
         self.name = name
         self.seq = seq
     }
