@@ -20,6 +20,11 @@ let strict: [SwiftSetting] = [
 /// RouteLog's library products `names`, as target dependencies.
 func routeLog(_ names: String...) -> [Target.Dependency] { names.map { .product(name: $0, package: "RouteLog") } }
 
+/// The products of other packages that more than one target depends on.
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+
 let package = Package(
     name: "RouteLogTools",
     platforms: [.macOS(.v14)],
@@ -65,7 +70,7 @@ let package = Package(
             name: "RouteLogCLI",
             dependencies: [
                 "RouteLogSessions", "RouteLogTimeline",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                argumentParser,
             ] + routeLog("RouteLogCore", "RouteLogLMDB"),
             swiftSettings: strict
         ),
@@ -78,9 +83,9 @@ let package = Package(
             name: "routelog-serve",
             dependencies: [
                 "RouteLogSessions", "RouteLogTimeline",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                hummingbird,
+                argumentParser,
+                logging,
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -100,7 +105,7 @@ let package = Package(
                 "RouteLogAgent", "RouteLogSessions",
                 .product(name: "MCP", package: "swift-sdk"),
                 // The logger its own stdio transport has to offer (MCP's `Transport` asks for one).
-                .product(name: "Logging", package: "swift-log"),
+                logging,
             ] + routeLog("RouteLogCore"),
             swiftSettings: strict
         ),
@@ -130,7 +135,7 @@ let package = Package(
             name: "RouteLogCLITests",
             dependencies: [
                 "RouteLogCLI", "RouteLogAgent", "RouteLogSessions", "RouteLogTestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                argumentParser,
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ] + routeLog("RouteLogCore", "RouteLogLMDB", "RouteLogTesting"),
@@ -148,8 +153,8 @@ let package = Package(
             name: "RouteLogServeTests",
             dependencies: [
                 "routelog-serve", "RouteLogCLI", "RouteLogAgent", "RouteLogSessions",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                hummingbird,
+                argumentParser,
             ] + routeLog("RouteLogCore", "RouteLogLMDB"),
             swiftSettings: strict
         ),

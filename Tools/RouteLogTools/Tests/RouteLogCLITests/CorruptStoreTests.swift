@@ -5,11 +5,18 @@ import Testing
 /// A store damaged below RouteLog's checksums: bits flipped in LMDB's pages. `routelog` must answer
 /// with a documented exit code and at most one line of error, never die of a signal or hang.
 @Suite(.tags(.appleLocks)) struct CorruptStoreTests {
-    /// A child that crashes or hangs while reading becomes the damaged-store data error.
-    @Test func aCrashOrAHangWhileReadingIsADataError() async throws {
+    /// A new directory with a store `st` into which `routelog import` put the fixture
+    /// router-navigation-push.json.
+    static func importedStore(sourceLocation: SourceLocation = #_sourceLocation) async throws -> TempDir {
         let dir = try TempDir()
         let imported = try await CLI.run(["import", "--store", "st", CLI.packageRoot.appendingPathComponent("Fixtures/router-navigation-push.json").path], cwd: dir.url)
-        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.status == 0, "\(imported)", sourceLocation: sourceLocation)
+        return dir
+    }
+
+    /// A child that crashes or hangs while reading becomes the damaged-store data error.
+    @Test func aCrashOrAHangWhileReadingIsADataError() async throws {
+        let dir = try await Self.importedStore()
         let crash = try await CLI.run(["sessions", "--store", "st"], cwd: dir.url, env: ["ROUTELOG_TEST_STORE_FAULT": "crash"])
         CLI.expectError(crash, status: 3, "damaged store: st: its LMDB pages are damaged (reading it crashed with SIGSEGV)")
         #expect(crash.stderr.contains("routelog export"), "\(crash)")
@@ -26,9 +33,7 @@ import Testing
     /// The watchdog stops only a child stuck inside LMDB: healthy work longer than the bound
     /// (3 s outside LMDB against a 1 s bound) finishes with its own output and status.
     @Test func slowHealthyWorkIsNotCalledDamage() async throws {
-        let dir = try TempDir()
-        let imported = try await CLI.run(["import", "--store", "st", CLI.packageRoot.appendingPathComponent("Fixtures/router-navigation-push.json").path], cwd: dir.url)
-        #expect(imported.status == 0, "\(imported)")
+        let dir = try await Self.importedStore()
         let slow = try await CLI.run(["log", "latest", "--store", "st"], cwd: dir.url,
                                      env: ["ROUTELOG_TEST_STORE_FAULT": "slow", "ROUTELOG_STORE_TIMEOUT": "1"])
         let plain = try await CLI.run(["log", "latest", "--store", "st"], cwd: dir.url)
@@ -38,9 +43,7 @@ import Testing
     /// A crash of routelog's own code (a trap: SIGILL) is reported as a crash of routelog with its
     /// signal and `routelog verify` suggested, never as damage to the store.
     @Test func aCrashOfRoutelogIsNotCalledDamage() async throws {
-        let dir = try TempDir()
-        let imported = try await CLI.run(["import", "--store", "st", CLI.packageRoot.appendingPathComponent("Fixtures/router-navigation-push.json").path], cwd: dir.url)
-        #expect(imported.status == 0, "\(imported)")
+        let dir = try await Self.importedStore()
         let trap = try await CLI.run(["sessions", "--store", "st"], cwd: dir.url, env: ["ROUTELOG_TEST_STORE_FAULT": "trap"])
         CLI.expectError(trap, status: 3, "routelog crashed (SIGILL) running 'sessions': a bug in routelog, not damage to the store")
         #expect(trap.stderr.contains("routelog verify") && !trap.stderr.contains("damaged"), "\(trap)")

@@ -17,3 +17,14 @@ func withEachRecordDamaged(_ log: LMDBEventLog, _ session: SessionInfo, seqs: [U
         try log.environment.withWriteTransaction { try $0.put(original, forKey: key, in: eventsDB) }
     }
 }
+
+/// Runs `body` on a new store in a temporary directory (removed when `body` returns) holding one
+/// session, labelled `label`, of `events`; `body` gets the store and the session as stored.
+func withStore<T>(label: String, events: [RecordedEvent], _ body: (LMDBEventLog, SessionInfo) throws -> T) throws -> T {
+    let dir = try TempDir()
+    defer { dir.cleanup() }
+    let log = try LMDBEventLog.open(at: dir.path, options: .init(initialMapSize: 8 << 20))
+    let info = try log.createSession(NewSession(label: label))
+    try log.append(events, to: info.id, expectedSeq: 0)
+    return try body(log, try log.session(info.id))
+}

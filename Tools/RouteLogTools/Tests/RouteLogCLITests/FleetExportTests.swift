@@ -10,14 +10,10 @@ struct FleetExportTests: InProcessSuite {
 
     init() throws { dir = try .withUpsell() }
 
-    func rows(_ text: String) throws -> [[String: JSONValue]] {
-        try text.split(separator: "\n").map { try #require(try String($0).json().objectValue) }
-    }
-
     @Test func rowsOfAFileSession() async throws {
         let r = await run(["export", "--format", "events-jsonl", "$/upsell.json", "-o", "-"])
         #expect(r.status == 0, "\(r)")
-        let rows = try rows(r.stdout)
+        let rows = try r.stdout.jsonObjectLines()
         #expect(rows.count == Sessions.upsell.count)
         for row in rows { #expect(Set(row.keys) == Set(FleetRows.columns), "\(row.keys.sorted())") }
         // seq 5: the undismissible upsell shown on top of the composer.
@@ -55,14 +51,14 @@ struct FleetExportTests: InProcessSuite {
         let out = dir.path("events.jsonl")
         let r = await run(["export", "--format", "events-jsonl", "--all", "-o", out, "--store", store])
         #expect(r.stdout == "exported 60 events of 2 sessions to events.jsonl\n", "\(r)")
-        let rows = try rows(try String(contentsOfFile: out, encoding: .utf8))
+        let rows = try String(contentsOfFile: out, encoding: .utf8).jsonObjectLines()
         #expect(rows.count == 60)
         #expect(rows.prefix(30).allSatisfy { $0["session"]?.stringValue == ids[0].rawValue && $0["app_version"]?.stringValue == "1.0" })
         #expect(rows.suffix(30).allSatisfy { $0["session"]?.stringValue == ids[1].rawValue && $0["app"]?.stringValue == "Mail" })
         #expect(rows.map { $0["seq"]?.intValue ?? 0 } == Array(1...30) + Array(1...30))
         // Naming one session exports only it; latest@10 only its first ten events.
         let one = await run(["export", "--format", "events-jsonl", "latest@10", "-o", "-", "--store", store])
-        #expect(try self.rows(one.stdout).map { $0["session"]?.stringValue } == Array(repeating: ids[1].rawValue, count: 10))
+        #expect(try one.stdout.jsonObjectLines().map { $0["session"]?.stringValue } == Array(repeating: ids[1].rawValue, count: 10))
     }
 
     @Test func badCombinationsAreUsageErrors() async throws {

@@ -11,10 +11,6 @@ struct LastStatesExportTests: InProcessSuite {
 
     init() throws { dir = try .withUpsell() }
 
-    func lines(_ text: String) throws -> [[String: JSONValue]] {
-        try text.split(separator: "\n").map { try #require(try String($0).json().objectValue) }
-    }
-
     /// A store of two sessions: one recorded by 1.0 and continued by a run of 1.1, one by 2.0
     /// without runs; with the states after seq 25 of the first, 30 and 10 of the second (the
     /// store is closed when it returns).
@@ -36,7 +32,7 @@ struct LastStatesExportTests: InProcessSuite {
         let out = dir.path("last-states.jsonl")
         let r = await run(["export", "--format", "last-states", "--all", "-o", out, "--store", path])
         #expect(r.status == 0 && r.stdout == "exported the last states of 2 sessions to last-states.jsonl\n", "\(r)")
-        let lines = try lines(try String(contentsOfFile: out, encoding: .utf8))
+        let lines = try String(contentsOfFile: out, encoding: .utf8).jsonObjectLines()
         try #require(lines.count == 2)
         for line in lines { #expect(line.keys.sorted() == LastStates.keys) }
         #expect(lines.map { $0["session"]?.stringValue } == ids.map(\.rawValue))
@@ -56,7 +52,7 @@ struct LastStatesExportTests: InProcessSuite {
         let (path, ids, states) = try store()
         let r = await run(["export", "--format", "last-states", "latest@10", "$/upsell.json", "-o", "-", "--store", path])
         #expect(r.status == 0, "\(r)")
-        let lines = try lines(r.stdout)
+        let lines = try r.stdout.jsonObjectLines()
         try #require(lines.count == 2)
         let at10 = states[2]
         #expect(lines[0] == [

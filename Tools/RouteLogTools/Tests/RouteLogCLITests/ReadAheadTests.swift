@@ -9,38 +9,34 @@ import Testing
 /// nothing after it stops.
 struct ReadAheadTests {
     @Test func readingAheadGivesWhatAPlainReadGives() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let log = try LMDBEventLog.open(at: dir.path, options: .init(initialMapSize: 8 << 20))
-        let info = try log.createSession(NewSession(label: "ahead"))
         let count: UInt64 = 6_000
-        try log.append(generatedEvents(Int(count), seed: 9), to: info.id, expectedSeq: 0)
-
-        /// The seqs the caller saw (stopping after `stop`, if given), then the error.
-        func seen(_ ahead: Bool, from: UInt64, through: UInt64, stop: UInt64? = nil) -> [String] {
-            var out: [String] = []
-            let body = { (e: StoredEvent) -> Bool in
-                out.append("\(e.seq) \(e.digest.hex)")
-                return e.seq != stop
-            }
-            do {
-                if ahead {
-                    try ReadAhead.read(log, info.id, from: from, through: through, body)
-                } else {
-                    try log.read(info.id, from: from, through: through, body)
+        try withStore(label: "ahead", events: generatedEvents(Int(count), seed: 9)) { log, info in
+            /// The seqs the caller saw (stopping after `stop`, if given), then the error.
+            func seen(_ ahead: Bool, from: UInt64, through: UInt64, stop: UInt64? = nil) -> [String] {
+                var out: [String] = []
+                let body = { (e: StoredEvent) -> Bool in
+                    out.append("\(e.seq) \(e.digest.hex)")
+                    return e.seq != stop
                 }
-            } catch {
-                out.append("\(error)")
+                do {
+                    if ahead {
+                        try ReadAhead.read(log, info.id, from: from, through: through, body)
+                    } else {
+                        try log.read(info.id, from: from, through: through, body)
+                    }
+                } catch {
+                    out.append("\(error)")
+                }
+                return out
             }
-            return out
-        }
-        func expectPlain(_ what: String) {
-            for (from, through, stop) in [(1, count, nil), (37, count, nil), (700, 5_000, UInt64(3_000)), (1, 10, nil)] as [(UInt64, UInt64, UInt64?)] {
-                #expect(seen(true, from: from, through: through, stop: stop) == seen(false, from: from, through: through, stop: stop),
-                        "\(what), \(from)...\(through)")
+            func expectPlain(_ what: String) {
+                for (from, through, stop) in [(1, count, nil), (37, count, nil), (700, 5_000, UInt64(3_000)), (1, 10, nil)] as [(UInt64, UInt64, UInt64?)] {
+                    #expect(seen(true, from: from, through: through, stop: stop) == seen(false, from: from, through: through, stop: stop),
+                            "\(what), \(from)...\(through)")
+                }
             }
+            expectPlain("undamaged")
+            try withEachRecordDamaged(log, info, seqs: [1, 600, 2_999, 3_001, 5_999, 6_000]) { expectPlain("seq \($0) damaged") }
         }
-        expectPlain("undamaged")
-        try withEachRecordDamaged(log, info, seqs: [1, 600, 2_999, 3_001, 5_999, 6_000]) { expectPlain("seq \($0) damaged") }
     }
 }

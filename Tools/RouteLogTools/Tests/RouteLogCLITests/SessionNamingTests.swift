@@ -75,12 +75,7 @@ struct SessionNamingTests {
     }
 
     @Test func sessionsJSONSpellsTheAppVersionAsTheFixtureHeaderDoes() async throws {
-        var text = try dir.read("upsell.json")
-        text = text.replacingOccurrences(of: "  \"events\": [", with: """
-          "session": {"label": "Upsell came back", "app": "Mailer", "appVersion": "5.1 (88)", "created": "2026-11-20T09:30:00.000Z"},
-          "events": [
-        """)
-        try dir.write("with-header.json", text)
+        try dir.writeUpsellWithHeader()
         _ = try await importFiles(["with-header.json"])
         let s = try #require(try await read(["sessions", "--json"]).stdout.json().arrayValue?.first)
         #expect(s["appVersion"]?.stringValue == "5.1 (88)")

@@ -97,12 +97,7 @@ struct StoreTests {
 
     @Test func sessionsTextGolden() async throws {
         // Files with a session header keep their creation time, app and version through import.
-        var text = try dir.read("upsell.json")
-        text = text.replacingOccurrences(of: "  \"events\": [", with: """
-          "session": {"label": "Upsell came back", "app": "Mailer", "appVersion": "5.1 (88)", "created": "2026-11-20T09:30:00.000Z"},
-          "events": [
-        """)
-        try dir.write("with-header.json", text)
+        try dir.writeUpsellWithHeader()
         try await importFiles(["with-header.json"])
         let r = await read(["sessions"])
         #expect(r.status == 0, "\(r)")

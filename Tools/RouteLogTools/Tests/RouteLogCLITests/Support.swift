@@ -167,6 +167,11 @@ extension String {
     func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
         try JSONValue(parsing: trimmingCharacters(in: .whitespacesAndNewlines))
     }
+
+    /// Parses JSON Lines output: one object a line.
+    func jsonObjectLines() throws -> [[String: JSONValue]] {
+        try split(separator: "\n").map { try #require(try String($0).json().objectValue) }
+    }
 }
 
 /// A suite whose tests run `routelog` in-process on the files in its own directory.
@@ -185,5 +190,15 @@ extension TempDir {
         let dir = try TempDir()
         try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
         return dir
+    }
+
+    /// Writes `with-header.json`: this directory's `upsell.json` with a session header (label
+    /// "Upsell came back", app "Mailer", version "5.1 (88)", created 2026-11-20T09:30:00.000Z).
+    func writeUpsellWithHeader() throws {
+        let text = try read("upsell.json").replacingOccurrences(of: "  \"events\": [", with: """
+          "session": {"label": "Upsell came back", "app": "Mailer", "appVersion": "5.1 (88)", "created": "2026-11-20T09:30:00.000Z"},
+          "events": [
+        """)
+        try write("with-header.json", text)
     }
 }

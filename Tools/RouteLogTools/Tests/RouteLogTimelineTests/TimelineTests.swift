@@ -23,30 +23,8 @@ import Testing
         let (log, info, stored) = try Self.session(1_500, seed: seed, mix: mix)
         let timeline = Timeline.build(header: .init(info), events: stored)
         #expect(timeline.entries.count == stored.count)
-        var text = timeline.initialStateJSON
-        #expect(text == NavigationState().json.canonicalText)
-        var previous = NavigationState()
-        var changedCount = 0
-        for (entry, event) in zip(timeline.entries, stored) {
-            text = entry.splice.apply(to: text)
-            // The reference: time travel through the log, as `routelog state REF@N --json` does.
-            let state = try log.state(of: info.id, at: entry.seq)
-            try #require(text == state.json.canonicalText, "seq \(entry.seq)")
-            #expect(entry.changes == StateDiff.between(previous, state).changes, "seq \(entry.seq)")
-            // A change's values are sliced out of the state texts where they are found there (the
-            // tab id list is not a substring; it is carried as text).
-            let before = Array(previous.json.canonicalText.utf16), after = Array(text.utf16)
-            #expect(entry.changeRanges.count == entry.changes.count)
-            for (c, r) in zip(entry.changes, entry.changeRanges) {
-                if let old = r.old { #expect(c.old.map { Array($0.canonicalText.utf16) } == Array(before[old]), "seq \(entry.seq) \(c.path)") }
-                if let new = r.new { #expect(c.new.map { Array($0.canonicalText.utf16) } == Array(after[new]), "seq \(entry.seq) \(c.path)") }
-                if c.path != "tabs" { #expect((c.old == nil) == (r.old == nil) && (c.new == nil) == (r.new == nil), "seq \(entry.seq) \(c.path)") }
-            }
-            #expect(entry.outcome == event.outcome)
-            #expect(entry.digest == event.digest)
-            if entry.splice != .none { changedCount += 1 }
-            previous = state
-        }
+        #expect(timeline.initialStateJSON == NavigationState().json.canonicalText)
+        let changedCount = try Self.checkEntries(timeline, stored, in: log, info.id)
         #expect(changedCount > stored.count / 3, "the generated session changes its state")
     }
 
@@ -57,12 +35,25 @@ import Testing
         let info = try log.createSession(NewSession(label: "checked"))
         let stored = try log.append(events, to: info.id, expectedSeq: 0)
         let timeline = Timeline.build(header: .init(try log.session(info.id)), events: stored)
+        try checkEntries(timeline, stored, in: log, info.id)
+    }
+
+    /// Checks the entries of `timeline`, built from `stored`, session `id`'s events in `log`, in
+    /// order against the log's own states: the splices reproduce each state's canonical text, the
+    /// changes are StateDiff's, each range slices its value's text, and the outcome and digest are
+    /// the stored event's. Returns how many entries change the state.
+    @discardableResult
+    static func checkEntries(_ timeline: Timeline, _ stored: [StoredEvent], in log: InMemoryEventLog, _ id: SessionID) throws -> Int {
         var text = timeline.initialStateJSON, previous = NavigationState()
+        var changedCount = 0
         for (entry, event) in zip(timeline.entries, stored) {
             text = entry.splice.apply(to: text)
-            let state = try log.state(of: info.id, at: entry.seq)
+            // The reference: time travel through the log, as `routelog state REF@N --json` does.
+            let state = try log.state(of: id, at: entry.seq)
             try #require(text == state.json.canonicalText, "seq \(entry.seq): \(event.event)")
             #expect(entry.changes == StateDiff.between(previous, state).changes, "seq \(entry.seq): \(event.event)")
+            // A change's values are sliced out of the state texts where they are found there (the
+            // tab id list is not a substring; it is carried as text).
             let before = Array(previous.json.canonicalText.utf16), after = Array(text.utf16)
             #expect(entry.changeRanges.count == entry.changes.count)
             for (c, r) in zip(entry.changes, entry.changeRanges) {
@@ -70,9 +61,12 @@ import Testing
                 if let new = r.new { #expect(c.new.map { Array($0.canonicalText.utf16) } == Array(after[new]), "seq \(entry.seq) \(c.path)") }
                 if c.path != "tabs" { #expect((c.old == nil) == (r.old == nil) && (c.new == nil) == (r.new == nil), "seq \(entry.seq) \(c.path)") }
             }
-            #expect(entry.digest == event.digest)
+            #expect(entry.outcome == event.outcome, "seq \(entry.seq)")
+            #expect(entry.digest == event.digest, "seq \(entry.seq)")
+            if entry.splice != .none { changedCount += 1 }
             previous = state
         }
+        return changedCount
     }
 
     /// Each kind of edit the builder computes from the part of the state it touched: paths of the
