@@ -158,6 +158,13 @@ public final class Child: @unchecked Sendable {
         return Result(status: process.terminationStatus, stdout: try read("stdout"), stderr: outputMode == .separate ? try read("stderr") : "")
     }
 
+    /// What the child has written to its standard output so far (`output: .separate` or `.merged`),
+    /// read while it runs.
+    public func stdoutSoFar() throws -> String {
+        guard let files, outputMode != .lines else { preconditionFailure("stdoutSoFar() reads a child whose output is captured") }
+        return try String(contentsOf: files.url.appendingPathComponent("stdout"), encoding: .utf8)
+    }
+
     /// Blocks until one more line arrives; `nil` at end of output.
     public func nextLine() -> String? {
         guard let pipe else { preconditionFailure("nextLine() reads a child started with output: .lines") }

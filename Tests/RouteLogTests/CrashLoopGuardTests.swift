@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RouteLogTestSupport
 @_spi(Tools) import RouteLog
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
@@ -20,11 +21,9 @@ import Testing
 
     /// The pid of a process that has exited.
     func deadPID() throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/true")
-        try p.run()
-        p.waitUntilExit()
-        return p.processIdentifier
+        let p = try Child(path: "/bin/true", [], stdin: .empty, output: .separate)
+        _ = try p.wait()
+        return p.process.processIdentifier
     }
 
     func firstLaunch(_ store: String) async throws -> SessionID {
@@ -102,12 +101,10 @@ import Testing
         let store = root + "/store"
         _ = try CrashLoopGuard.run(store: store) { try open(store) }
         // Another process (alive) is opening the same store right now.
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        other.arguments = ["60"]
-        try other.run()
+        let sleeper = try Child(path: "/bin/sleep", ["60"], stdin: .empty, output: .separate)
+        let other = sleeper.process
         // Killed, not waited for: on the main actor `waitUntilExit` would wait for its full minute.
-        defer { kill(other.processIdentifier, SIGKILL) }
+        defer { sleeper.kill() }
         try FileManager.default.createFile(atPath: store + ".opening/\(other.processIdentifier)-1", contents: nil).expectTrue()
         let (_, recovery) = try CrashLoopGuard.run(store: store) { try open(store) }
         #expect(recovery == nil)

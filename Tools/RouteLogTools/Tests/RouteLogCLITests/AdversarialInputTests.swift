@@ -82,14 +82,9 @@ import Darwin
         let fixture = CLI.packageRoot.appendingPathComponent("Fixtures/router-navigation-push.json").path
         let faketime = "/usr/bin/faketime"
         try #require(FileManager.default.isExecutableFile(atPath: faketime), "faketime is missing: run 'make setup'")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: faketime)
-        p.arguments = ["-f", "+100y", CLI.binary.path, "import", "--store", dir.path("st"), fixture]
-        p.currentDirectoryURL = dir.url
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        let imported = try await Child.run(faketime, ["-f", "+100y", CLI.binary.path, "import", "--store", dir.path("st"), fixture],
+                                           directory: dir.url)
+        #expect(imported.status == 0, "\(imported)")
         let listed = try await CLI.run(["sessions", "--store", dir.path("st"), "--json"], cwd: dir.url)
         #expect(listed.stdout.contains("\"added\":\"21"), "entered under the future clock: \(listed)")
         let pruned = try await CLI.run(["prune", "--older-than", "1d", "--store", dir.path("st")], cwd: dir.url)

@@ -103,44 +103,30 @@ extension CLI {
     /// Runs many `routelog` commands, `parallel` at a time; a run still going after `deadline`
     /// seconds is killed and reported as `nil`.
     static func runAll(_ commands: [[String]], cwd: URL, env: [String: String], parallel: Int, deadline: Double) throws -> [Outcome?] {
-        let tmp = try TempDir()
         var results = [Outcome?](repeating: nil, count: commands.count)
-        var running: [(index: Int, process: Process, started: Date)] = []
+        var running: [(index: Int, child: Child, started: Date)] = []
         var next = 0
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["NO_COLOR", "ROUTELOG_STORE", "ROUTELOG_TEST_REDUCER_MUTATION", "ROUTELOG_RECORD", "ROUTELOG_TEST_STORE_FAULT"] { environment[key] = nil }
-        for (k, v) in env { environment[k] = v }
-        func out(_ i: Int) -> URL { tmp.url.appendingPathComponent("\(i).out") }
-        func err(_ i: Int) -> URL { tmp.url.appendingPathComponent("\(i).err") }
+        let unsetting = ["NO_COLOR", "ROUTELOG_STORE", "ROUTELOG_TEST_REDUCER_MUTATION", "ROUTELOG_RECORD", "ROUTELOG_TEST_STORE_FAULT"]
         while next < commands.count || !running.isEmpty {
             while running.count < parallel && next < commands.count {
-                let p = Process()
-                p.executableURL = binary
-                p.arguments = commands[next]
-                p.currentDirectoryURL = cwd
-                p.environment = environment
-                _ = FileManager.default.createFile(atPath: out(next).path, contents: nil)
-                _ = FileManager.default.createFile(atPath: err(next).path, contents: nil)
-                p.standardOutput = try FileHandle(forWritingTo: out(next))
-                p.standardError = try FileHandle(forWritingTo: err(next))
-                p.standardInput = FileHandle.nullDevice
-                try p.run()
-                running.append((next, p, Date()))
+                let child = try Child(path: binary.path, commands[next], environment: env, unsetting: unsetting, directory: cwd,
+                                      stdin: .empty, output: .separate)
+                running.append((next, child, Date()))
                 next += 1
             }
             Thread.sleep(forTimeInterval: 0.005)
             running.removeAll { job in
-                if job.process.isRunning {
+                let p = job.child.process
+                if p.isRunning {
                     guard Date().timeIntervalSince(job.started) > deadline else { return false }
-                    job.process.terminate()
-                    kill(job.process.processIdentifier, SIGKILL)
-                    job.process.waitUntilExit()
+                    p.terminate()
+                    job.child.kill()
+                    p.waitUntilExit()
                     return true
                 }
-                let r = CLIResult(stdout: (try? String(contentsOf: out(job.index), encoding: .utf8)) ?? "",
-                                  stderr: (try? String(contentsOf: err(job.index), encoding: .utf8)) ?? "",
-                                  status: job.process.terminationStatus)
-                results[job.index] = Outcome(result: r, signal: job.process.terminationReason == .uncaughtSignal ? job.process.terminationStatus : nil)
+                let ended = try? job.child.wait()
+                let r = CLIResult(stdout: ended?.stdout ?? "", stderr: ended?.stderr ?? "", status: p.terminationStatus)
+                results[job.index] = Outcome(result: r, signal: p.terminationReason == .uncaughtSignal ? p.terminationStatus : nil)
                 return true
             }
         }

@@ -74,30 +74,15 @@ struct EndToEndTests {
 
     @Test func aClosedPipeOrAFullDiskIsNotACrash() async throws {
         try dir.writeSession("big.json", Sessions.generated(seed: 2, count: 2_000, mix: .deepPath))
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = ["-c", "set -o pipefail; '\(CLI.binary.path)' log big.json | head -1 >/dev/null; echo status=$?"]
-        p.currentDirectoryURL = dir.url
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let piped = try await Child.run("/bin/bash", ["-c", "set -o pipefail; '\(CLI.binary.path)' log big.json | head -1 >/dev/null; echo status=$?"],
+                                        directory: dir.url)
+        let o = piped.stdout, e = piped.stderr
         #expect(o == "status=0\n", "routelog | head ends quietly: \(o) \(e)")
         #expect(e.isEmpty, "no crash report: \(e)")
         if FileManager.default.fileExists(atPath: "/dev/full") {
-            let full = Process()
-            full.executableURL = URL(fileURLWithPath: "/bin/sh")
-            full.arguments = ["-c", "'\(CLI.binary.path)' log big.json > /dev/full"]
-            full.currentDirectoryURL = dir.url
-            let ferr = Pipe()
-            full.standardError = ferr
-            try full.run()
-            let fe = String(decoding: ferr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            full.waitUntilExit()
-            #expect(full.terminationStatus == 3)
+            let full = try await Child.run("/bin/sh", ["-c", "'\(CLI.binary.path)' log big.json > /dev/full"], directory: dir.url)
+            let fe = full.stderr
+            #expect(full.status == 3)
             #expect(fe == "routelog: cannot write output: No space left on device\n", "\(fe)")
         }
     }
@@ -107,21 +92,8 @@ struct EndToEndTests {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script (util-linux) is missing")
         let cmd = "\(CLI.binary.path) log upsell.json"
         func viaScript(_ env: [String: String]) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            p.arguments = ["-qec", cmd, "/dev/null"]
-            p.currentDirectoryURL = dir.url
-            var e = ProcessInfo.processInfo.environment
-            e["NO_COLOR"] = nil
-            for (k, v) in env { e[k] = v }
-            p.environment = e
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardInput = FileHandle.nullDevice
-            try p.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try Child(path: "/usr/bin/script", ["-qec", cmd, "/dev/null"], environment: env, unsetting: ["NO_COLOR"],
+                      directory: dir.url, stdin: .empty, output: .separate).wait().stdout
         }
         let colored = try viaScript([:])
         #expect(colored.contains("\u{1B}[1;31mrejected:notDismissible"), "\(colored)")

@@ -16,16 +16,10 @@ struct ImportMemoryTests {
         r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
         """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = ["-c", script, CLI.binary.path] + args
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let wrapper = try Child(path: "/usr/bin/python3", ["-c", script, CLI.binary.path] + args, stdin: .empty, output: .separate).wait()
+        let out = wrapper.stdout
         let fields = out.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        try #require(p.terminationStatus == 0 && fields.count == 2, "python3 wrapper: \(out)")
+        try #require(wrapper.status == 0 && fields.count == 2, "python3 wrapper: \(wrapper)")
         // ru_maxrss is in KiB on Linux.
         return (Int32(fields[0]), fields[1] * 1024)
     }

@@ -56,20 +56,16 @@ struct ImportRollbackTests {
         let before = try await run(["sessions", "--store", "st", "--json"])
         let store = dir.path("st")
         let upsell = try Self.records(store)
-        let p = Process()
-        p.executableURL = CLI.binary
-        p.arguments = ["import", "--store", store, dir.path("big.json"), dir.path("bigger.json")]
         // No watching parent: the kill reaches the import itself.
-        p.environment = ProcessInfo.processInfo.environment.merging(["ROUTELOG_STORE_CHILD": "1"]) { $1 }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let child = try Child(path: CLI.binary.path, ["import", "--store", store, dir.path("big.json"), dir.path("bigger.json")],
+                              environment: ["ROUTELOG_STORE_CHILD": "1"], stdin: .empty, output: .separate)
+        let p = child.process
         let firstFile = SessionImporter.importTransactionEvents + 500
         let deadline = Date().addingTimeInterval(600)
         while p.isRunning, Date() < deadline, (try? Self.records(store)) ?? 0 < upsell + firstFile + SessionImporter.importTransactionEvents {
             try await Task.sleep(for: .milliseconds(10))
         }
-        kill(p.processIdentifier, SIGKILL)
+        child.kill()
         p.waitUntilExit()
         try #require(p.terminationReason == .uncaughtSignal, "the import ended before it was killed")
         #expect(try Self.records(store) > upsell + firstFile, "the first file's records are in the store")

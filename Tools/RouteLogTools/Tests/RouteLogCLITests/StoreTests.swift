@@ -275,14 +275,9 @@ struct StoreTests {
         let info = try log.createSession(NewSession(label: "live"))
         try log.append(Array(events[0..<5]), to: info.id, expectedSeq: 0)
 
-        let p = Process()
-        p.executableURL = CLI.binary
-        p.arguments = ["log", "latest", "--store", storePath, "--follow", "--json"] + extra
-        let outURL = dir.url.appendingPathComponent("follow\(extra.joined()).out")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        p.standardOutput = try FileHandle(forWritingTo: outURL)
-        p.standardError = FileHandle.standardError
-        try p.run()
+        let child = try Child(path: CLI.binary.path, ["log", "latest", "--store", storePath, "--follow", "--json"] + extra,
+                              stdin: .empty, output: .separate)
+        let p = child.process
 
         // Write the rest while the follower runs, in small batches with pauses.
         var seq: UInt64 = 5
@@ -292,7 +287,7 @@ struct StoreTests {
             try log.append(Array(events[Int(seq)..<Int(seq + n)]), to: info.id, expectedSeq: seq)
             seq += n
         }
-        func lines() throws -> [Substring] { try String(contentsOf: outURL, encoding: .utf8).split(separator: "\n") }
+        func lines() throws -> [Substring] { try child.stdoutSoFar().split(separator: "\n") }
         let deadline = Date().addingTimeInterval(300)
         while try p.isRunning && lines().count < expected && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
         // Give a follower that should stop (--to reached) time to exit, even on a slow

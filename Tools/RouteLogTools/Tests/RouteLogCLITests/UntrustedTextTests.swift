@@ -50,17 +50,9 @@ struct UntrustedTextTests: InProcessSuite {
     func declaredFunctions(_ source: String, file: String) throws -> [String] {
         let path = dir.path(file)
         try Data(source.utf8).write(to: URL(fileURLWithPath: path))
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["swiftc", "-dump-parse", path]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let dump = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaint = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0 && !complaint.contains("error:"), "swiftc -dump-parse \(file): \(complaint)\n\(source)")
+        let parsed = try Child(path: "/usr/bin/env", ["swiftc", "-dump-parse", path], stdin: .empty, output: .separate).wait()
+        let dump = parsed.stdout, complaint = parsed.stderr
+        #expect(parsed.status == 0 && !complaint.contains("error:"), "swiftc -dump-parse \(file): \(complaint)\n\(source)")
         // `(func_decl … "name()"`: the declared name is the first quoted text of the line.
         return dump.split(separator: "\n").filter { $0.contains("(func_decl") }.compactMap { line in
             line.split(separator: "\"", omittingEmptySubsequences: false).dropFirst().first.map(String.init)

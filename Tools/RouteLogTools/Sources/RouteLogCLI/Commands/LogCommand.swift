@@ -37,7 +37,7 @@ struct LogCommand: AsyncParsableCommand {
     func run() async throws {
         let ref = try SessionRef(parsing: session)
         let s = try store.workspace().resolve(ref)
-        if follow, s.document != nil { throw RouteLogError.usage("--follow needs a session in a store, not a file (\(s.name))") }
+        if follow, !s.isStored { throw RouteLogError.usage("--follow needs a session in a store, not a file (\(s.name))") }
         if follow, ref.seq != nil { throw RouteLogError.usage("--follow cannot be combined with \(ref.text); use --to") }
         let first = from ?? 1
         if first == 0 { throw RouteLogError.usage("--from out of range: 0 (seqs start at 1)") }

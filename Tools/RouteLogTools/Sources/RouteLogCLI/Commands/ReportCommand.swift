@@ -51,11 +51,7 @@ struct ReportCommand: ParsableCommand {
         let page: ReportPage
         let progress = Progress("reading")
         defer { progress.finish() }
-        if case .file(let path) = ref.base {
-            page = try ReportPage.file(path, ref: ref, from: from, to: to, progress: progress)
-        } else {
-            page = try ReportPage.stored(try store.workspace().resolve(ref), ref: ref, from: from, to: to, progress: progress)
-        }
+        page = try ReportPage.of(ref, in: store.workspace(), from: from, to: to, progress: progress)
         var extra: [String: JSONValue] = [:]
         if !page.runs.isEmpty { extra["runs"] = SessionJSON.runs(page.runs) }
         if from != nil || to != nil { extra["range"] = .object(["from": .int(Int64(page.first)), "to": .int(Int64(page.last))]) }

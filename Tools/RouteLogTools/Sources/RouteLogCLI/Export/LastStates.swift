@@ -25,8 +25,8 @@ enum LastStates {
         let runVersion = s.marks().runs.run(of: seq)?.appVersion
         func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         return .object([
-            "session": .string(s.document == nil ? s.id.rawValue : s.portableName),
-            "label": string(s.document == nil ? s.info.label : header?.label),
+            "session": .string(s.isStored ? s.id.rawValue : s.portableName),
+            "label": string(s.isStored ? s.info.label : header?.label),
             "app": string(s.info.appName ?? header?.app),
             "app_version": string(runVersion ?? sessionVersion),
             "session_app_version": string(sessionVersion),

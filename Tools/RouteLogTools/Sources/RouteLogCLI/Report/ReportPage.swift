@@ -23,6 +23,13 @@ struct ReportPage {
         return (first, last)
     }
 
+    /// The page of the session `ref` names: a file is read once as it is scanned, never loaded whole;
+    /// a stored session is resolved in `workspace` (which opens the store only then).
+    static func of(_ ref: SessionRef, in workspace: Workspace, from: UInt64?, to: UInt64?, progress: Progress) throws(RouteLogError) -> ReportPage {
+        if let path = ref.filePath { return try file(path, ref: ref, from: from, to: to, progress: progress) }
+        return try stored(try workspace.resolve(ref), ref: ref, from: from, to: to, progress: progress)
+    }
+
     /// The page of a store's session: the state before `first` from the store (its snapshot
     /// before it plus the events since), then the events `first…last` only.
     static func stored(_ s: ResolvedSession, ref: SessionRef, from: UInt64?, to: UInt64?, progress: Progress) throws(RouteLogError) -> ReportPage {

@@ -61,6 +61,10 @@ package struct ResolvedSession {
         if case .store(let store) = source { store } else { nil }
     }
 
+    /// Whether the session is in the store (it can be followed, deleted, written to), not read
+    /// from a file.
+    package var isStored: Bool { store != nil }
+
     /// The file's parsed content (a streamed file's without its events), `nil` for a stored session.
     package var document: Fixture? {
         switch source {
@@ -73,7 +77,7 @@ package struct ResolvedSession {
     /// How a written file names this session: a file by its name without the folders (no
     /// absolute path of the machine it was made on), a stored session by its id.
     package var portableName: String {
-        document == nil ? name : URL(fileURLWithPath: name).lastPathComponent
+        isStored ? name : URL(fileURLWithPath: name).lastPathComponent
     }
 
     /// The `@N` seq, or the last seq.

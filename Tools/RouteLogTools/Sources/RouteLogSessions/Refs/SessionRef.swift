@@ -23,6 +23,11 @@ package struct SessionRef: Equatable, CustomStringConvertible {
 
     package var description: String { text }
 
+    /// The fixture or export file the reference names, `nil` for a session of the store.
+    package var filePath: String? {
+        if case .file(let path) = base { path } else { nil }
+    }
+
     /// Parses a reference. `@N` is split off at the last `@` when what follows is a number.
     package init(parsing text: String) throws(RouteLogError) {
         self.text = text

@@ -26,7 +26,7 @@ struct RmCommand: ParsableCommand {
     func run() throws {
         let refs = try sessions.map { text throws(RouteLogError) in try SessionRef(parsing: text) }
         for ref in refs {
-            if case .file = ref.base { throw RouteLogError.usage("rm deletes sessions of the store, not files: \(printable(ref.text))") }
+            if ref.filePath != nil { throw RouteLogError.usage("rm deletes sessions of the store, not files: \(printable(ref.text))") }
             if ref.seq != nil { throw RouteLogError.usage("rm deletes whole sessions: \(printable(ref.text)) names a seq") }
         }
         let path = StoreAccess.path(store.store)
