@@ -74,7 +74,7 @@ install: setup
 # (CLI --json, the server's API, the MCP tools) compared field by field with hostile MCP arguments,
 # the long commands' progress on a pseudo-terminal and through a pipe, a crashed run reproduced
 # (its fixture checked and its generated test type-checked),
-# then the fuzz smoke run: the fuzzers' package (Tools/Fuzz) built in debug, each harness for 3 s from
+# then the fuzz smoke run: the fuzzers' package (Tools/Fuzz) built in debug, each harness for 1 s from
 # its seed corpus (and its regression inputs), so a harness that stops building or crashes fails.
 # `swift build --build-tests` also builds the test programs (Tests/Programs: routelog-crash-app,
 # routelog-lmdb-crashtest) beside the tests, where the Swift and the Python tests start them; the
@@ -111,7 +111,7 @@ test: setup
 	/usr/bin/python3 $(TOOLS)/Tests/Progress/progress_test.py "$(TOOLS_BIN)"
 	/usr/bin/python3 $(TOOLS)/Tests/Repro/repro_test.py "$(TOOLS_BIN)"
 	/usr/bin/python3 $(TOOLS)/Tests/Install/install_test.py
-	FUZZ_CONFIG=debug Tools/Fuzz/run.sh 3
+	FUZZ_CONFIG=debug Tools/Fuzz/run.sh 1
 
 # libFuzzer on every parser, FUZZ_SECONDS per harness: the package Tools/Fuzz, whose harnesses use the
 # library's and the tools' real modules, built in release with -sanitize=fuzzer,address. The fuzzer
