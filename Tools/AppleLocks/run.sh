@@ -150,12 +150,7 @@ sample() { # PID of the run
 # their tags): a tagged suite by its name, a tagged test in an untagged suite by its own.
 "$xctest" --testing-library swift-testing --list-tests --event-stream-version 1 --event-stream-output-path "$work/tests.jsonl" >/dev/null ||
   die "$(rel "$xctest") could not list its tests"
-filter=$(/usr/bin/python3 - "$work/tests.jsonl" <<'EOF'
-import json, re, sys
-ids = [r["payload"]["id"] for r in map(json.loads, open(sys.argv[1])) if r["kind"] == "test" and ".appleLocks" in r["payload"].get("_tags", [])]
-if ids: print(len(ids), "^(" + "|".join(re.escape(re.sub(r"/[^/]*:[0-9]+:[0-9]+$", "", i)) for i in sorted(ids)) + ")(/|$)")
-EOF
-)
+filter=$(/usr/bin/python3 "$root/Tools/AppleLocks/tagged.py" "$work/tests.jsonl")
 [[ -n $filter ]] || fail "no test of $(rel "$xctest") carries the tag appleLocks"
 count=${filter%% *} filter=${filter#* }
 say "swift test --skip-build --package-path $package: the $count suites and tests tagged appleLocks (timeout ${limit}s; LD_LIBRARY_PATH and PATH: $(rel "$libdir"), ROUTELOG_EXPECT_LMDB_LOCKS=posix-sem)"
