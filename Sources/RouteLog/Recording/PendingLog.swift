@@ -55,7 +55,7 @@ final class PendingLog: JournalingEventLog, @unchecked Sendable {
                 let log = try opened?.log ?? open()
                 opened = (log, nil)
                 let session: SessionID
-                if let early = log as? any EarlyJournalingEventLog {
+                if let early = log.journaling?.earlyJournaling {
                     // The same session as the early journal's, so that journal and store agree.
                     session = try early.createSession(withID: placeholder).id
                     if let journal {
@@ -163,11 +163,11 @@ extension PendingLog: ScreenRecordingEventLog {
     /// To the store once it opened, when it keeps screen records (else they are dropped).
     func appendScreenRecords(_ records: [ScreenRecord], to session: SessionID) throws {
         let (log, real) = try map(session)
-        try (log as? any ScreenRecordingEventLog)?.appendScreenRecords(records, to: real)
+        try log.screenRecording?.appendScreenRecords(records, to: real)
     }
 
     func readScreenRecords(_ session: SessionID, _ body: (ScreenRecord) throws -> Bool) throws {
         let (log, real) = try map(session)
-        try (log as? any ScreenRecordingEventLog)?.readScreenRecords(real, body)
+        try log.screenRecording?.readScreenRecords(real, body)
     }
 }

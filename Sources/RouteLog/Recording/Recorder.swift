@@ -121,7 +121,7 @@ final class Recorder: @unchecked Sendable {
         self.journal = journal
         self.log = log
         self.journaling = log.journaling
-        self.screenLog = log as? any ScreenRecordingEventLog
+        self.screenLog = log.screenRecording
         self.session = session
         self.written = writtenSeq
         self.logger = logger

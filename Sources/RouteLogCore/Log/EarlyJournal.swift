@@ -22,3 +22,8 @@ public protocol EarlyJournalingEventLog: JournalingEventLog {
     /// journal created it).
     func createSession(withID info: SessionInfo) throws -> SessionInfo
 }
+
+extension EarlyJournalingEventLog {
+    /// The log itself.
+    public var earlyJournaling: (any EarlyJournalingEventLog)? { self }
+}

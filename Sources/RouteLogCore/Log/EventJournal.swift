@@ -63,9 +63,15 @@ public protocol JournalingEventLog: EventLog {
     /// `session` now: `Navigator.restoringLatest` never resumes such a session, so that a second
     /// window of an app gets a session of its own.
     func isBeingWritten(_ session: SessionID) -> Bool
+    /// The log's early journals, when it keeps them (``EarlyJournalingEventLog``): `nil` by
+    /// default; such a log is its own.
+    var earlyJournaling: (any EarlyJournalingEventLog)? { get }
 }
 
 extension JournalingEventLog {
     /// The log itself.
     public var journaling: (any JournalingEventLog)? { self }
+
+    /// `nil`: the log keeps no early journals.
+    public var earlyJournaling: (any EarlyJournalingEventLog)? { nil }
 }

@@ -52,11 +52,17 @@ public protocol EventLog: AnyObject, Sendable {
     /// conforms to ``EventLog`` alone overrides the property (its superclass declares it) and
     /// returns itself.
     var journaling: (any JournalingEventLog)? { get }
+    /// The log's screen records, when it keeps them (``ScreenRecordingEventLog``): `nil` by
+    /// default; such a log is its own. Asked once, as ``journaling`` is.
+    @_spi(Tools) var screenRecording: (any ScreenRecordingEventLog)? { get }
 }
 
 extension EventLog {
     /// `nil`: the log keeps no journals and records no runs.
     public var journaling: (any JournalingEventLog)? { nil }
+
+    /// `nil`: the log keeps no screen records.
+    @_spi(Tools) public var screenRecording: (any ScreenRecordingEventLog)? { nil }
 
     /// Appends one event.
     @discardableResult

@@ -204,6 +204,9 @@ public struct ScreenRecord: Hashable, Sendable, CustomStringConvertible {
 }
 
 @_spi(Tools) extension ScreenRecordingEventLog {
+    /// The log itself.
+    public var screenRecording: (any ScreenRecordingEventLog)? { self }
+
     /// Counts them by reading them all; a store answers from its keys.
     public func screenRecordCount(_ session: SessionID) throws -> Int {
         var n = 0
