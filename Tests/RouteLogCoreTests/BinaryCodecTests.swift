@@ -143,6 +143,8 @@ enum BinarySamples {
         check(RejectionReason.allCases, \.wireCode, RejectionReason.init(wireCode:), [0, 3, 11, 13, 12, 1, 7, 8, 2, 4, 5, 6, 10, 9, 14])
         let outcomes: [Outcome] = [.applied(.changed), .applied(.updatedInPlace)] + RejectionReason.allCases.map(Outcome.rejected)
         check(outcomes, \.wireCode, Outcome.init(wireCode:), [0, 1] + RejectionReason.allCases.map { 2 + $0.wireCode })
+        check(Divergence.Kind.allCases, \.wireCode, Divergence.Kind.init(wireCode:), [0, 1, 2, 3])
+        check(Divergence.Cause.allCases, \.wireCode, Divergence.Cause.init(wireCode:), [1, 2, 3])
     }
 
     @Test func outcomesAndDigests() throws {

@@ -225,45 +225,14 @@ public struct ScreenRecord: Hashable, Sendable, CustomStringConvertible {
 // MARK: Binary form
 
 /// The code tables of screen records (BinaryFormat.md): the numbers never change meaning.
-extension Divergence.Kind {
-    var wireCode: UInt8 {
-        switch self {
-        case .notOnScreen: 0
-        case .stillOnScreen: 1
-        case .unknownScreen: 2
-        case .depthMismatch: 3
-        }
-    }
-
-    init?(wireCode: UInt8) {
-        switch wireCode {
-        case 0: self = .notOnScreen
-        case 1: self = .stillOnScreen
-        case 2: self = .unknownScreen
-        case 3: self = .depthMismatch
-        default: return nil
-        }
-    }
+@_spi(Tools) extension Divergence.Kind: WireCoded {
+    public static let wireTable: [Self] = [.notOnScreen, .stillOnScreen, .unknownScreen, .depthMismatch]
 }
 
-extension Divergence.Cause {
-    /// 1...3; 0 is "no cause" in a record.
-    var wireCode: UInt8 {
-        switch self {
-        case .presentedWhileDismissing: 1
-        case .pathWriteDuringTabSwitch: 2
-        case .removedWithoutWrite: 3
-        }
-    }
-
-    init?(wireCode: UInt8) {
-        switch wireCode {
-        case 1: self = .presentedWhileDismissing
-        case 2: self = .pathWriteDuringTabSwitch
-        case 3: self = .removedWithoutWrite
-        default: return nil
-        }
-    }
+/// 1...3; 0 is "no cause" in a record.
+@_spi(Tools) extension Divergence.Cause: WireCoded {
+    public static let wireTable: [Self] = [.presentedWhileDismissing, .pathWriteDuringTabSwitch, .removedWithoutWrite]
+    public static var wireCodeBase: UInt8 { 1 }
 }
 
 @_spi(Tools) extension BinaryWriter {
