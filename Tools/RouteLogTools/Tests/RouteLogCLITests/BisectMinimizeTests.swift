@@ -3,10 +3,8 @@ import Foundation
 import Testing
 
 /// `bisect` and `minimize` against answers computed here by a plain linear scan, run in-process.
-struct BisectMinimizeTests: InProcessSuite {
+struct BisectMinimizeTests: UpsellSuite {
     let dir: TempDir
-
-    init() throws { dir = try .withUpsell() }
 
     /// The first seq whose state (after the event) satisfies `p`, by a linear fold.
     func firstSeq(_ events: [RecordedEvent], _ p: (NavigationState, Outcome) -> Bool) -> Int? {

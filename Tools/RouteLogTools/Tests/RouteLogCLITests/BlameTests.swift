@@ -23,10 +23,11 @@ struct BlameTests: InProcessSuite {
         RecordedEvent(.selectTab("cart"), meta: Sessions.at(900, .user)),                                                    // 11
     ]
 
-    init() throws {
-        dir = try .withUpsell()
+    static func directory() throws -> TempDir {
+        let dir = try TempDir.withUpsell()
         try dir.writeSession("shop.json", Self.shop, label: "shop")
         try dir.writeSession("empty.json", [], label: "empty")
+        return dir
     }
 
     @Test func blameText() async throws {

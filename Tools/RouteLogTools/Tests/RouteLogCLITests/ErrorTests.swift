@@ -8,10 +8,7 @@ import Testing
 struct ErrorTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws {
-        dir = try .withUpsell()
-        try dir.writeSession("empty.json", [], label: "empty")
-    }
+    static func directory() throws -> TempDir { try .withUpsell(adding: "empty.json", [], label: "empty") }
 
     @Test func seqOutOfRange() async throws {
         CLI.expectError(await run(["state", "$/upsell.json@11"]), status: 2, "seq out of range: 11 (session upsell.json has 10 events)")

@@ -5,10 +5,8 @@ import Foundation
 import Testing
 
 /// `routelog export --format events-jsonl`: one flat row per event, every column on every row.
-struct FleetExportTests: InProcessSuite {
+struct FleetExportTests: UpsellSuite {
     let dir: TempDir
-
-    init() throws { dir = try .withUpsell() }
 
     @Test func rowsOfAFileSession() async throws {
         let r = await run(["export", "--format", "events-jsonl", "$/upsell.json", "-o", "-"])

@@ -10,10 +10,6 @@ import Testing
 struct LargeSessionTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws {
-        dir = try TempDir()
-    }
-
     /// `count` generated events, with one edit in about every `editEvery` positions of a copy
     /// (a replaced, removed or inserted event) when `base` is given.
     static func session(seed: UInt64, count: Int) -> [RecordedEvent] {

@@ -6,10 +6,8 @@ import Testing
 
 /// `routelog export --format last-states`: one line per session with its last state, the corpus
 /// of RouteLogTesting's restore gate.
-struct LastStatesExportTests: InProcessSuite {
+struct LastStatesExportTests: UpsellSuite {
     let dir: TempDir
-
-    init() throws { dir = try .withUpsell() }
 
     /// A store of two sessions: one recorded by 1.0 and continued by a run of 1.1, one by 2.0
     /// without runs; with the states after seq 25 of the first, 30 and 10 of the second (the

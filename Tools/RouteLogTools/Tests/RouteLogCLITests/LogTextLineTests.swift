@@ -11,8 +11,6 @@ import Testing
 struct LogTextLineTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws { dir = try TempDir() }
-
     /// Whole `log` outputs, against the reference, for sessions of every mix, with call sites
     /// (some wider than their column), notes, times minutes and hours apart, times before the
     /// first event's and events without a time.

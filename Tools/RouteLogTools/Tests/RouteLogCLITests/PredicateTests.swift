@@ -6,10 +6,8 @@ import Testing
 
 /// The predicate language of `bisect` and `minimize`: parsing, type errors with their columns, and
 /// what each field means, checked in-process against the language and through `bisect`.
-struct PredicateTests: InProcessSuite {
+struct PredicateTests: UpsellSuite {
     let dir: TempDir
-
-    init() throws { dir = try .withUpsell() }
 
     static let syntaxErrors: [(String, Int, String)] = [
         ("", 1, "expected an expression"),

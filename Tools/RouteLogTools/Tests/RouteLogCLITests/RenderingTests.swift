@@ -7,9 +7,8 @@ import Testing
 struct RenderingTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws {
-        dir = try .withUpsell()
-        try dir.writeSession("tabs.json", [
+    static func directory() throws -> TempDir {
+        try .withUpsell(adding: "tabs.json", [
             RecordedEvent(.setTabs(["home", "search", "library"], selected: "home"), meta: Sessions.at(0)),
             RecordedEvent(.push(RouteRef(id: "episode-7")), meta: Sessions.at(500, .user)),
             RecordedEvent(.selectTab("search"), meta: Sessions.at(900, .user)),

@@ -10,8 +10,6 @@ import Testing
 struct ShortestPathBoundTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws { dir = try TempDir() }
-
     /// A store holding one session of `events` recorded by one run; returns its id and the state
     /// after its last event. The store is closed when it returns.
     func store(_ events: [Event]) throws -> (path: String, id: String, state: NavigationState) {

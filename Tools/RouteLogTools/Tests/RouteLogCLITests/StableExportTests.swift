@@ -35,8 +35,8 @@ struct StableExportTests: InProcessSuite {
         return events.enumerated().map { i, e in RecordedEvent(e, meta: Sessions.at(Int64(i) * 250)) }
     }()
 
-    init() throws {
-        dir = try TempDir()
+    static func directory() throws -> TempDir {
+        let dir = try TempDir()
         try dir.writeSession("leaky.json", Self.leaky, label: "leaky")
         // The same steps recorded twice: other times, another session.
         try dir.writeSession("run1.json", Sessions.upsell, label: "upsell")
@@ -45,6 +45,7 @@ struct StableExportTests: InProcessSuite {
             e.meta.timestamp += 86_400_000 + 17
             return e
         }, label: "upsell")
+        return dir
     }
 
     /// The state with every id and payload blanked: what "the same shape" compares.

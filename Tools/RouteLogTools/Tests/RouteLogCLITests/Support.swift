@@ -177,11 +177,28 @@ extension String {
 /// A suite whose tests run `routelog` in-process on the files in its own directory.
 protocol InProcessSuite {
     var dir: TempDir { get }
+    /// The suite over `dir` (a suite's memberwise initializer).
+    init(dir: TempDir)
+    /// The directory each test of the suite starts in, made again for each test: an empty one
+    /// unless the suite says otherwise.
+    static func directory() throws -> TempDir
 }
 
 extension InProcessSuite {
+    /// A suite over a new ``directory()``: Swift Testing makes one for each test.
+    init() throws { self.init(dir: try Self.directory()) }
+
+    static func directory() throws -> TempDir { try TempDir() }
+
     /// Runs `routelog args…` in-process; `$/NAME` names `NAME` in ``dir``.
     func run(_ args: [String]) async -> CLIResult { await InProcess.run(args, in: dir) }
+}
+
+/// A suite whose tests start in a directory holding `upsell.json` (``TempDir/withUpsell()``).
+protocol UpsellSuite: InProcessSuite {}
+
+extension UpsellSuite {
+    static func directory() throws -> TempDir { try .withUpsell() }
 }
 
 extension TempDir {
@@ -189,6 +206,13 @@ extension TempDir {
     static func withUpsell() throws -> TempDir {
         let dir = try TempDir()
         try dir.writeSession("upsell.json", Sessions.upsell, label: "upsell")
+        return dir
+    }
+
+    /// A new directory holding `upsell.json` and `name`, `events` labelled `label`.
+    static func withUpsell(adding name: String, _ events: [RecordedEvent], label: String) throws -> TempDir {
+        let dir = try withUpsell()
+        try dir.writeSession(name, events, label: label)
         return dir
     }
 

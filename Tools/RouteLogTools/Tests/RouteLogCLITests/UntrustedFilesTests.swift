@@ -9,8 +9,6 @@ import Testing
 struct UntrustedFilesTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws { dir = try TempDir() }
-
     @Test func aFailedExportKeepsTheFileItWasToReplace() async throws {
         let path = dir.path("st")
         do {

@@ -11,8 +11,6 @@ import Testing
 struct UntrustedTextTests: InProcessSuite {
     let dir: TempDir
 
-    init() throws { dir = try TempDir() }
-
     /// Text meant to end a comment or a string and start code, in each way Swift or an editor may
     /// end a line: `\n`, `\r`, `\r\n`, U+2028, U+0085; and `*/`, `"""` and `\(` for block
     /// comments and literals.
