@@ -177,7 +177,33 @@ extension PageAssets {
         screens: D.screens || null,
         live: D.live || null,
         eventText: function (n) { return n > base && n <= last() ? ev(n)[2] : ''; },
-        eventNote: function (n) { return n > base && n <= last() ? ev(n)[9] : null; }
+        eventNote: function (n) { return n > base && n <= last() ? ev(n)[9] : null; },
+        // For both lanes: the bar of `list` (bar numbers in order of start) under `seq`, the
+        // latest-started one whose span, startOf(b) to endOf(b), covers it with `slack` seqs
+        // either side; -1 for none.
+        barUnder: function (list, startOf, endOf, seq, slack) {
+          if (!list) return -1;
+          var lo = 0, hi = list.length;
+          while (lo < hi) { var mid = (lo + hi) >> 1; if (startOf(list[mid]) <= seq + slack) lo = mid + 1; else hi = mid; }
+          for (var k = lo - 1, scanned = 0; k >= 0 && scanned < 5000; k--, scanned++) {
+            var b = list[k]; if (endOf(b) > seq - slack) return b;
+          }
+          return -1;
+        },
+        // For both lanes: the canvas's 2D context, the canvas sized w × h and cleared, in the
+        // lanes' font.
+        clearedCanvas: function (canvas, w, h) {
+          if (canvas.width !== w) canvas.width = w;
+          if (canvas.height !== h) canvas.height = h;
+          var g = canvas.getContext('2d');
+          g.clearRect(0, 0, w, h);
+          g.font = '10px ui-monospace, Menlo, monospace'; g.textBaseline = 'middle';
+          return g;
+        },
+        // For both lanes: the selected bar's outline, x1 to x2 in the row of height `row` at y.
+        outline: function (g, x1, x2, y, row) {
+          g.strokeStyle = '#ffb020'; g.lineWidth = 2; g.strokeRect(x1 - 1, y + 1, Math.max(2, x2 - x1 + 2), row - 2);
+        }
       };
 
     """#

@@ -248,11 +248,7 @@ extension ScreenLane {
         pending = false;
         if (panel.hidden) return;
         var t0 = performance.now(), w = canvas.clientWidth || 800, h = height, top = wrap.scrollTop;
-        if (canvas.width !== w) canvas.width = w;
-        if (canvas.height !== h) canvas.height = h;
-        var g = canvas.getContext('2d');
-        g.clearRect(0, 0, w, h);
-        g.font = '10px ui-monospace, Menlo, monospace'; g.textBaseline = 'middle';
+        var g = R.clearedCanvas(canvas, w, h);
         g.fillStyle = '#6b7085';
         if (marks.length) g.fillText('divergences', 2, MARKS / 2);
         var first = Math.max(0, Math.floor(top / ROW)), last = Math.min(n - 1, Math.floor((top + h - MARKS) / ROW));
@@ -282,23 +278,17 @@ extension ScreenLane {
         }
         if (selected && selected.bar !== undefined) {
           var sb = selected.bar, sy = MARKS + bars[5 * sb] * ROW - top;
-          var sx1 = Math.floor(xOf(bars[5 * sb + 1], w)), sx2 = Math.ceil(xOf(endOf(sb), w));
-          g.strokeStyle = '#ffb020'; g.lineWidth = 2; g.strokeRect(sx1 - 1, sy + 1, Math.max(2, sx2 - sx1 + 2), ROW - 2);
+          R.outline(g, Math.floor(xOf(bars[5 * sb + 1], w)), Math.ceil(xOf(endOf(sb), w)), sy, ROW);
         }
         g.fillStyle = '#3d6df2'; g.fillRect(Math.round(xOf(cursor, w)), 0, 1, h);
         api.drawMs = performance.now() - t0; api.draws++;
       }
       function redraw() { if (!pending) { pending = true; requestAnimationFrame(draw); } }
       // The bar of `row` under `seq`: the latest-started one that covers it (a pixel's worth of slack).
-      function barAt(row, seq, slack) {
-        var list = byRow[row]; if (!list) return -1;
-        var lo = 0, hi = list.length;
-        while (lo < hi) { var mid = (lo + hi) >> 1; if (bars[5 * list[mid] + 1] <= seq + slack) lo = mid + 1; else hi = mid; }
-        for (var k = lo - 1, scanned = 0; k >= 0 && scanned < 5000; k--, scanned++) {
-          var b = list[k]; if (Math.max(endOf(b), bars[5 * b + 1] + 1) > seq - slack) return b;
-        }
-        return -1;
-      }
+      function startOf(b) { return bars[5 * b + 1]; }
+      // A bar is at least one seq long: a screen that came and went at one seq still has one.
+      function spanEnd(b) { return Math.max(endOf(b), bars[5 * b + 1] + 1); }
+      function barAt(row, seq, slack) { return R.barUnder(byRow[row], startOf, spanEnd, seq, slack); }
       function markAt(x, w) {
         var best = -1, bestD = 6;
         for (var m = 0; m < marks.length; m++) {

@@ -116,11 +116,7 @@ extension TimelineLanes {
       function draw() {
         pending = false;
         var t0 = performance.now(), w = canvas.clientWidth || 800, h = height, top = wrap.scrollTop;
-        if (canvas.width !== w) canvas.width = w;
-        if (canvas.height !== h) canvas.height = h;
-        var g = canvas.getContext('2d');
-        g.clearRect(0, 0, w, h);
-        g.font = '10px ui-monospace, Menlo, monospace'; g.textBaseline = 'middle';
+        var g = R.clearedCanvas(canvas, w, h);
         g.fillStyle = '#d93a3a';
         var lastX = -1, rej = L.rejected;
         for (var r = 0; r < rej.length; r++) {
@@ -141,23 +137,15 @@ extension TimelineLanes {
         }
         if (selected >= 0) {
           var sl = bars[4 * selected], sy = MARKS + sl * ROW - top;
-          var sx1 = Math.floor(xOf(bars[4 * selected + 1], w)), sx2 = Math.ceil(xOf(endOf(selected), w));
-          g.strokeStyle = '#ffb020'; g.lineWidth = 2; g.strokeRect(sx1 - 1, sy + 1, Math.max(2, sx2 - sx1 + 2), ROW - 2);
+          R.outline(g, Math.floor(xOf(bars[4 * selected + 1], w)), Math.ceil(xOf(endOf(selected), w)), sy, ROW);
         }
         g.fillStyle = '#3d6df2'; g.fillRect(Math.round(xOf(cursor, w)), 0, 1, h);
         api.drawMs = performance.now() - t0; api.draws++;
       }
       function redraw() { if (!pending) { pending = true; requestAnimationFrame(draw); } }
       // The bar of `lane` under `seq`: the latest-started one that covers it (a pixel's worth of slack).
-      function barAt(lane, seq, slack) {
-        var list = byLane[lane]; if (!list) return -1;
-        var lo = 0, hi = list.length;
-        while (lo < hi) { var mid = (lo + hi) >> 1; if (bars[4 * list[mid] + 1] <= seq + slack) lo = mid + 1; else hi = mid; }
-        for (var k = lo - 1, scanned = 0; k >= 0 && scanned < 5000; k--, scanned++) {
-          var b = list[k]; if (endOf(b) > seq - slack) return b;
-        }
-        return -1;
-      }
+      function startOf(b) { return bars[4 * b + 1]; }
+      function barAt(lane, seq, slack) { return R.barUnder(byLane[lane], startOf, endOf, seq, slack); }
       function describe(b) {
         var start = bars[4 * b + 1], end = bars[4 * b + 2];
         var s = start <= R.first ? 'there at seq ' + start + ', where this page starts' : 'put here by seq ' + start + ' (' + R.eventText(start) + ')';
