@@ -64,7 +64,9 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored let recorder: Recorder
     /// Whether the navigator is suspended (see ``suspend()``): it holds no file and no lock.
     @ObservationIgnored public internal(set) var isSuspended = false
-    @ObservationIgnored private(set) var history: History
+    /// Not checked for exclusive access at run time (nor are `spare` and `tracedTop`): the
+    /// navigator's own, on the main actor, and no access to them overlaps another.
+    @ObservationIgnored @exclusivity(unchecked) private(set) var history: History
     @ObservationIgnored let routeCache = RouteCache<Route>()
     /// `Route`'s name, stored with every route the navigator records.
     @ObservationIgnored private let routeTypeName = String(describing: Route.self)
@@ -74,14 +76,14 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored private let headPath: KeyPath<Navigator, NavigatorHead>
     /// An empty state held aside, swapped in while a call applies its event to the live state
     /// in place (so the live state's buffers are not copied).
-    @ObservationIgnored private var spare = NavigationState()
+    @ObservationIgnored @exclusivity(unchecked) private var spare = NavigationState()
     /// The breadcrumb observers (see ``onNavigation(_:)``); `nil` when there are none, so a call
     /// without them pays one `nil` check.
     @ObservationIgnored var breadcrumbObservers: BreadcrumbObservers?
     /// The top screen's route id after the last traced call, and its seq: the next call's `from`
     /// while the seq is still the head (only calls change the live state), so a traced call reads
     /// the top screen once.
-    @ObservationIgnored private var tracedTop: (seq: UInt64, routeID: String?) = (.max, nil)
+    @ObservationIgnored @exclusivity(unchecked) private var tracedTop: (seq: UInt64, routeID: String?) = (.max, nil)
     /// What is on screen beside the state (see ``screenAppeared(_:)``); `nil` until a screen
     /// reports itself, so a call without screen reports pays one `nil` check.
     @ObservationIgnored var screens: ScreenTracker?

@@ -11,13 +11,14 @@
 /// neither a call nor a read looks up the metadata of a type generic over `Route` (the navigator's
 /// code is not specialized for the app's route type, so every generic struct or array it touches
 /// costs a run-time lookup). The references' array is not generic; a slot's route is initialized
-/// exactly when its reference is set.
+/// exactly when its reference is set. It belongs to one navigator, on the main actor, and no
+/// access to it overlaps another: its properties are not checked for exclusive access at run time.
 final class RouteCache<Route> {
     static var capacity: Int { 1_024 }
-    private var refs: [RouteRef?]
+    @exclusivity(unchecked) private var refs: [RouteRef?]
     private let routes: UnsafeMutablePointer<Route>
     /// The slots in use.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
 
     init() {
         refs = Array(repeating: nil, count: Self.capacity)

@@ -147,13 +147,16 @@ enum CanonicalEncoder {
     }
 
     /// One object or array under construction (or a value that has not encoded anything yet).
+    ///
+    /// Its properties are not checked for exclusive access at run time (`@exclusivity(unchecked)`):
+    /// a node belongs to one encoding, on one thread, and no access to it overlaps another.
     final class Node {
         enum Kind { case empty, scalar, object, array }
-        var kind = Kind.empty
-        var scalar = Value.null
+        @exclusivity(unchecked) var kind = Kind.empty
+        @exclusivity(unchecked) var scalar = Value.null
         /// Keys in the order they were encoded; a key encoded twice keeps its last value.
-        var pairs: [(key: String, value: Value)] = []
-        var items: [Value] = []
+        @exclusivity(unchecked) var pairs: [(key: String, value: Value)] = []
+        @exclusivity(unchecked) var items: [Value] = []
 
         func write(to out: inout [UInt8]) {
             switch kind {
