@@ -311,7 +311,7 @@ public final class Navigator<Route: Routable> {
     /// and notifies observers through key paths made once, once a call. The event is applied to
     /// the live state in place (a rejected event leaves a state unchanged, so nothing is copied
     /// first); observers of the state hear of it only when the event applied, and then the head
-    /// changes in the same mutation (its readers observe the state too: see ``head``).
+    /// changes in the same mutation (its readers observe the state too: see `head`).
     func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
         let seq = _head.seq + 1
         // The top screen before the call, read only for breadcrumb observers and signposts.
