@@ -407,8 +407,9 @@ func navigatorFiguresOnMain(_ o: Options) throws -> [Figure] {
                    + "before the burst; the largest backlog \(burst.backlog) events, \(burst.held) of them in memory; \(Summary.format(burst.seconds)) s" + scaledNote),
         Figure(name: "navigator-memory-distinct-1M", value: distinct.grownMB, unit: "MB", target: .valueAtMost(8), count: bigN,
                note: "a new process: RssAnon after \(bigN) calls with a distinct payload on every route (the recorder then caught up, as flush() "
-                   + "waits for it) minus before the first call, a new navigator on a new store; after the first 100,000 calls "
-                   + "\(Summary.format(distinct.firstMB)) MB, then \(Summary.format(distinct.bytesPerCallAfter)) bytes a call to the end; "
+                   + "waits for it) minus before the first call, a new navigator on a new store; after each 100,000 calls (the recorder caught "
+                   + "up, not timed) " + distinct.samplesMB.map { Summary.format($0) }.joined(separator: ", ") + " MB, "
+                   + "\(Summary.format(distinct.bytesPerCall(after: min(bigN, 100_000), of: bigN))) bytes a call after the first 100,000; "
                    + "history \(distinct.historyEvents) events, \(distinct.checkpoints) checkpoints, \(distinct.cachedRoutes) cached routes, "
                    + "at most \(distinct.heldEvents) unwritten events held in memory" + scaledNote),
         Figure(name: "navigator-burst-max-1M", value: burst.calls.slowest, unit: "µs", target: .valueAtMost(1_000), count: bigN,
@@ -459,37 +460,42 @@ final class WithoutJournal: EventLog, @unchecked Sendable {
 struct DistinctPayloadMemory {
     /// RssAnon after every call was written, minus before the first call, in MB.
     var grownMB: Double
-    /// The same after the first 100,000 calls (the history window and the route cache full).
-    var firstMB: Double
-    /// RssAnon added per call from then to the end.
-    var bytesPerCallAfter: Double
+    /// The same after each 100,000 calls (the first: the history window and the route cache full).
+    var samplesMB: [Double]
     /// The navigator's history events, checkpoints and cached routes at the end, and the most
     /// unwritten events it held in memory.
     var historyEvents: Int, checkpoints: Int, cachedRoutes: Int, heldEvents: Int
 
+    /// RssAnon added per call from the first sample to the end.
+    func bytesPerCall(after first: Int, of count: Int) -> Double {
+        guard let s = samplesMB.first, count > first else { return 0 }
+        return (grownMB - s) * 1e6 / Double(count - first)
+    }
+
     /// The child process: `count` calls of ``DistinctMix`` on a new navigator on a new store at
-    /// `path`, the recorder caught up after the first 100,000 and at the end (as `flush()` waits
-    /// for it; not timed); prints RssAnon before the first call, then, and at the end.
+    /// `path`, the recorder caught up after each 100,000 and at the end (as `flush()` waits for it;
+    /// not timed); prints RssAnon before the first call, at the end, and after each 100,000.
     @MainActor
     static func child(store path: String, count: Int) throws {
         let store = try LMDBEventLog.open(at: path)
         let nav = try Navigator<BenchRoute>(log: store)
         let before = Measure.rssAnonBytes() ?? 0
-        let first = min(count, 100_000)
-        var held = 0, atFirst = 0
+        var held = 0
+        var samples: [Int] = []
         for i in 0..<count {
             DistinctMix.call(nav, i)
             if i % 10_000 == 9_999 { held = max(held, nav.memoryFootprint.heldEvents) }
-            if i == first - 1 {
+            if i % 100_000 == 99_999 && i < count - 1 {
                 try waitForRecorder(nav)
-                atFirst = Measure.rssAnonBytes() ?? 0
+                samples.append(Measure.rssAnonBytes() ?? 0)
             }
         }
         try waitForRecorder(nav)
         let after = Measure.rssAnonBytes() ?? 0
         try require(try store.session(nav.session).eventCount == nav.headSeq, "the store holds fewer events than the navigator made")
         let f = nav.memoryFootprint
-        print("distinct-memory \(before) \(atFirst) \(after) \(f.historyEvents) \(f.historyCheckpoints) \(f.cachedRoutes) \(held)")
+        print("distinct-memory \(before) \(after) \(f.historyEvents) \(f.historyCheckpoints) \(f.cachedRoutes) \(held) "
+            + samples.map(String.init).joined(separator: " "))
     }
 
     /// Runs ``child(store:count:)`` in a new process.
@@ -505,13 +511,11 @@ struct DistinctPayloadMemory {
         p.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         let v = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).dropFirst().compactMap { Int($0) }
-        guard p.terminationStatus == 0, text.hasPrefix("distinct-memory "), v.count == 7 else {
+        guard p.terminationStatus == 0, text.hasPrefix("distinct-memory "), v.count >= 6 else {
             throw BenchError("navigator-memory-distinct child failed (status \(p.terminationStatus)): \(text)")
         }
-        let first = min(count, 100_000)
-        return DistinctPayloadMemory(grownMB: Double(v[2] - v[0]) / 1e6, firstMB: Double(v[1] - v[0]) / 1e6,
-                                     bytesPerCallAfter: count > first ? Double(v[2] - v[1]) / Double(count - first) : 0,
-                                     historyEvents: v[3], checkpoints: v[4], cachedRoutes: v[5], heldEvents: v[6])
+        return DistinctPayloadMemory(grownMB: Double(v[1] - v[0]) / 1e6, samplesMB: v[6...].map { Double($0 - v[0]) / 1e6 },
+                                     historyEvents: v[2], checkpoints: v[3], cachedRoutes: v[4], heldEvents: v[5])
     }
 }
 
