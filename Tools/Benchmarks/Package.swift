@@ -37,7 +37,7 @@ let package = Package(
         // A one-workload driver for profilers (callgrind, perf).
         .executableTarget(
             name: "routelog-profile",
-            dependencies: ["RouteLogBenchSupport"] + routeLog("RouteLogCore", "RouteLogLMDB")
+            dependencies: ["RouteLogBenchSupport"] + routeLog("RouteLogCore", "RouteLogLMDB", "RouteLog")
         ),
         .executableTarget(
             name: "RouteLogBenchmarks",

@@ -32,13 +32,21 @@ public final class Navigator<Route: Routable> {
     var past: (seq: UInt64, state: NavigationState)?
 
     /// The head's seq and the last call's result, observed as one property: every recorded
-    /// call changes both, so a call notifies their observers once (a refused call changes only
-    /// the result, and observers of ``headSeq`` hear of it too).
+    /// call changes both (a refused call changes only the result, and observers of ``headSeq``
+    /// hear of it too). Their readers observe the live state as well: a call whose event applied
+    /// changes the state and the head in one mutation, notified once, through the state; a
+    /// rejected or refused call notifies only the head's observers.
     var head: NavigatorHead
     /// The seq of the last event of the session (the live head).
-    public var headSeq: UInt64 { head.seq }
+    public var headSeq: UInt64 {
+        access(keyPath: livePath)
+        return head.seq
+    }
     /// The result of the last call.
-    public var lastResult: CallResult? { head.result }
+    public var lastResult: CallResult? {
+        access(keyPath: livePath)
+        return head.result
+    }
     /// Set when writing to the log failed; `nil` again once recording resumed.
     /// Navigation keeps working in memory meanwhile.
     public internal(set) var recordingError: RecordingError?
@@ -56,8 +64,10 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored let recorder: Recorder
     /// Whether the navigator is suspended (see ``suspend()``): it holds no file and no lock.
     @ObservationIgnored public internal(set) var isSuspended = false
-    @ObservationIgnored private(set) var history: History
-    @ObservationIgnored var routeCache = RouteCache<Route>()
+    /// Not checked for exclusive access at run time (nor are `spare` and `tracedTop`): the
+    /// navigator's own, on the main actor, and no access to them overlaps another.
+    @ObservationIgnored @exclusivity(unchecked) private(set) var history: History
+    @ObservationIgnored let routeCache = RouteCache<Route>()
     /// `Route`'s name, stored with every route the navigator records.
     @ObservationIgnored private let routeTypeName = String(describing: Route.self)
     /// The key paths a call notifies observers of, made once: a key path into a generic class is
@@ -66,14 +76,14 @@ public final class Navigator<Route: Routable> {
     @ObservationIgnored private let headPath: KeyPath<Navigator, NavigatorHead>
     /// An empty state held aside, swapped in while a call applies its event to the live state
     /// in place (so the live state's buffers are not copied).
-    @ObservationIgnored private var spare = NavigationState()
+    @ObservationIgnored @exclusivity(unchecked) private var spare = NavigationState()
     /// The breadcrumb observers (see ``onNavigation(_:)``); `nil` when there are none, so a call
     /// without them pays one `nil` check.
     @ObservationIgnored var breadcrumbObservers: BreadcrumbObservers?
     /// The top screen's route id after the last traced call, and its seq: the next call's `from`
     /// while the seq is still the head (only calls change the live state), so a traced call reads
     /// the top screen once.
-    @ObservationIgnored private var tracedTop: (seq: UInt64, routeID: String?) = (.max, nil)
+    @ObservationIgnored @exclusivity(unchecked) private var tracedTop: (seq: UInt64, routeID: String?) = (.max, nil)
     /// What is on screen beside the state (see ``screenAppeared(_:)``); `nil` until a screen
     /// reports itself, so a call without screen reports pays one `nil` check.
     @ObservationIgnored var screens: ScreenTracker?
@@ -298,9 +308,10 @@ public final class Navigator<Route: Routable> {
     /// Applies and records an event (the navigator is live).
     ///
     /// The hot path of every call: it reads and writes the observed properties' storage directly
-    /// and notifies observers through key paths made once. The event is applied to the live
-    /// state in place (a rejected event leaves a state unchanged, so nothing is copied first);
-    /// observers of the state hear of it only when the event applied.
+    /// and notifies observers through key paths made once, once a call. The event is applied to
+    /// the live state in place (a rejected event leaves a state unchanged, so nothing is copied
+    /// first); observers of the state hear of it only when the event applied, and then the head
+    /// changes in the same mutation (its readers observe the state too: see `head`).
     func record(_ event: Event, origin: Origin, note: String?, callSite: CallSite?) -> CallResult {
         let seq = _head.seq + 1
         // The top screen before the call, read only for breadcrumb observers and signposts.
@@ -309,8 +320,12 @@ public final class Navigator<Route: Routable> {
         var next = spare
         swap(&next, &_live)
         let outcome = next.apply(event, seq: seq)
+        let result = CallResult.recorded(seq: seq, outcome: outcome)
         if outcome.isApplied {
-            withMutation(keyPath: livePath) { swap(&next, &_live) }
+            withMutation(keyPath: livePath) {
+                swap(&next, &_live)
+                _head = NavigatorHead(seq: seq, result: result)
+            }
         } else {
             swap(&next, &_live)
         }
@@ -324,11 +339,10 @@ public final class Navigator<Route: Routable> {
         // queued for the log.
         recorder.record(recorded, seq: seq, digest: digest)
         if !outcome.isApplied {
-            let site = callSite.map { " at \($0.file):\($0.line)" } ?? ""
-            logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome)\(site)")
+            // The message (and the call site's text) is made only when debug messages are logged.
+            logger.debug("navigation call rejected: \(event.kind.rawValue) #\(seq) \(outcome)\(callSite.map { " at \($0.file):\($0.line)" } ?? "")")
+            withMutation(keyPath: headPath) { _head = NavigatorHead(seq: seq, result: result) }
         }
-        let result = CallResult.recorded(seq: seq, outcome: outcome)
-        withMutation(keyPath: headPath) { _head = NavigatorHead(seq: seq, result: result) }
         if let screens { screensAfterCall(screens, state: outcome.isApplied ? _live : nil, seq: seq, now: meta.timestamp) }
         if traced {
             let to = outcome.isApplied ? _live.topScreenRouteID : from

@@ -128,11 +128,17 @@ enum CanonicalEncoder {
         /// A string without characters to escape is copied as is; others go through the canonical
         /// writer's escaping.
         static func writeString(_ s: String, to out: inout [UInt8]) {
-            if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            // Scanned and copied through the string's contiguous UTF-8 (a native string's own
+            // buffer): one pass and a memcpy, not the generic UTF8View iteration.
+            var s = s
+            let copied = s.withUTF8 { u -> Bool in
+                for b in u where b < 0x20 || b == 0x22 || b == 0x5C { return false }
                 out.append(UInt8(ascii: "\""))
-                out.append(contentsOf: s.utf8)
+                out.append(contentsOf: u)
                 out.append(UInt8(ascii: "\""))
-            } else {
+                return true
+            }
+            if !copied {
                 var text = ""
                 JSONValue.writeString(s, to: &text)
                 out.append(contentsOf: text.utf8)
@@ -141,13 +147,16 @@ enum CanonicalEncoder {
     }
 
     /// One object or array under construction (or a value that has not encoded anything yet).
+    ///
+    /// Its properties are not checked for exclusive access at run time (`@exclusivity(unchecked)`):
+    /// a node belongs to one encoding, on one thread, and no access to it overlaps another.
     final class Node {
         enum Kind { case empty, scalar, object, array }
-        var kind = Kind.empty
-        var scalar = Value.null
+        @exclusivity(unchecked) var kind = Kind.empty
+        @exclusivity(unchecked) var scalar = Value.null
         /// Keys in the order they were encoded; a key encoded twice keeps its last value.
-        var pairs: [(key: String, value: Value)] = []
-        var items: [Value] = []
+        @exclusivity(unchecked) var pairs: [(key: String, value: Value)] = []
+        @exclusivity(unchecked) var items: [Value] = []
 
         func write(to out: inout [UInt8]) {
             switch kind {
@@ -166,12 +175,25 @@ enum CanonicalEncoder {
                 out.append(UInt8(ascii: "{"))
                 // Keys encoded already in order, each once (what a synthesized conformance of a
                 // type with sorted property names writes), need no sort.
-                if pairs.indices.dropFirst().allSatisfy({ pairs[$0 - 1].key.utf8.lexicographicallyPrecedes(pairs[$0].key.utf8) }) {
+                if pairs.indices.dropFirst().allSatisfy({ Self.precedes(pairs[$0 - 1].key, pairs[$0].key) }) {
                     writePairs(pairs.indices, to: &out)
                 } else {
                     writePairs(canonicalOrder(), to: &out)
                 }
                 out.append(UInt8(ascii: "}"))
+            }
+        }
+
+        /// Whether `a`'s UTF-8 bytes precede `b`'s (`a.utf8.lexicographicallyPrecedes(b.utf8)`,
+        /// compared with `memcmp` over the strings' contiguous UTF-8).
+        static func precedes(_ a: String, _ b: String) -> Bool {
+            var a = a, b = b
+            return a.withUTF8 { ua in
+                b.withUTF8 { ub in
+                    let n = min(ua.count, ub.count)
+                    let c = n == 0 ? 0 : memcmp(ua.baseAddress!, ub.baseAddress!, n)
+                    return c != 0 ? c < 0 : ua.count < ub.count
+                }
             }
         }
 
@@ -214,6 +236,9 @@ enum CanonicalEncoder {
             if node.kind != .object {
                 node.kind = .object
                 node.pairs = []
+                // Room for a few keys at once: appending to an empty array allocates room for one
+                // pair, and the second key would reallocate it.
+                node.pairs.reserveCapacity(4)
             }
             return KeyedEncodingContainer(KeyedContainer<Key>(node: node, parentPath: parentPath, key: key))
         }
@@ -261,6 +286,7 @@ enum CanonicalEncoder {
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             let child = Node()
             child.kind = .object
+            child.pairs.reserveCapacity(4)
             node.pairs.append((key.stringValue, .node(child)))
             return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, parentPath: codingPath, key: key))
         }

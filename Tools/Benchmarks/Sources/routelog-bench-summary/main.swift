@@ -353,6 +353,11 @@ func childCount(_ text: String) throws -> Int {
 runChild("replay-rss") { try StoreBench.replayRSSChild(path: $0, session: $1) }
 // The appenders of append-multiprocess: `routelog-bench-summary --append-child STORE COUNT`.
 runChild("append-child") { try MultiProcessBench.child(store: $0, count: try childCount($1)) }
+// The child process of navigator-memory-distinct-1M: `routelog-bench-summary --navigator-distinct STORE COUNT`.
+runChild("navigator-distinct") { path, count in
+    let n = try childCount(count)
+    try MainActor.assumeIsolated { try DistinctPayloadMemory.child(store: path, count: n) }
+}
 // The data of the cli figures: `routelog-bench-summary --cli-data DIR COUNT`.
 runChild("cli-data") { _ = try CLIBench.keptData(count: try childCount($1), in: $0) }
 

@@ -1,6 +1,6 @@
 // A small driver for profilers (callgrind, perf): one workload per run, timed.
 //
-//   routelog-profile append|replay|fold|digest|rawscan COUNT [DIR]
+//   routelog-profile append|replay|fold|digest|rawscan|navigator[-distinct][-paced] COUNT [DIR]
 import Foundation
 @_spi(Benchmarks) @_spi(Tools) import RouteLogCore
 import RouteLogBenchSupport
@@ -10,7 +10,8 @@ let args = CommandLine.arguments
 let mode = args.count > 1 ? args[1] : "append"
 let count = args.count > 2 ? Int(args[2])! : 50_000
 let dir = args.count > 3 ? args[3] : NSTemporaryDirectory() + "routelog-profile-\(getpid())"
-let events = Workloads.recorded(Workloads.realistic(count))
+// The navigator modes make their own calls (and measure the process's memory).
+let events = mode.hasPrefix("navigator") ? [] : Workloads.recorded(Workloads.realistic(count))
 let clock = ContinuousClock()
 
 func report(_ what: String, _ d: Duration) {
@@ -66,6 +67,8 @@ case "digest":
     let t = clock.measure { d = Folds.digestTerms(plain) }
     report("digest-terms", t)
     print(d)
+case "navigator", "navigator-distinct", "navigator-paced", "navigator-distinct-paced":
+    try MainActor.assumeIsolated { try profileNavigator(count: count, dir: dir, distinct: mode.contains("distinct"), paced: mode.hasSuffix("paced")) }
 default:
     print("unknown mode \(mode)")
 }
