@@ -83,8 +83,8 @@ extension StoreContext {
     ///
     /// With `digests` (an append that takes its caller's fold, see
     /// ``LMDBEventLog/appendFolded(_:digests:to:expectedSeq:)``), `digests[k]` is the caller's digest
-    /// after event `expectedSeq + 1 + k`: the batch is checked against them (``checkFold(_:_:digests:id:)``)
-    /// before anything is written, and nothing is collected (the result is empty).
+    /// after event `expectedSeq + 1 + k`: `appendRecords` checks the batch against them, and
+    /// nothing is collected (the result is empty).
     func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64, digests: [Digest]? = nil,
                 also: ((LMDBWriteTransaction, [UInt8]) throws -> Void)? = nil) throws -> [StoredEvent] {
         precondition(digests.map { $0.count == events.count } ?? true, "one digest an event")
@@ -111,10 +111,9 @@ extension StoreContext {
                 throw LMDBEventLogError.corruptValue(database: "events", key: id.rawValue,
                                                     reason: "the session has \(actual) events; a session holds at most \(StoreKey.maxSeq)")
             }
-            // The caller's fold is checked before anything is written (a mismatch fails this job alone).
-            let fold = try digests.map { try checkFold(head.replayer, events, digests: $0, id: id) }
-            // Nothing above wrote; from here on only LMDB errors can throw (and abort the group).
-            let stored = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key, fold: fold, collect: digests == nil)
+            // Nothing above wrote; from here on only LMDB errors and a batch that does not fold to
+            // its caller's digests can throw (and abort the group, which is then retried job by job).
+            let stored = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key, digests: digests, collect: digests == nil)
             try also?(txn, head.row.eventPrefix)
             heads[id] = head
             result = stored
@@ -123,53 +122,23 @@ extension StoreContext {
         return result
     }
 
-    /// A batch's fold from its session's head, as ``checkFold(_:_:digests:id:)`` made it: each
-    /// event's outcome and digest (the caller's, checked), the states the snapshots of the batch
-    /// store, and the replayer after its last event.
-    struct CheckedFold {
-        var outcomes: [Outcome]
-        var digests: [Digest]
-        /// The states after the events whose seq is a multiple of the snapshot interval, in order.
-        var snapshots: [NavigationState]
-        var replayer: Replayer
-    }
-
-    /// Folds `events` from `head` without keeping the digest (the reducer's outcomes, without
-    /// hashing the terms each event adds and removes), then computes the digest from scratch after
-    /// the batch's last event and after each event a snapshot is stored for, and compares each with
-    /// the caller's `digests`: the first that differs is thrown as ``FoldMismatch``.
-    ///
-    /// What it catches: a wrong digest for the batch's last event or for a snapshot's event, and
-    /// any event (or earlier digest) whose lie leaves a different state at those points. What it
-    /// cannot: a wrong digest for an event in between whose state the later events make right
-    /// again; every stored outcome is the writer's own.
-    func checkFold(_ head: Replayer, _ events: [RecordedEvent], digests: [Digest], id: SessionID) throws -> CheckedFold {
-        var state = head.state
-        var seq = head.seq
-        let interval = options.snapshotInterval
-        var outcomes: [Outcome] = []
-        outcomes.reserveCapacity(events.count)
-        var snapshots: [NavigationState] = []
-        for i in events.indices {
-            seq += 1
-            outcomes.append(state.applyWithoutDigest(events[i].event, seq: seq))
-            if seq % interval == 0 || i == events.count - 1 {
-                let folded = state.refreshDigest()
-                guard folded == digests[i] else { throw FoldMismatch(session: id, seq: seq, given: digests[i], folded: folded) }
-                if seq % interval == 0 { snapshots.append(state) }
-            }
-        }
-        return CheckedFold(outcomes: outcomes, digests: digests, snapshots: snapshots, replayer: Replayer(state: state, seq: seq))
-    }
-
     /// Writes `events` after `head` in `txn` (their records, call sites and snapshots, and the
     /// session's row, unless `writeRow` is false) and advances `head`; `bodies` are the events'
     /// encoded bodies. Returns the stored events when `collect` is true, else nothing.
     ///
-    /// With `fold` (checked by ``checkFold(_:_:digests:id:)`` from `head`), the events' outcomes,
-    /// digests and snapshot states are taken from it rather than folded again.
+    /// With `digests` (the caller's fold, `digests[k]` after `events[k]`), the events are folded
+    /// without keeping the digest (the reducer's outcomes, without hashing the terms each event
+    /// adds and removes) and each record stores the caller's digest; the digest is computed from
+    /// scratch after the batch's last event and after each event a snapshot is stored for, and the
+    /// first that is not the caller's throws ``FoldMismatch`` (as a ``Writer/Abort``: the group's
+    /// transaction is aborted, so nothing of the batch is stored).
+    ///
+    /// What that catches: a wrong digest for the batch's last event or for a snapshot's event, and
+    /// any event (or earlier digest) whose lie leaves a different state at those points. What it
+    /// cannot: a wrong digest for an event in between whose state the later events make right
+    /// again (`verify`, which replays every event, names it); every stored outcome is the writer's own.
     func appendRecords(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: [[UInt8]],
-                       id: SessionID, key: [UInt8], fold: CheckedFold? = nil, writeRow: Bool = true, collect: Bool = true) throws -> [StoredEvent] {
+                       id: SessionID, key: [UInt8], digests: [Digest]? = nil, writeRow: Bool = true, collect: Bool = true) throws -> [StoredEvent] {
         let actual = head.row.info.eventCount
         let interval = options.snapshotInterval
         var stored: [StoredEvent] = []
@@ -183,14 +152,24 @@ extension StoreContext {
         let prefix = head.row.eventPrefix
         let createdAt = head.row.info.createdAt
         var payload = BinaryWriter()
+        // The fold of a batch with its caller's digests: the state without its digest kept.
+        var light: NavigationState? = digests == nil ? nil : head.replayer.state
+        let last = events.count - 1
         // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
         try txn.withCursor(in: databases.events) { cursor in
-            var snapshotIndex = 0
             for i in events.indices {
                 let event = events[i].event
                 let step: (seq: UInt64, outcome: Outcome, digest: Digest)
-                if let fold {
-                    step = (actual + 1 + UInt64(i), fold.outcomes[i], fold.digests[i])
+                if let digests {
+                    let seq = actual + 1 + UInt64(i)
+                    let outcome = light!.applyWithoutDigest(event, seq: seq)
+                    if i == last || seq % interval == 0 {
+                        let folded = light!.refreshDigest()
+                        guard folded == digests[i] else {
+                            throw Writer.Abort(error: FoldMismatch(session: id, seq: seq, given: digests[i], folded: folded))
+                        }
+                    }
+                    step = (seq, outcome, digests[i])
                 } else {
                     let applied = head.replayer.apply(event)
                     step = (applied.seq, applied.outcome, applied.digest)
@@ -221,19 +200,12 @@ extension StoreContext {
                 }
                 hash = sum
                 if step.seq % interval == 0 {
-                    let state: NavigationState
-                    if let fold {
-                        state = fold.snapshots[snapshotIndex]
-                        snapshotIndex += 1
-                    } else {
-                        state = head.replayer.state
-                    }
-                    try txn.put(SnapshotCodec.encode(state), forKey: eventKey, in: databases.snapshots, options: .noOverwrite)
+                    try txn.put(SnapshotCodec.encode(light ?? head.replayer.state), forKey: eventKey, in: databases.snapshots, options: .noOverwrite)
                 }
                 if collect { stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest)) }
             }
         }
-        if let fold { head.replayer = fold.replayer }
+        if let light { head.replayer = Replayer(state: light, seq: actual + UInt64(events.count)) }
         head.row.info.eventCount = head.replayer.seq
         head.row.info.headDigest = head.replayer.state.digest
         head.row.headHash = hash
