@@ -48,7 +48,9 @@ public struct RecordingStatus: Hashable, Sendable {
 /// falls far behind costs the journal's file pages, not the process's memory. Otherwise (no
 /// journal, or one that failed) the event is pushed, without taking a lock, onto a lock-free
 /// stack, which the queue takes in one atomic exchange. Either way the queue appends the backlog
-/// in order, in batches with the right `expectedSeq`. The lock guards only the queue's own bookkeeping; it is
+/// in order, in batches with the right `expectedSeq`, each with the navigator's digests when the
+/// log takes them (``/RouteLogCore/FoldedAppendingEventLog``: the store then checks the batch
+/// rather than folding every event again). The lock guards only the queue's own bookkeeping; it is
 /// never held across I/O, and the call path never takes it. When the log throws, the events stay
 /// pending, the failure is reported once, and the recorder retries later; on success it catches
 /// up with the backlog in batches of up to ``maxBatch`` events.
