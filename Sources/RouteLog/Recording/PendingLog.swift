@@ -159,6 +159,19 @@ final class PendingLog: JournalingEventLog, @unchecked Sendable {
     }
 }
 
+extension PendingLog: FoldedAppendingEventLog {
+    /// Thrown by ``appendFolded(_:digests:to:expectedSeq:)`` when the opened store does not take
+    /// its caller's fold (nothing is written): the recorder appends the batch for it to fold.
+    struct FoldedAppendUnavailable: Error {}
+
+    /// To the store once it opened, when it takes its caller's fold.
+    func appendFolded(_ events: [RecordedEvent], digests: [Digest], to session: SessionID, expectedSeq: UInt64) throws {
+        let (log, real) = try map(session)
+        guard let folded = log.foldedAppending else { throw FoldedAppendUnavailable() }
+        try folded.appendFolded(events, digests: digests, to: real, expectedSeq: expectedSeq)
+    }
+}
+
 extension PendingLog: ScreenRecordingEventLog {
     /// To the store once it opened, when it keeps screen records (else they are dropped).
     func appendScreenRecords(_ records: [ScreenRecord], to session: SessionID) throws {

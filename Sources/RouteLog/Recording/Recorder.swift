@@ -48,7 +48,9 @@ public struct RecordingStatus: Hashable, Sendable {
 /// falls far behind costs the journal's file pages, not the process's memory. Otherwise (no
 /// journal, or one that failed) the event is pushed, without taking a lock, onto a lock-free
 /// stack, which the queue takes in one atomic exchange. Either way the queue appends the backlog
-/// in order, in batches with the right `expectedSeq`. The lock guards only the queue's own bookkeeping; it is
+/// in order, in batches with the right `expectedSeq`, each with the navigator's digests when the
+/// log takes them (``/RouteLogCore/FoldedAppendingEventLog``: the store then checks the batch
+/// rather than folding every event again). The lock guards only the queue's own bookkeeping; it is
 /// never held across I/O, and the call path never takes it. When the log throws, the events stay
 /// pending, the failure is reported once, and the recorder retries later; on success it catches
 /// up with the backlog in batches of up to ``maxBatch`` events.
@@ -80,6 +82,10 @@ final class Recorder: @unchecked Sendable {
     let journaling: (any JournalingEventLog)?
     /// The log as one that stores screen records, `nil` when it does not (they are then dropped).
     let screenLog: (any ScreenRecordingEventLog)?
+    /// The log as one that takes each event with the navigator's digest and checks the batch
+    /// rather than folding every event again (``/RouteLogCore/FoldedAppendingEventLog``); `nil` when
+    /// it does not, and events are appended for the log to fold.
+    let foldedLog: (any FoldedAppendingEventLog)?
     private let logger: Logger
     private let retryDelay: Double
 
@@ -122,6 +128,7 @@ final class Recorder: @unchecked Sendable {
         self.log = log
         self.journaling = log.journaling
         self.screenLog = log.screenRecording
+        self.foldedLog = log.foldedAppending
         self.session = session
         self.written = writtenSeq
         self.logger = logger
@@ -346,8 +353,7 @@ final class Recorder: @unchecked Sendable {
             }
             if batch.isEmpty { return }
             do {
-                let stored = try log.append(batch.map(\.event), to: session, expectedSeq: expected)
-                checkDigests(stored, against: batch)
+                try write(batch, expectedSeq: expected)
                 succeeded(count: batch.count)
             } catch let EventLogError.conflict(_, exp, actual) where actual > exp && actual - exp <= UInt64(batch.count) {
                 // The log holds more than we thought: a write reported as failed was committed.
@@ -359,6 +365,27 @@ final class Recorder: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// Appends `batch` after `expectedSeq`: with the navigator's digests when the log takes them
+    /// (it checks the batch's fold rather than folding every event again), else for the log to
+    /// fold, comparing its digests with the navigator's. A batch whose fold the log finds
+    /// different from the navigator's digests is appended for the log to fold, and the first
+    /// difference is reported once.
+    private func write(_ batch: [Item], expectedSeq: UInt64) throws {
+        let events = batch.map(\.event)
+        if let foldedLog {
+            do {
+                try foldedLog.appendFolded(events, digests: batch.map(\.digest), to: session, expectedSeq: expectedSeq)
+                return
+            } catch is FoldMismatch {
+                // Nothing was written: the log folds the batch itself below.
+            } catch is PendingLog.FoldedAppendUnavailable {
+                // The store opened behind a pending log does not take the navigator's digests.
+            }
+        }
+        let stored = try log.append(events, to: session, expectedSeq: expectedSeq)
+        checkDigests(stored, against: batch)
     }
 
     /// The events `from`...`through`, in order: those of `held` (in seq order, all within the

@@ -55,6 +55,9 @@ public protocol EventLog: AnyObject, Sendable {
     /// The log's screen records, when it keeps them (``ScreenRecordingEventLog``): `nil` by
     /// default; such a log is its own. Asked once, as ``journaling`` is.
     @_spi(Tools) var screenRecording: (any ScreenRecordingEventLog)? { get }
+    /// The log's appends of batches its caller folded, when it takes them
+    /// (``FoldedAppendingEventLog``): `nil` by default; such a log is its own.
+    @_spi(Tools) var foldedAppending: (any FoldedAppendingEventLog)? { get }
 }
 
 extension EventLog {
@@ -63,6 +66,9 @@ extension EventLog {
 
     /// `nil`: the log keeps no screen records.
     @_spi(Tools) public var screenRecording: (any ScreenRecordingEventLog)? { nil }
+
+    /// `nil`: the log folds every event it appends.
+    @_spi(Tools) public var foldedAppending: (any FoldedAppendingEventLog)? { nil }
 
     /// Appends one event.
     @discardableResult

@@ -17,6 +17,30 @@ extension NavigationState {
     /// - Returns: `applied` (possibly `updatedInPlace`) or `rejected(reason)`.
     @discardableResult
     public mutating func apply(_ event: Event, seq: UInt64) -> Outcome {
+        apply(event, seq: seq, keepingDigest: true)
+    }
+
+    /// Applies one event as ``apply(_:seq:)`` does, with the same outcome and state, but without
+    /// keeping the digest up to date: ``digest`` is stale after it until ``refreshDigest()``.
+    /// A fold that needs the digest only at its end (a store checking a batch its caller folded)
+    /// skips the hashing of every term the events add and remove.
+    @_spi(Tools) @discardableResult
+    public mutating func applyWithoutDigest(_ event: Event, seq: UInt64) -> Outcome {
+        apply(event, seq: seq, keepingDigest: false)
+    }
+
+    /// Recomputes ``digest`` from scratch (after ``applyWithoutDigest(_:seq:)``) and returns it.
+    @_spi(Tools) @discardableResult
+    public mutating func refreshDigest() -> Digest {
+        digestSum = .zero
+        digestSum = Digest.terms(of: self)
+        return digestSum
+    }
+
+    /// The reducer; `keep` says whether the digest is kept up to date (a constant at each call, so
+    /// each caller's copy has no branch left on it).
+    @inline(__always)
+    mutating func apply(_ event: Event, seq: UInt64, keepingDigest keep: Bool) -> Outcome {
         // Only a hand-built state with a missing selected tab fails this; `validate()` names it.
         guard roots.indices.contains(selectedIndex) else { return .rejected(.invalidState) }
         switch event {
@@ -26,10 +50,10 @@ extension NavigationState {
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
             var term = Digest.zero
             modifyFrame(loc) { f in
-                term = Digest.pathTerm(loc.ref, tabID: loc.tabID, index: f.path.count, route: route)
+                if keep { term = Digest.pathTerm(loc.ref, tabID: loc.tabID, index: f.path.count, route: route) }
                 f.path.append(route)
             }
-            digestSum += term
+            if keep { digestSum += term }
             return .applied(.changed)
 
         case .pop(let count, let frame):
@@ -37,7 +61,7 @@ extension NavigationState {
             guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
             if count > pathCount(at: loc) { return .rejected(.stackTooShort) }
-            removeLast(count, at: loc)
+            removeLast(count, at: loc, keepingDigest: keep)
             return .applied(.changed)
 
         case .popToRoot(let frame):
@@ -45,7 +69,7 @@ extension NavigationState {
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
             let n = pathCount(at: loc)
             if n == 0 { return .rejected(.alreadyAtRoot) }
-            removeLast(n, at: loc)
+            removeLast(n, at: loc, keepingDigest: keep)
             return .applied(.changed)
 
         case .show(let route, let style, let dismissible, let placement):
@@ -54,28 +78,28 @@ extension NavigationState {
             switch placement {
             case .in(let ref):
                 guard let loc = resolve(ref) else { return .rejected(.unknownFrame) }
-                return present(new, at: loc)
+                return present(new, at: loc, keepingDigest: keep)
             case .replacingTop:
-                if let (top, _) = top() { return present(new, at: top.loc) }
-                return present(new, at: rootLocation)
+                if let (top, _) = top() { return present(new, at: top.loc, keepingDigest: keep) }
+                return present(new, at: rootLocation, keepingDigest: keep)
             case .onTop:
-                guard let (top, sameRoute) = top(comparingRouteID: route.id) else { return present(new, at: rootLocation) }
-                if sameRoute && top.style == style { return present(new, at: top.loc) }
+                guard let (top, sameRoute) = top(comparingRouteID: route.id) else { return present(new, at: rootLocation, keepingDigest: keep) }
+                if sameRoute && top.style == style { return present(new, at: top.loc, keepingDigest: keep) }
                 if top.style.isLeaf { return .rejected(.blockedByAlert) }
-                return present(new, at: FrameRef.Resolved(tab: selectedIndex, depth: top.loc.depth + 1, ref: .presentation(top.token)))
+                return present(new, at: FrameRef.Resolved(tab: selectedIndex, depth: top.loc.depth + 1, ref: .presentation(top.token)), keepingDigest: keep)
             }
 
         case .dismiss(let target):
             switch target {
             case .top:
                 guard let (top, _) = top() else { return .rejected(.nothingToDismiss) }
-                removePresentation(at: top.loc)
+                removePresentation(at: top.loc, keepingDigest: keep)
             case .token(let token):
                 guard let loc = locate(token: token) else { return .rejected(.unknownToken) }
-                removePresentation(at: loc)
+                removePresentation(at: loc, keepingDigest: keep)
             case .all:
                 if roots[selectedIndex].root.presented == nil { return .rejected(.nothingToDismiss) }
-                removePresentation(at: rootLocation)
+                removePresentation(at: rootLocation, keepingDigest: keep)
             }
             return .applied(.changed)
 
@@ -84,47 +108,49 @@ extension NavigationState {
             if let token, token != top.token { return .rejected(.stale) }
             if !top.style.allowsInteractiveDismiss { return .rejected(.notInteractive) }
             if !top.dismissible { return .rejected(.notDismissible) }
-            removePresentation(at: top.loc)
+            removePresentation(at: top.loc, keepingDigest: keep)
             return .applied(.changed)
 
         case .setTabs(let ids, let selected):
             if ids.isEmpty || ids.contains(where: \.isEmpty) || Self.hasDuplicates(ids) { return .rejected(.invalidTabs) }
             if let selected, !ids.contains(selected) { return .rejected(.unknownTab) }
-            setTabs(ids, selected: selected)
+            setTabs(ids, selected: selected, keepingDigest: keep)
             return .applied(.changed)
 
         case .selectTab(let id):
             if id.isEmpty { return .rejected(.invalidTabs) }
             guard hasTabs, let index = roots.firstIndex(where: { $0.id == id }) else { return .rejected(.unknownTab) }
-            digestSum -= Digest.layoutTerm(of: self)
+            if keep { digestSum -= Digest.layoutTerm(of: self) }
             selectedIndex = index
-            digestSum += Digest.layoutTerm(of: self)
+            if keep { digestSum += Digest.layoutTerm(of: self) }
             return .applied(.changed)
 
         case .reset(let state):
             if !state.validate().isEmpty { return .rejected(.invalidState) }
             if let max = state.allTokens().max(), max > seq { return .rejected(.invalidState) }
             self = state
-            digestSum = Digest.terms(of: state)
+            if keep { digestSum = Digest.terms(of: state) }
             return .applied(.changed)
         }
     }
 
     // MARK: - Mutations that keep the digest
 
-    @usableFromInline mutating func removeLast(_ count: Int, at loc: FrameRef.Resolved) {
+    @usableFromInline mutating func removeLast(_ count: Int, at loc: FrameRef.Resolved, keepingDigest keep: Bool = true) {
         var removed = Digest.zero
         modifyFrame(loc) { f in
             let start = f.path.count - count
-            for i in start..<f.path.count { removed += Digest.pathTerm(loc.ref, tabID: loc.tabID, index: i, route: f.path[i]) }
+            if keep {
+                for i in start..<f.path.count { removed += Digest.pathTerm(loc.ref, tabID: loc.tabID, index: i, route: f.path[i]) }
+            }
             f.path.removeLast(count)
         }
-        digestSum -= removed
+        if keep { digestSum -= removed }
     }
 
     /// Presents `new` from the frame at `loc`, replacing what it presents, or updates the current
     /// presentation in place when it has the same id and style.
-    @usableFromInline mutating func present(_ new: Presentation, at loc: FrameRef.Resolved) -> Outcome {
+    @usableFromInline mutating func present(_ new: Presentation, at loc: FrameRef.Resolved, keepingDigest keep: Bool = true) -> Outcome {
         if loc.depth >= Self.maxChainDepth {
             let old = presentedBox(at: loc)?.value
             if old?.route.id != new.route.id || old?.style != new.style { return .rejected(.chainTooDeep) }
@@ -133,62 +159,68 @@ extension NavigationState {
         var inPlace = false
         modifyFrame(loc) { f in
             if let old = f.presented {
-                delta.remove += Digest.presentationTerm(loc.ref, tabID: loc.tabID, old)
+                if keep { delta.remove += Digest.presentationTerm(loc.ref, tabID: loc.tabID, old) }
                 if old.route.id == new.route.id && old.style == new.style {
                     inPlace = true
                     f.withPresented { p in
                         p.route = new.route
                         p.dismissible = new.dismissible
-                        delta.add += Digest.presentationTerm(loc.ref, tabID: loc.tabID, p)
+                        if keep { delta.add += Digest.presentationTerm(loc.ref, tabID: loc.tabID, p) }
                     }
                     return
                 }
-                if let c = old.content { delta.remove += Digest.terms(of: c, at: .presentation(old.token), tabID: "") }
+                if keep, let c = old.content { delta.remove += Digest.terms(of: c, at: .presentation(old.token), tabID: "") }
             }
             f.presented = new
-            delta.add += Digest.presentationTerm(loc.ref, tabID: loc.tabID, new)
+            if keep { delta.add += Digest.presentationTerm(loc.ref, tabID: loc.tabID, new) }
         }
-        digestSum += delta.add
-        digestSum -= delta.remove
+        if keep {
+            digestSum += delta.add
+            digestSum -= delta.remove
+        }
         return .applied(inPlace ? .updatedInPlace : .changed)
     }
 
-    @usableFromInline mutating func removePresentation(at loc: FrameRef.Resolved) {
+    @usableFromInline mutating func removePresentation(at loc: FrameRef.Resolved, keepingDigest keep: Bool = true) {
         var removed = Digest.zero
         modifyFrame(loc) { f in
             guard let old = f.presented else { return }
-            removed += Digest.presentationTerm(loc.ref, tabID: loc.tabID, old)
-            if let c = old.content { removed += Digest.terms(of: c, at: .presentation(old.token), tabID: "") }
+            if keep {
+                removed += Digest.presentationTerm(loc.ref, tabID: loc.tabID, old)
+                if let c = old.content { removed += Digest.terms(of: c, at: .presentation(old.token), tabID: "") }
+            }
             f.presented = nil
         }
-        digestSum -= removed
+        if keep { digestSum -= removed }
     }
 
-    mutating func setTabs(_ ids: [String], selected: String?) {
+    mutating func setTabs(_ ids: [String], selected: String?, keepingDigest keep: Bool = true) {
         if hasTabs {
             // A handful of tabs is the norm: a linear search beats hashing every id.
             var byID: [String: Frame] = [:]
             let linear = roots.count <= 16
             if !linear { for tab in roots { byID[tab.id] = tab.root } }
             let current = roots[selectedIndex].id
-            var removed = Digest.layoutTerm(of: self)
-            for tab in roots where !ids.contains(tab.id) { removed += Digest.terms(of: tab.root, at: .root, tabID: tab.id) }
-            digestSum -= removed
+            if keep {
+                var removed = Digest.layoutTerm(of: self)
+                for tab in roots where !ids.contains(tab.id) { removed += Digest.terms(of: tab.root, at: .root, tabID: tab.id) }
+                digestSum -= removed
+            }
             let old = roots
             roots = ids.map { id in
                 Tab(id: id, root: (linear ? old.last(where: { $0.id == id })?.root : byID[id]) ?? Frame())
             }
             let sel = selected ?? (ids.contains(current) ? current : ids[0])
             selectedIndex = ids.firstIndex(of: sel)!
-            digestSum += Digest.layoutTerm(of: self)
+            if keep { digestSum += Digest.layoutTerm(of: self) }
         } else {
             let sel = selected ?? ids[0]
             let old = roots[selectedIndex].root
-            digestSum -= Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root, tabID: "")
+            if keep { digestSum -= Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root, tabID: "") }
             roots = ids.map { Tab(id: $0, root: $0 == sel ? old : Frame()) }
             selectedIndex = ids.firstIndex(of: sel)!
             hasTabs = true
-            digestSum += Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root, tabID: sel)
+            if keep { digestSum += Digest.layoutTerm(of: self) + Digest.terms(of: old, at: .root, tabID: sel) }
         }
     }
 

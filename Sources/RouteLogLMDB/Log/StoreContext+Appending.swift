@@ -80,8 +80,14 @@ extension StoreContext {
     /// `also` writing more in the same transaction (given the session's key prefix): the events are
     /// encoded here, written in the writer's transaction after the session's head, and the writer
     /// keeps the head they leave once it commits.
-    func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64,
+    ///
+    /// With `digests` (an append that takes its caller's fold, see
+    /// ``LMDBEventLog/appendFolded(_:digests:to:expectedSeq:)``), `digests[k]` is the caller's digest
+    /// after event `expectedSeq + 1 + k`: `appendRecords` checks the batch against them, and
+    /// nothing is collected (the result is empty).
+    func append(_ events: [RecordedEvent], to id: SessionID, expectedSeq: UInt64, digests: [Digest]? = nil,
                 also: ((LMDBWriteTransaction, [UInt8]) throws -> Void)? = nil) throws -> [StoredEvent] {
+        precondition(digests.map { $0.count == events.count } ?? true, "one digest an event")
         let writer = try requireWriter()
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         try locks?.hold(id)
@@ -89,9 +95,10 @@ extension StoreContext {
         // metadata depends on the session's head, so it is encoded in the transaction).
         let bodies = events.map { StoredPayload.eventBody($0.event) }
         var result: [StoredEvent] = []
+        var written = false
         defer {
             // A session that is not there (deleted meanwhile) is not claimed.
-            if result.isEmpty && !events.isEmpty, (try? session(id)) == nil { locks?.release(id) }
+            if !written && !events.isEmpty, (try? session(id)) == nil { locks?.release(id) }
         }
         try writer.perform(weight: max(1, events.count)) { [self] txn, heads in
             var head = try loadHead(txn, id, key, heads)
@@ -104,11 +111,13 @@ extension StoreContext {
                 throw LMDBEventLogError.corruptValue(database: "events", key: id.rawValue,
                                                     reason: "the session has \(actual) events; a session holds at most \(StoreKey.maxSeq)")
             }
-            // Nothing above wrote; from here on only LMDB errors can throw (and abort the group).
-            let stored = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key)
+            // Nothing above wrote; from here on only LMDB errors and a batch that does not fold to
+            // its caller's digests can throw (and abort the group, which is then retried job by job).
+            let stored = try appendRecords(txn, &head, events, bodies: bodies, id: id, key: key, digests: digests, collect: digests == nil)
             try also?(txn, head.row.eventPrefix)
             heads[id] = head
             result = stored
+            written = true
         }
         return result
     }
@@ -116,8 +125,20 @@ extension StoreContext {
     /// Writes `events` after `head` in `txn` (their records, call sites and snapshots, and the
     /// session's row, unless `writeRow` is false) and advances `head`; `bodies` are the events'
     /// encoded bodies. Returns the stored events when `collect` is true, else nothing.
+    ///
+    /// With `digests` (the caller's fold, `digests[k]` after `events[k]`), the events are folded
+    /// without keeping the digest (the reducer's outcomes, without hashing the terms each event
+    /// adds and removes) and each record stores the caller's digest; the digest is computed from
+    /// scratch after the batch's last event and after each event a snapshot is stored for, and the
+    /// first that is not the caller's throws ``FoldMismatch`` (as a ``Writer/Abort``: the group's
+    /// transaction is aborted, so nothing of the batch is stored).
+    ///
+    /// What that catches: a wrong digest for the batch's last event or for a snapshot's event, and
+    /// any event (or earlier digest) whose lie leaves a different state at those points. What it
+    /// cannot: a wrong digest for an event in between whose state the later events make right
+    /// again (`verify`, which replays every event, names it); every stored outcome is the writer's own.
     func appendRecords(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: [[UInt8]],
-                       id: SessionID, key: [UInt8], writeRow: Bool = true, collect: Bool = true) throws -> [StoredEvent] {
+                       id: SessionID, key: [UInt8], digests: [Digest]? = nil, writeRow: Bool = true, collect: Bool = true) throws -> [StoredEvent] {
         let actual = head.row.info.eventCount
         let interval = options.snapshotInterval
         var stored: [StoredEvent] = []
@@ -131,11 +152,28 @@ extension StoreContext {
         let prefix = head.row.eventPrefix
         let createdAt = head.row.info.createdAt
         var payload = BinaryWriter()
+        // The fold of a batch with its caller's digests: the state without its digest kept.
+        var light: NavigationState? = digests == nil ? nil : head.replayer.state
+        let last = events.count - 1
         // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
         try txn.withCursor(in: databases.events) { cursor in
             for i in events.indices {
                 let event = events[i].event
-                let step = head.replayer.apply(event)
+                let step: (seq: UInt64, outcome: Outcome, digest: Digest)
+                if let digests {
+                    let seq = actual + 1 + UInt64(i)
+                    let outcome = light!.applyWithoutDigest(event, seq: seq)
+                    if i == last || seq % interval == 0 {
+                        let folded = light!.refreshDigest()
+                        guard folded == digests[i] else {
+                            throw Writer.Abort(error: FoldMismatch(session: id, seq: seq, given: digests[i], folded: folded))
+                        }
+                    }
+                    step = (seq, outcome, digests[i])
+                } else {
+                    let applied = head.replayer.apply(event)
+                    step = (applied.seq, applied.outcome, applied.digest)
+                }
                 StoreKey.setSeq(step.seq, in: &eventKey)
                 var sum = Digest.zero
                 let meta = events[i].meta
@@ -162,11 +200,12 @@ extension StoreContext {
                 }
                 hash = sum
                 if step.seq % interval == 0 {
-                    try txn.put(SnapshotCodec.encode(head.replayer.state), forKey: eventKey, in: databases.snapshots, options: .noOverwrite)
+                    try txn.put(SnapshotCodec.encode(light ?? head.replayer.state), forKey: eventKey, in: databases.snapshots, options: .noOverwrite)
                 }
                 if collect { stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest)) }
             }
         }
+        if let light { head.replayer = Replayer(state: light, seq: actual + UInt64(events.count)) }
         head.row.info.eventCount = head.replayer.seq
         head.row.info.headDigest = head.replayer.state.digest
         head.row.headHash = hash

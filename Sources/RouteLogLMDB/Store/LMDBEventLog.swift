@@ -191,6 +191,22 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         try context.append(events, to: id, expectedSeq: expectedSeq)
     }
 
+    /// Appends a batch its caller folded, in one transaction (see
+    /// ``/RouteLogCore/FoldedAppendingEventLog/appendFolded(_:digests:to:expectedSeq:)``): the
+    /// navigator's recorder, which folded every event of the session before handing it over.
+    ///
+    /// The writer does not fold each event again with its digest: it folds the batch from the
+    /// session's head without keeping the digest (for the outcomes it stores) and computes the
+    /// digest from scratch after the batch's last event and after each event it stores a snapshot
+    /// for, which must be the caller's. Each record stores the caller's digest.
+    ///
+    /// - Throws: `EventLogError.conflict` when `expectedSeq` is not the session's last seq;
+    ///   `FoldMismatch` when a checked digest is not the caller's (nothing of the batch is
+    ///   written); as ``append(_:to:expectedSeq:)``.
+    @_spi(Tools) public func appendFolded(_ events: [RecordedEvent], digests: [Digest], to id: SessionID, expectedSeq: UInt64) throws {
+        _ = try context.append(events, to: id, expectedSeq: expectedSeq, digests: digests)
+    }
+
     /// Calls `body` with the events `from ... through`, in order (see ``/RouteLogCore/EventLog/read(_:from:through:_:)``).
     ///
     /// Events are read in short read transactions of a few hundred records, so a slow `body` never
@@ -463,3 +479,5 @@ extension LMDBEventLog: JournalingEventLog {
         return journals.overlay?.runs(stored, of: id) ?? stored
     }
 }
+
+@_spi(Tools) extension LMDBEventLog: FoldedAppendingEventLog {}

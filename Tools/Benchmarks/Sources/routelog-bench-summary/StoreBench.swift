@@ -9,7 +9,11 @@ enum StoreBench {
 
     /// A store at `path` with one session holding `events`, appended in batches of 1,000.
     /// Returns the session id and the seconds the appends took (the session's creation excluded).
-    static func appendBatched(_ events: [RecordedEvent], at path: String, durability: LMDBEventLog.Durability) throws -> (SessionID, Double) {
+    /// With `digests` (the navigator's, folded before the timing as the navigator folds each call
+    /// on the main actor) the batches go through `appendFolded`, as the recorder's do; without,
+    /// through `append`, which folds every event on the writer (an import's path).
+    static func appendBatched(_ events: [RecordedEvent], digests: [Digest]? = nil, at path: String,
+                              durability: LMDBEventLog.Durability) throws -> (SessionID, Double) {
         let log = try LMDBEventLog.open(at: path, options: .init(durability: durability))
         let session = try log.createSession(NewSession(label: "bench")).id
         let seconds = try Measure.seconds(runs: 1) {
@@ -17,13 +21,23 @@ enum StoreBench {
             var i = 0
             while i < events.count {
                 let end = min(events.count, i + batch)
-                try log.append(Array(events[i..<end]), to: session, expectedSeq: seq)
+                if let digests {
+                    try log.appendFolded(Array(events[i..<end]), digests: Array(digests[i..<end]), to: session, expectedSeq: seq)
+                } else {
+                    try log.append(Array(events[i..<end]), to: session, expectedSeq: seq)
+                }
                 seq = UInt64(end)
                 i = end
             }
             try log.flush()
         }[0]
         return (session, seconds)
+    }
+
+    /// The digest after each of `events`, folded from the empty state.
+    static func digests(_ events: [RecordedEvent]) -> [Digest] {
+        var r = Replayer()
+        return events.map { r.apply($0.event).digest }
     }
 
     /// `count` single-event appends, each its own commit.

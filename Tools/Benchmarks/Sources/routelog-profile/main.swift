@@ -1,6 +1,6 @@
 // A small driver for profilers (callgrind, perf): one workload per run, timed.
 //
-//   routelog-profile append|replay|fold|digest|rawscan|navigator[-distinct][-paced] COUNT [DIR]
+//   routelog-profile append|append-folded|replay|fold|fold-without-digest|digest|rawscan|navigator[-distinct][-paced] COUNT [DIR]
 import Foundation
 @_spi(Benchmarks) @_spi(Tools) import RouteLogCore
 import RouteLogBenchSupport
@@ -32,7 +32,40 @@ func appendAll(_ path: String) throws -> SessionID {
     return session
 }
 
+/// The events' digests, as the navigator's fold gives them (for `append-folded`, outside the timing).
+func foldedDigests() -> [Digest] {
+    var r = Replayer()
+    return events.map { r.apply($0.event).digest }
+}
+
+func appendAllFolded(_ path: String, digests: [Digest]) throws {
+    let log = try LMDBEventLog.open(at: path)
+    let session = try log.createSession(NewSession(label: "profile")).id
+    var i = 0
+    while i < events.count {
+        let end = min(events.count, i + 1000)
+        try log.appendFolded(Array(events[i..<end]), digests: Array(digests[i..<end]), to: session, expectedSeq: UInt64(i))
+        i = end
+    }
+    try log.flush()
+}
+
 switch mode {
+case "append-folded":
+    try? FileManager.default.removeItem(atPath: dir)
+    let digests = foldedDigests()
+    let t = try clock.measure { try appendAllFolded(dir, digests: digests) }
+    report("append-folded", t)
+    try? FileManager.default.removeItem(atPath: dir)
+case "fold-without-digest":
+    let plain = events.map(\.event)
+    var state = NavigationState()
+    let t = clock.measure {
+        for (i, e) in plain.enumerated() { state.applyWithoutDigest(e, seq: UInt64(i + 1)) }
+        state.refreshDigest()
+    }
+    report("fold-without-digest", t)
+    print(state.digest)
 case "append":
     try? FileManager.default.removeItem(atPath: dir)
     let t = try clock.measure { _ = try appendAll(dir) }

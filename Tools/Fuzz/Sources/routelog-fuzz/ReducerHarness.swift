@@ -5,7 +5,9 @@
 // - the digest the reducer maintains equals the digest computed from scratch;
 // - the event survives the binary codec and the canonical JSON exactly, and so does the state
 //   (every fourth one and the last: its round trips cost more than the fold).
-// At the end the whole fold is repeated through `Replayer` and must give the same state.
+// The same events are folded beside it with `applyWithoutDigest` (the store's check of a batch
+// its caller folded), which must give the same outcome every event and, with its digest refreshed,
+// the same state. At the end the whole fold is repeated through `Replayer` and must give the same state.
 
 @_spi(Tools) @testable import RouteLogCore
 
@@ -90,13 +92,18 @@ extension ByteProgram {
 func fuzzReducer(_ buffer: UnsafeRawBufferPointer) {
     var program = ByteProgram(bytes: buffer)
     var state = NavigationState()
+    var light = NavigationState()
     var past: [NavigationState] = []
     var events: [Event] = []
     var seq: UInt64 = 0
     while !program.atEnd && events.count < 128 {
         let event = program.event(state, past: past)
         seq += 1
-        _ = state.apply(event, seq: seq)
+        let outcome = state.apply(event, seq: seq)
+        check(light.applyWithoutDigest(event, seq: seq) == outcome, "applyWithoutDigest gives another outcome for #\(seq) \(event.canonicalJSON)")
+        var refreshed = light
+        refreshed.refreshDigest()
+        check(refreshed == state && refreshed.digest == state.digest, "applyWithoutDigest leaves another state after #\(seq) \(event.canonicalJSON)")
         events.append(event)
         let problems = state.validate()
         check(problems.isEmpty, "state invalid after #\(seq) \(event.canonicalJSON): \(problems)")
