@@ -22,4 +22,8 @@ open class ForwardingEventLog: EventLog, @unchecked Sendable {
     open func deleteSession(_ session: SessionID) throws { try inner.deleteSession(session) }
     /// `nil`, whatever `inner` keeps: a subclass that journals overrides it.
     open var journaling: (any JournalingEventLog)? { nil }
+    /// `nil`, whatever `inner` keeps: a subclass that keeps screen records overrides it.
+    @_spi(Tools) open var screenRecording: (any ScreenRecordingEventLog)? { nil }
+    /// `nil`, whatever `inner` takes: a subclass that takes its caller's fold overrides it.
+    @_spi(Tools) open var foldedAppending: (any FoldedAppendingEventLog)? { nil }
 }

@@ -2,7 +2,7 @@ import Foundation
 @_spi(Tools) import RouteLog
 @_spi(Tools) import RouteLogCore
 @_spi(Tools) import RouteLogLMDB
-import RouteLogTestSupport
+@_spi(Tools) import RouteLogTestSupport
 import Testing
 
 /// A log between the recorder and a store that counts the recorder's appends of each kind and,
@@ -20,6 +20,8 @@ final class FoldedSpyLog: ForwardingEventLog, FoldedAppendingEventLog, @unchecke
         self.lies = lies
         super.init(store)
     }
+
+    override var foldedAppending: (any FoldedAppendingEventLog)? { self }
 
     /// Folded appends tried, the store's refusals of them, and plain appends.
     var counts: (folded: Int, refused: Int, plain: Int) { lock.withLock { (_folded, _refused, _plain) } }
