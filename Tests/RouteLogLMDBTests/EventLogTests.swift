@@ -53,8 +53,7 @@ struct EventLogBasicsTests {
     @Test func wrongExpectedSeqIsAConflictAndWritesNothing() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
-        let s = try log.createSession(NewSession())
+        let (log, s) = try storeWithSession(at: dir)
         let events = generatedEvents(5, seed: 2)
         try log.append(Array(events[0..<3]), to: s.id, expectedSeq: 0)
         #expect(throws: EventLogError.conflict(session: s.id, expected: 2, actual: 3)) {

@@ -8,6 +8,11 @@ import RouteLogTestSupport
 /// folds, and a caller whose digests are not its events' fold is refused at the batch.
 @Suite("LMDBEventLog folded appends")
 struct FoldedAppendTests {
+    /// Each test's own directory, removed after it.
+    let dir: TempDir
+
+    init() throws { dir = try TempDir() }
+
     /// The digests after each of `events`, folded from `state` at seq `seq`.
     func digests(_ events: [RecordedEvent], from state: NavigationState = NavigationState(), seq: UInt64 = 0) -> [Digest] {
         var r = Replayer(state: state, seq: seq)
@@ -15,8 +20,6 @@ struct FoldedAppendTests {
     }
 
     @Test func aFoldedAppendStoresWhatAnAppendTheStoreFoldsStores() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
         let folded = try LMDBEventLog.open(at: dir.path("folded"), options: testOptions(snapshotInterval: 16))
         let plain = try LMDBEventLog.open(at: dir.path("plain"), options: testOptions(snapshotInterval: 16))
         let generated = generatedEvents(520, seed: 43)
@@ -45,10 +48,7 @@ struct FoldedAppendTests {
     }
 
     @Test func aWrongLastDigestRefusesTheWholeBatch() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
-        let s = try log.createSession(NewSession())
+        let (log, s) = try storeWithSession(at: dir)
         let events = generatedEvents(40, seed: 5)
         let all = digests(events)
         try log.appendFolded(Array(events[0..<10]), digests: Array(all[0..<10]), to: s.id, expectedSeq: 0)
@@ -70,10 +70,7 @@ struct FoldedAppendTests {
     @Test func aWrongEventIsCaughtByTheStateItLeaves() throws {
         // The caller's digests are of other events than those it hands over (a push of another
         // route in the middle): the batch's end state differs, so its last digest is wrong.
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
-        let s = try log.createSession(NewSession())
+        let (log, s) = try storeWithSession(at: dir)
         let told = (0..<8).map { RecordedEvent(.push(RouteRef(id: "r\($0)"))) }
         var handed = told
         handed[3] = RecordedEvent(.push(RouteRef(id: "other")))
@@ -84,10 +81,7 @@ struct FoldedAppendTests {
     }
 
     @Test func aWrongDigestAtASnapshotIsCaughtThereOneInBetweenIsNot() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 8))
-        let s = try log.createSession(NewSession())
+        let (log, s) = try storeWithSession(at: dir, snapshotInterval: 8)
         let events = generatedEvents(20, seed: 9)
         let all = digests(events)
         // Seq 8 has a snapshot: its digest is checked.
@@ -108,10 +102,7 @@ struct FoldedAppendTests {
     }
 
     @Test func aWrongExpectedSeqIsAConflictAndWritesNothing() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
-        let s = try log.createSession(NewSession())
+        let (log, s) = try storeWithSession(at: dir)
         let events = generatedEvents(6, seed: 3)
         let all = digests(events)
         try log.appendFolded(Array(events[0..<3]), digests: Array(all[0..<3]), to: s.id, expectedSeq: 0)
@@ -124,10 +115,7 @@ struct FoldedAppendTests {
     @Test func aFoldedAppendAfterAnotherHandleWroteFoldsFromTheStoredHead() throws {
         // Another handle appended meanwhile: the writer's cached head is stale and the check folds
         // from the head rebuilt from the store.
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let a = try LMDBEventLog.open(at: dir.path, options: testOptions())
-        let s = try a.createSession(NewSession())
+        let (a, s) = try storeWithSession(at: dir)
         let events = generatedEvents(30, seed: 21)
         let all = digests(events)
         try a.appendFolded(Array(events[0..<10]), digests: Array(all[0..<10]), to: s.id, expectedSeq: 0)

@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CRawLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
         .target(
             name: "RouteLogBenchSupport",
-            dependencies: ["CSQLite", "CRawLMDB"] + routeLog("RouteLogCore", "RouteLogLMDB")
+            dependencies: ["CSQLite", "CRawLMDB"] + routeLog("RouteLogCore", "RouteLogLMDB", "RouteLog")
         ),
         .executableTarget(
             name: "routelog-bench-summary",

@@ -21,6 +21,20 @@ public enum Measure {
         return (value, (clock.now - start).seconds)
     }
 
+    /// Runs this program again with `arguments` (a figure measured in a process of its own) and
+    /// returns its exit status and what it printed.
+    public static func inNewProcess(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        p.arguments = arguments
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     public static func median(_ xs: [Double]) -> Double {
         let s = xs.sorted()
         guard !s.isEmpty else { return .nan }

@@ -7,25 +7,6 @@ import RouteLogBenchSupport
 
 // MARK: - Navigator figures (the app-facing call on the main actor)
 
-/// The routes of a media app, with payloads.
-enum BenchRoute: Routable {
-    case episode(id: Int, title: String)
-    case show(name: String, season: Int)
-    case player(episode: Int, position: Double, chapters: [String])
-    case alert(message: String)
-    case settings
-
-    var id: String {
-        switch self {
-        case .episode(let id, _): "episode-\(id)"
-        case .show(let name, _): "show-\(name)"
-        case .player: "player"
-        case .alert: "alert"
-        case .settings: "settings"
-        }
-    }
-}
-
 /// One step of the mix: pushes with payloads, sheets, alerts, dismissals, pops, and every 24
 /// steps a return to the root (dismissAll then popToRoot: two calls); the stacks stay a few
 /// screens deep, as in an app.
@@ -44,20 +25,7 @@ enum NavigatorMix {
     }
 
     static func call(_ nav: Navigator<BenchRoute>, _ i: Int) {
-        switch i % 8 {
-        case 0, 2, 5: nav.push(route(i))
-        case 1: nav.show(route(i + 3), as: .sheet)
-        case 3: nav.dismiss()
-        case 4: nav.show(.alert(message: "Download \(i % 50) finished"), as: .alert)
-        case 6: nav.pop()
-        default:
-            if i % 24 == 7 {
-                nav.dismissAll()
-                nav.popToRoot()
-            } else {
-                nav.dismiss()
-            }
-        }
+        navigatorStep(nav, i, push: route, sheet: { route($0 + 3) }, alert: { .alert(message: "Download \($0 % 50) finished") })
     }
 
     /// The same mutations on a plain `@Observable` model.
@@ -94,20 +62,7 @@ enum DistinctMix {
     }
 
     static func call(_ nav: Navigator<BenchRoute>, _ i: Int) {
-        switch i % 8 {
-        case 0, 2, 5: nav.push(route(i))
-        case 1: nav.show(route(i + 3), as: .sheet)
-        case 3: nav.dismiss()
-        case 4: nav.show(.alert(message: "Download \(i) finished"), as: .alert)
-        case 6: nav.pop()
-        default:
-            if i % 24 == 7 {
-                nav.dismissAll()
-                nav.popToRoot()
-            } else {
-                nav.dismiss()
-            }
-        }
+        navigatorStep(nav, i, push: route, sheet: { route($0 + 3) }, alert: { .alert(message: "Download \($0) finished") })
     }
 }
 
@@ -501,18 +456,10 @@ struct DistinctPayloadMemory {
     /// Runs ``child(store:count:)`` in a new process.
     static func measure(_ count: Int, in dir: TemporaryDirectory) throws -> DistinctPayloadMemory {
         progress("navigator-memory-distinct-1M: \(count) calls, a distinct payload on every route, in a new process")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        p.arguments = ["--navigator-distinct", try dir.subdirectory("distinct"), String(count)]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let (status, text) = try Measure.inNewProcess(["--navigator-distinct", try dir.subdirectory("distinct"), String(count)])
         let v = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).dropFirst().compactMap { Int($0) }
-        guard p.terminationStatus == 0, text.hasPrefix("distinct-memory "), v.count >= 6 else {
-            throw BenchError("navigator-memory-distinct child failed (status \(p.terminationStatus)): \(text)")
+        guard status == 0, text.hasPrefix("distinct-memory "), v.count >= 6 else {
+            throw BenchError("navigator-memory-distinct child failed (status \(status)): \(text)")
         }
         return DistinctPayloadMemory(grownMB: Double(v[1] - v[0]) / 1e6, samplesMB: v[6...].map { Double($0 - v[0]) / 1e6 },
                                      historyEvents: v[2], checkpoints: v[3], cachedRoutes: v[4], heldEvents: v[5])

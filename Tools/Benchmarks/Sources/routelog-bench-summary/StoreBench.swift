@@ -146,18 +146,10 @@ enum StoreBench {
 
     /// Runs ``replayRSSChild(path:session:)`` in a new process and returns (peak, start) bytes.
     static func replayRSS(path: String, session: SessionID) throws -> (peak: Int, start: Int) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        p.arguments = ["--replay-rss", path, session.rawValue]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let (status, text) = try Measure.inNewProcess(["--replay-rss", path, session.rawValue])
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard p.terminationStatus == 0, parts.count >= 4, parts[0] == "rss-anon-peak", let peak = Int(parts[1]), let start = Int(parts[3]) else {
-            throw BenchError("replay-rss child failed (status \(p.terminationStatus)): \(text)")
+        guard status == 0, parts.count >= 4, parts[0] == "rss-anon-peak", let peak = Int(parts[1]), let start = Int(parts[3]) else {
+            throw BenchError("replay-rss child failed (status \(status)): \(text)")
         }
         return (peak, start)
     }

@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Benchmarks) @_spi(Tools) import RouteLog
 @_spi(Tools) import RouteLogCore
+import RouteLogBenchSupport
 @_spi(Tools) import RouteLogLMDB
 
 // The navigator workloads of routelog-profile: calls on the main actor on an LMDB store with its
@@ -10,42 +11,14 @@ import Foundation
 // far apart). Environment: PROFILE_TIMED (calls timed one by one after COUNT, default 100,000),
 // PROFILE_SAMPLES (print RssAnon every 100,000 calls).
 
-/// The routes of a media app, with payloads.
-enum ProfileRoute: Routable {
-    case episode(id: Int, title: String)
-    case show(name: String, season: Int)
-    case alert(message: String)
-    case settings
-
-    var id: String {
-        switch self {
-        case .episode(let id, _): "episode-\(id)"
-        case .show(let name, _): "show-\(name)"
-        case .alert: "alert"
-        case .settings: "settings"
-        }
-    }
-}
-
-/// A mix of pushes, sheets, alerts, dismissals and pops; `distinct` gives every call's route a
-/// payload no other call has (an episode id and a title), else payloads repeat.
+/// A mix of pushes, sheets, alerts, dismissals and pops (the navigator figures' steps);
+/// `distinct` gives every call's route a payload no other call has (an episode id and a title),
+/// else payloads repeat.
 @MainActor
-func profileCall(_ nav: Navigator<ProfileRoute>, _ i: Int, distinct: Bool) {
+func profileCall(_ nav: Navigator<BenchRoute>, _ i: Int, distinct: Bool) {
     let k = distinct ? i : i % 64
-    switch i % 8 {
-    case 0, 2, 5: nav.push(.episode(id: k, title: "Episode \(k): a title of realistic length"))
-    case 1: nav.show(.show(name: "Show \(k)", season: i % 7), as: .sheet)
-    case 3: nav.dismiss()
-    case 4: nav.show(.alert(message: "Download \(k) finished"), as: .alert)
-    case 6: nav.pop()
-    default:
-        if i % 24 == 7 {
-            nav.dismissAll()
-            nav.popToRoot()
-        } else {
-            nav.dismiss()
-        }
-    }
+    navigatorStep(nav, i, push: { _ in .episode(id: k, title: "Episode \(k): a title of realistic length") },
+                  sheet: { _ in .show(name: "Show \(k)", season: i % 7) }, alert: { _ in .alert(message: "Download \(k) finished") })
 }
 
 /// glibc's allocator, arena by arena (`malloc_info`, looked up at run time: Swift's Glibc module
@@ -118,7 +91,7 @@ func rssAnon() -> Int {
 func profileNavigator(count: Int, dir: String, distinct: Bool, paced: Bool = false) throws {
     try? FileManager.default.removeItem(atPath: dir)
     let store = try LMDBEventLog.open(at: dir)
-    let nav = try Navigator<ProfileRoute>(log: store)
+    let nav = try Navigator<BenchRoute>(log: store)
     let anon0 = rssAnon(), heap0 = mallocArenas(), maps0 = anonymousMappings()
     let clock = ContinuousClock()
     var done = 0
