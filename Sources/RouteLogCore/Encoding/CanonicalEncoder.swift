@@ -27,8 +27,8 @@ extension RawJSON {
 enum CanonicalEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> Value {
         if let special = try specialValue(value, codingPath: []) { return special }
-        let node = Node()
-        try value.encode(to: NodeEncoder(node: node, parentPath: [], key: nil))
+        let node = Node(parentPath: [], key: nil)
+        try value.encode(to: NodeEncoder(node: node))
         guard node.kind != .empty else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
@@ -45,8 +45,8 @@ enum CanonicalEncoder {
         if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self), codingPath()) }
         let path = codingPath()
         if let special = try specialValue(value, codingPath: path) { return special }
-        let node = Node()
-        try value.encode(to: NodeEncoder(node: node, parentPath: path, key: nil))
+        let node = Node(parentPath: path, key: nil)
+        try value.encode(to: NodeEncoder(node: node))
         return .node(node)
     }
 
@@ -146,9 +146,12 @@ enum CanonicalEncoder {
         }
     }
 
-    /// One object or array under construction (or a value that has not encoded anything yet).
+    /// One object or array under construction (or a value that has not encoded anything yet),
+    /// with its coding path: its parent's path and its own key, if any.
     ///
-    /// Its properties are not checked for exclusive access at run time (`@exclusivity(unchecked)`):
+    /// The encoder and containers that write into a node hold only the node (an encoder of one
+    /// reference fits in an existential's inline buffer, so passing it to `encode(to:)` allocates
+    /// no box). Its properties are not checked for exclusive access at run time (`@exclusivity(unchecked)`):
     /// a node belongs to one encoding, on one thread, and no access to it overlaps another.
     final class Node {
         enum Kind { case empty, scalar, object, array }
@@ -157,6 +160,15 @@ enum CanonicalEncoder {
         /// Keys in the order they were encoded; a key encoded twice keeps its last value.
         @exclusivity(unchecked) var pairs: [(key: String, value: Value)] = []
         @exclusivity(unchecked) var items: [Value] = []
+        let parentPath: [any CodingKey]
+        let key: (any CodingKey)?
+
+        init(parentPath: [any CodingKey], key: (any CodingKey)?) {
+            self.parentPath = parentPath
+            self.key = key
+        }
+
+        var codingPath: [any CodingKey] { path(parentPath, key) }
 
         func write(to out: inout [UInt8]) {
             switch kind {
@@ -227,9 +239,7 @@ enum CanonicalEncoder {
 
     struct NodeEncoder: Encoder {
         let node: Node
-        let parentPath: [any CodingKey]
-        let key: (any CodingKey)?
-        var codingPath: [any CodingKey] { path(parentPath, key) }
+        var codingPath: [any CodingKey] { node.codingPath }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -240,7 +250,7 @@ enum CanonicalEncoder {
                 // pair, and the second key would reallocate it.
                 node.pairs.reserveCapacity(4)
             }
-            return KeyedEncodingContainer(KeyedContainer<Key>(node: node, parentPath: parentPath, key: key))
+            return KeyedEncodingContainer(KeyedContainer<Key>(node: node))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -248,19 +258,17 @@ enum CanonicalEncoder {
                 node.kind = .array
                 node.items = []
             }
-            return UnkeyedContainer(node: node, parentPath: parentPath, key: key)
+            return UnkeyedContainer(node: node)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            SingleContainer(node: node, codingPath: codingPath)
+            SingleContainer(node: node)
         }
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let node: Node
-        let parentPath: [any CodingKey]
-        let key: (any CodingKey)?
-        var codingPath: [any CodingKey] { path(parentPath, key) }
+        var codingPath: [any CodingKey] { node.codingPath }
 
         private func set(_ v: Value, _ key: Key) { node.pairs.append((key.stringValue, v)) }
 
@@ -284,35 +292,33 @@ enum CanonicalEncoder {
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: key)
             child.kind = .object
             child.pairs.reserveCapacity(4)
             node.pairs.append((key.stringValue, .node(child)))
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, parentPath: codingPath, key: key))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: key)
             child.kind = .array
             node.pairs.append((key.stringValue, .node(child)))
-            return UnkeyedContainer(node: child, parentPath: codingPath, key: key)
+            return UnkeyedContainer(node: child)
         }
 
         mutating func superEncoder() -> any Encoder { superEncoder(named: SuperKey.super) }
         mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key) }
 
         private func superEncoder(named key: any CodingKey) -> any Encoder {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: key)
             node.pairs.append((key.stringValue, .node(child)))
-            return NodeEncoder(node: child, parentPath: codingPath, key: key)
+            return NodeEncoder(node: child)
         }
     }
 
     struct UnkeyedContainer: UnkeyedEncodingContainer {
         let node: Node
-        let parentPath: [any CodingKey]
-        let key: (any CodingKey)?
-        var codingPath: [any CodingKey] { path(parentPath, key) }
+        var codingPath: [any CodingKey] { node.codingPath }
         var count: Int { node.items.count }
 
         private var nextKey: any CodingKey { IndexKey(intValue: count) }
@@ -336,32 +342,29 @@ enum CanonicalEncoder {
         mutating func encode<T: Encodable>(_ value: T) throws { add(try nested(value, codingPath: codingPath + [nextKey])) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: nextKey)
             child.kind = .object
-            let key = nextKey
             node.items.append(.node(child))
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, parentPath: codingPath, key: key))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: nextKey)
             child.kind = .array
-            let key = nextKey
             node.items.append(.node(child))
-            return UnkeyedContainer(node: child, parentPath: codingPath, key: key)
+            return UnkeyedContainer(node: child)
         }
 
         mutating func superEncoder() -> any Encoder {
-            let child = Node()
-            let key = nextKey
+            let child = Node(parentPath: codingPath, key: nextKey)
             node.items.append(.node(child))
-            return NodeEncoder(node: child, parentPath: codingPath, key: key)
+            return NodeEncoder(node: child)
         }
     }
 
     struct SingleContainer: SingleValueEncodingContainer {
         let node: Node
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { node.codingPath }
 
         private func set(_ v: Value) {
             node.kind = .scalar
