@@ -15,10 +15,15 @@ extension RawJSON {
     ///   own `encode(to:)` throws.
     public init<T: Encodable>(encoding value: T) throws {
         let root = try CanonicalEncoder.encode(value)
-        var out: [UInt8] = []
-        out.reserveCapacity(128)
-        root.write(to: &out)
-        self.init(uncheckedCanonical: String(decoding: out, as: UTF8.self))
+        // Written into a buffer on the stack (moved to the heap only if the text outgrows it),
+        // then copied once into the string.
+        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { stack in
+            var out = CanonicalEncoder.Output(stack)
+            defer { out.release() }
+            root.write(to: &out)
+            return String(decoding: out.bytes, as: UTF8.self)
+        }
+        self.init(uncheckedCanonical: text)
     }
 }
 
@@ -84,6 +89,87 @@ enum CanonicalEncoder {
         return .double(Double(i))
     }
 
+    // MARK: - The text being written
+
+    /// The canonical text's bytes: appended into a buffer the caller provides (on its stack),
+    /// and into one on the heap once they outgrow it; no uniqueness or bounds checks of an array
+    /// on each byte. ``release()`` frees the heap buffer, if any.
+    struct Output {
+        private var base: UnsafeMutablePointer<UInt8>
+        private var count = 0
+        private var capacity: Int
+        private var onHeap = false
+
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+            base = buffer.baseAddress!
+            capacity = buffer.count
+        }
+
+        /// The bytes written so far (valid until the next append or ``release()``).
+        var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+        mutating func release() {
+            if onHeap { base.deallocate() }
+            onHeap = false
+            count = 0
+            capacity = 0
+        }
+
+        /// Room for `n` more bytes.
+        @inline(__always)
+        private mutating func reserve(_ n: Int) {
+            if capacity - count < n { grow(n) }
+        }
+
+        private mutating func grow(_ n: Int) {
+            let newCapacity = Swift.max(capacity * 2, count + n)
+            let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            newBase.initialize(from: base, count: count)
+            if onHeap { base.deallocate() }
+            base = newBase
+            capacity = newCapacity
+            onHeap = true
+        }
+
+        mutating func append(_ b: UInt8) {
+            reserve(1)
+            base[count] = b
+            count += 1
+        }
+
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let src = bytes.baseAddress, bytes.count > 0 else { return }
+            reserve(bytes.count)
+            (base + count).initialize(from: src, count: bytes.count)
+            count += bytes.count
+        }
+
+        /// Appends an ASCII literal.
+        mutating func append(literal s: StaticString) {
+            append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
+
+        /// Appends a string's UTF-8.
+        mutating func append(_ s: String) {
+            var s = s
+            s.withUTF8 { append($0) }
+        }
+
+        /// Appends `b` `n` times and returns the index of the first.
+        mutating func appendRepeated(_ b: UInt8, count n: Int) -> Int {
+            reserve(n)
+            let start = count
+            (base + count).initialize(repeating: b, count: n)
+            count += n
+            return start
+        }
+
+        subscript(i: Int) -> UInt8 {
+            get { base[i] }
+            set { base[i] = newValue }
+        }
+    }
+
     // MARK: - The tree being built
 
     /// A value: a scalar, or a node that containers write into.
@@ -98,25 +184,24 @@ enum CanonicalEncoder {
         case node(Node)
 
         /// Appends the canonical text.
-        func write(to out: inout [UInt8]) {
+        func write(to out: inout Output) {
             switch self {
-            case .null: out.append(contentsOf: "null".utf8)
-            case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+            case .null: out.append(literal: "null")
+            case .bool(let b): out.append(literal: b ? "true" : "false")
             case .int(let i): Self.writeInt(i, to: &out)
-            case .double(let d): out.append(contentsOf: JSONValue.format(d).utf8)
+            case .double(let d): out.append(JSONValue.format(d))
             case .string(let s): Self.writeString(s, to: &out)
-            case .json(let v): out.append(contentsOf: v.canonicalText.utf8)
+            case .json(let v): out.append(v.canonicalText)
             case .node(let n): n.write(to: &out)
             }
         }
 
-        static func writeInt(_ v: Int64, to out: inout [UInt8]) {
+        static func writeInt(_ v: Int64, to out: inout Output) {
             if v < 0 { out.append(UInt8(ascii: "-")) }
             var m = v.magnitude
             var digits = 1
             while m >= 10 { m /= 10; digits += 1 }
-            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-            var i = out.count - 1
+            var i = out.appendRepeated(UInt8(ascii: "0"), count: digits) + digits - 1
             m = v.magnitude
             repeat {
                 out[i] = UInt8(ascii: "0") + UInt8(m % 10)
@@ -127,21 +212,21 @@ enum CanonicalEncoder {
 
         /// A string without characters to escape is copied as is; others go through the canonical
         /// writer's escaping.
-        static func writeString(_ s: String, to out: inout [UInt8]) {
+        static func writeString(_ s: String, to out: inout Output) {
             // Scanned and copied through the string's contiguous UTF-8 (a native string's own
             // buffer): one pass and a memcpy, not the generic UTF8View iteration.
             var s = s
             let copied = s.withUTF8 { u -> Bool in
                 for b in u where b < 0x20 || b == 0x22 || b == 0x5C { return false }
                 out.append(UInt8(ascii: "\""))
-                out.append(contentsOf: u)
+                out.append(u)
                 out.append(UInt8(ascii: "\""))
                 return true
             }
             if !copied {
                 var text = ""
                 JSONValue.writeString(s, to: &text)
-                out.append(contentsOf: text.utf8)
+                out.append(text)
             }
         }
     }
@@ -170,10 +255,10 @@ enum CanonicalEncoder {
 
         var codingPath: [any CodingKey] { path(parentPath, key) }
 
-        func write(to out: inout [UInt8]) {
+        func write(to out: inout Output) {
             switch kind {
             case .empty:
-                out.append(contentsOf: "{}".utf8)
+                out.append(literal: "{}")
             case .scalar:
                 scalar.write(to: &out)
             case .array:
@@ -220,7 +305,7 @@ enum CanonicalEncoder {
         }
 
         /// Writes the pairs at `indices`, in that order, separated by commas.
-        private func writePairs<S: Sequence<Int>>(_ indices: S, to out: inout [UInt8]) {
+        private func writePairs<S: Sequence<Int>>(_ indices: S, to out: inout Output) {
             var first = true
             for i in indices {
                 if !first { out.append(UInt8(ascii: ",")) }
