@@ -150,6 +150,18 @@ import Testing
         try Self.expectSameBytes(Probe(value: String(repeating: "é\n", count: 3_000)))
     }
 
+    @Test func aCharacterToEscapeIsFoundAtEveryPlaceInAString() throws {
+        // Strings are scanned eight bytes at a time: each character that needs escaping (and a
+        // few that do not, next to them in value) at every offset of a word, and in the tail.
+        for c in ["\"", "\\", "\n", "\u{0}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "é", "💡"] {
+            for n in 0..<26 {
+                let text = String(repeating: "a", count: n) + c + String(repeating: "b", count: 25 - n)
+                try Self.expectSameBytes(Probe(value: text))
+                try Self.expectSameBytes(Probe(value: [text: n]))
+            }
+        }
+    }
+
     /// Records the coding path its encoder and containers report at every level, so that the
     /// paths can be compared with `JSONEncoder`'s.
     final class PathLog: @unchecked Sendable { var lines: [String] = [] }

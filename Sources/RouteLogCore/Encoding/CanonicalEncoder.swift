@@ -212,12 +212,37 @@ enum CanonicalEncoder {
 
         /// A string without characters to escape is copied as is; others go through the canonical
         /// writer's escaping.
+        /// Whether any byte is a control character, a quote or a backslash: eight bytes at a
+        /// time, each word tested for a byte below 0x20 or equal to 0x22 or 0x5C (the tests
+        /// never miss one; a word they flag is looked at byte by byte, from there on).
+        static func needsEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let p = u.baseAddress else { return false }
+            let raw = UnsafeRawPointer(p)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            var i = 0
+            while i + 8 <= u.count {
+                let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
+                let below = (x &- ones &* 0x20) & ~x
+                let quoted = (quote &- ones) & ~quote
+                let slashed = (backslash &- ones) & ~backslash
+                if (below | quoted | slashed) & highs != 0 { break }
+                i += 8
+            }
+            while i < u.count {
+                let b = u[i]
+                if b < 0x20 || b == 0x22 || b == 0x5C { return true }
+                i += 1
+            }
+            return false
+        }
+
         static func writeString(_ s: String, to out: inout Output) {
             // Scanned and copied through the string's contiguous UTF-8 (a native string's own
             // buffer): one pass and a memcpy, not the generic UTF8View iteration.
             var s = s
             let copied = s.withUTF8 { u -> Bool in
-                for b in u where b < 0x20 || b == 0x22 || b == 0x5C { return false }
+                if needsEscape(u) { return false }
                 out.append(UInt8(ascii: "\""))
                 out.append(u)
                 out.append(UInt8(ascii: "\""))
