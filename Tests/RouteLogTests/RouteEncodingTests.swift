@@ -140,6 +140,84 @@ import Testing
         }
     }
 
+    @Test func textLongerThanTheWritersFirstBufferIsWhole() throws {
+        // Texts of a few bytes to tens of kilobytes: the writer's buffer is outgrown once, then
+        // again and again, with strings that need escaping and strings that do not.
+        for n in [1, 60, 61, 62, 200, 1_000, 4_000] {
+            let items = (0..<n).map { i in i % 3 == 0 ? "item \(i) \"quoted\"" : String(repeating: "x", count: i % 97) }
+            try Self.expectSameBytes(Probe(value: items))
+        }
+        try Self.expectSameBytes(Probe(value: String(repeating: "é\n", count: 3_000)))
+    }
+
+    @Test func aCharacterToEscapeIsFoundAtEveryPlaceInAString() throws {
+        // Strings are scanned eight bytes at a time: each character that needs escaping (and a
+        // few that do not, next to them in value) at every offset of a word, and in the tail.
+        for c in ["\"", "\\", "\n", "\u{0}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "é", "💡"] {
+            for n in 0..<26 {
+                let text = String(repeating: "a", count: n) + c + String(repeating: "b", count: 25 - n)
+                try Self.expectSameBytes(Probe(value: text))
+                try Self.expectSameBytes(Probe(value: [text: n]))
+            }
+        }
+    }
+
+    /// Records the coding path its encoder and containers report at every level, so that the
+    /// paths can be compared with `JSONEncoder`'s.
+    final class PathLog: @unchecked Sendable { var lines: [String] = [] }
+
+    struct PathProbe: Codable, Hashable, Sendable {
+        let log: PathLog
+        static func == (a: Self, b: Self) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
+        init(log: PathLog) { self.log = log }
+        init(from decoder: any Decoder) throws { log = PathLog() }
+        enum CodingKeys: String, CodingKey { case a, b }
+
+        func note(_ what: String, _ path: [any CodingKey]) {
+            log.lines.append(what + ": " + path.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue }.joined(separator: "/"))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            note("encoder", encoder.codingPath)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            note("keyed", c.codingPath)
+            var nested = c.nestedContainer(keyedBy: CodingKeys.self, forKey: .a)
+            note("nested keyed", nested.codingPath)
+            var list = nested.nestedUnkeyedContainer(forKey: .b)
+            note("nested unkeyed", list.codingPath)
+            try list.encode(1)
+            var inList = list.nestedContainer(keyedBy: CodingKeys.self)
+            note("keyed in list", inList.codingPath)
+            try inList.encode(2, forKey: .a)
+            let listSuper = list.superEncoder()
+            note("list's super", listSuper.codingPath)
+            var single = listSuper.singleValueContainer()
+            note("single", single.codingPath)
+            try single.encode("s")
+            let keyedSuper = c.superEncoder(forKey: .b)
+            note("keyed super", keyedSuper.codingPath)
+            var inner = keyedSuper.unkeyedContainer()
+            note("unkeyed in super", inner.codingPath)
+            try inner.encode(3)
+        }
+    }
+
+    @Test func codingPathsAtEveryLevel() throws {
+        let direct = PathLog(), viaEncoder = PathLog()
+        _ = try RouteRef(Probe(value: PathProbe(log: direct)))
+        _ = try Self.viaJSONEncoder(Probe(value: PathProbe(log: viaEncoder)))
+        #expect(direct.lines == [
+            "encoder: value", "keyed: value", "nested keyed: value/a", "nested unkeyed: value/a/b",
+            "keyed in list: value/a/b/#1", "list's super: value/a/b/#2", "single: value/a/b/#2",
+            "keyed super: value/b", "unkeyed in super: value/b",
+        ])
+        // JSONEncoder's agree but for an unkeyed container's super encoder, whose path it
+        // writes without the container's own (value/#2).
+        let unkeyedSuper: (String) -> Bool = { $0.hasPrefix("list's super") || $0.hasPrefix("single") }
+        #expect(direct.lines.filter { !unkeyedSuper($0) } == viaEncoder.lines.filter { !unkeyedSuper($0) })
+    }
+
     @Test func whatJSONEncoderRefusesIsRefused() {
         for value in [Double.nan, .infinity, -.infinity] {
             #expect(throws: RouteEncodingError.self) { try RouteRef(Probe(value: value)) }

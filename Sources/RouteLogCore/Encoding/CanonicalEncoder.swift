@@ -15,10 +15,15 @@ extension RawJSON {
     ///   own `encode(to:)` throws.
     public init<T: Encodable>(encoding value: T) throws {
         let root = try CanonicalEncoder.encode(value)
-        var out: [UInt8] = []
-        out.reserveCapacity(128)
-        root.write(to: &out)
-        self.init(uncheckedCanonical: String(decoding: out, as: UTF8.self))
+        // Written into a buffer on the stack (moved to the heap only if the text outgrows it),
+        // then copied once into the string.
+        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { stack in
+            var out = CanonicalEncoder.Output(stack)
+            defer { out.release() }
+            root.write(to: &out)
+            return String(decoding: out.bytes, as: UTF8.self)
+        }
+        self.init(uncheckedCanonical: text)
     }
 }
 
@@ -27,8 +32,8 @@ extension RawJSON {
 enum CanonicalEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> Value {
         if let special = try specialValue(value, codingPath: []) { return special }
-        let node = Node()
-        try value.encode(to: NodeEncoder(node: node, parentPath: [], key: nil))
+        let node = Node(parentPath: [], key: nil)
+        try value.encode(to: NodeEncoder(node: node))
         guard node.kind != .empty else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
@@ -45,8 +50,8 @@ enum CanonicalEncoder {
         if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self), codingPath()) }
         let path = codingPath()
         if let special = try specialValue(value, codingPath: path) { return special }
-        let node = Node()
-        try value.encode(to: NodeEncoder(node: node, parentPath: path, key: nil))
+        let node = Node(parentPath: path, key: nil)
+        try value.encode(to: NodeEncoder(node: node))
         return .node(node)
     }
 
@@ -84,6 +89,87 @@ enum CanonicalEncoder {
         return .double(Double(i))
     }
 
+    // MARK: - The text being written
+
+    /// The canonical text's bytes: appended into a buffer the caller provides (on its stack),
+    /// and into one on the heap once they outgrow it; no uniqueness or bounds checks of an array
+    /// on each byte. ``release()`` frees the heap buffer, if any.
+    struct Output {
+        private var base: UnsafeMutablePointer<UInt8>
+        private var count = 0
+        private var capacity: Int
+        private var onHeap = false
+
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+            base = buffer.baseAddress!
+            capacity = buffer.count
+        }
+
+        /// The bytes written so far (valid until the next append or ``release()``).
+        var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+        mutating func release() {
+            if onHeap { base.deallocate() }
+            onHeap = false
+            count = 0
+            capacity = 0
+        }
+
+        /// Room for `n` more bytes.
+        @inline(__always)
+        private mutating func reserve(_ n: Int) {
+            if capacity - count < n { grow(n) }
+        }
+
+        private mutating func grow(_ n: Int) {
+            let newCapacity = Swift.max(capacity * 2, count + n)
+            let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            newBase.initialize(from: base, count: count)
+            if onHeap { base.deallocate() }
+            base = newBase
+            capacity = newCapacity
+            onHeap = true
+        }
+
+        mutating func append(_ b: UInt8) {
+            reserve(1)
+            base[count] = b
+            count += 1
+        }
+
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let src = bytes.baseAddress, bytes.count > 0 else { return }
+            reserve(bytes.count)
+            (base + count).initialize(from: src, count: bytes.count)
+            count += bytes.count
+        }
+
+        /// Appends an ASCII literal.
+        mutating func append(literal s: StaticString) {
+            append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
+
+        /// Appends a string's UTF-8.
+        mutating func append(_ s: String) {
+            var s = s
+            s.withUTF8 { append($0) }
+        }
+
+        /// Appends `b` `n` times and returns the index of the first.
+        mutating func appendRepeated(_ b: UInt8, count n: Int) -> Int {
+            reserve(n)
+            let start = count
+            (base + count).initialize(repeating: b, count: n)
+            count += n
+            return start
+        }
+
+        subscript(i: Int) -> UInt8 {
+            get { base[i] }
+            set { base[i] = newValue }
+        }
+    }
+
     // MARK: - The tree being built
 
     /// A value: a scalar, or a node that containers write into.
@@ -98,25 +184,24 @@ enum CanonicalEncoder {
         case node(Node)
 
         /// Appends the canonical text.
-        func write(to out: inout [UInt8]) {
+        func write(to out: inout Output) {
             switch self {
-            case .null: out.append(contentsOf: "null".utf8)
-            case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+            case .null: out.append(literal: "null")
+            case .bool(let b): out.append(literal: b ? "true" : "false")
             case .int(let i): Self.writeInt(i, to: &out)
-            case .double(let d): out.append(contentsOf: JSONValue.format(d).utf8)
+            case .double(let d): out.append(JSONValue.format(d))
             case .string(let s): Self.writeString(s, to: &out)
-            case .json(let v): out.append(contentsOf: v.canonicalText.utf8)
+            case .json(let v): out.append(v.canonicalText)
             case .node(let n): n.write(to: &out)
             }
         }
 
-        static func writeInt(_ v: Int64, to out: inout [UInt8]) {
+        static func writeInt(_ v: Int64, to out: inout Output) {
             if v < 0 { out.append(UInt8(ascii: "-")) }
             var m = v.magnitude
             var digits = 1
             while m >= 10 { m /= 10; digits += 1 }
-            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-            var i = out.count - 1
+            var i = out.appendRepeated(UInt8(ascii: "0"), count: digits) + digits - 1
             m = v.magnitude
             repeat {
                 out[i] = UInt8(ascii: "0") + UInt8(m % 10)
@@ -127,28 +212,56 @@ enum CanonicalEncoder {
 
         /// A string without characters to escape is copied as is; others go through the canonical
         /// writer's escaping.
-        static func writeString(_ s: String, to out: inout [UInt8]) {
+        /// Whether any byte is a control character, a quote or a backslash: eight bytes at a
+        /// time, each word tested for a byte below 0x20 or equal to 0x22 or 0x5C (the tests
+        /// never miss one; a word they flag is looked at byte by byte, from there on).
+        static func needsEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let p = u.baseAddress else { return false }
+            let raw = UnsafeRawPointer(p)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            var i = 0
+            while i + 8 <= u.count {
+                let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
+                let below = (x &- ones &* 0x20) & ~x
+                let quoted = (quote &- ones) & ~quote
+                let slashed = (backslash &- ones) & ~backslash
+                if (below | quoted | slashed) & highs != 0 { break }
+                i += 8
+            }
+            while i < u.count {
+                let b = u[i]
+                if b < 0x20 || b == 0x22 || b == 0x5C { return true }
+                i += 1
+            }
+            return false
+        }
+
+        static func writeString(_ s: String, to out: inout Output) {
             // Scanned and copied through the string's contiguous UTF-8 (a native string's own
             // buffer): one pass and a memcpy, not the generic UTF8View iteration.
             var s = s
             let copied = s.withUTF8 { u -> Bool in
-                for b in u where b < 0x20 || b == 0x22 || b == 0x5C { return false }
+                if needsEscape(u) { return false }
                 out.append(UInt8(ascii: "\""))
-                out.append(contentsOf: u)
+                out.append(u)
                 out.append(UInt8(ascii: "\""))
                 return true
             }
             if !copied {
                 var text = ""
                 JSONValue.writeString(s, to: &text)
-                out.append(contentsOf: text.utf8)
+                out.append(text)
             }
         }
     }
 
-    /// One object or array under construction (or a value that has not encoded anything yet).
+    /// One object or array under construction (or a value that has not encoded anything yet),
+    /// with its coding path: its parent's path and its own key, if any.
     ///
-    /// Its properties are not checked for exclusive access at run time (`@exclusivity(unchecked)`):
+    /// The encoder and containers that write into a node hold only the node (an encoder of one
+    /// reference fits in an existential's inline buffer, so passing it to `encode(to:)` allocates
+    /// no box). Its properties are not checked for exclusive access at run time (`@exclusivity(unchecked)`):
     /// a node belongs to one encoding, on one thread, and no access to it overlaps another.
     final class Node {
         enum Kind { case empty, scalar, object, array }
@@ -157,11 +270,20 @@ enum CanonicalEncoder {
         /// Keys in the order they were encoded; a key encoded twice keeps its last value.
         @exclusivity(unchecked) var pairs: [(key: String, value: Value)] = []
         @exclusivity(unchecked) var items: [Value] = []
+        let parentPath: [any CodingKey]
+        let key: (any CodingKey)?
 
-        func write(to out: inout [UInt8]) {
+        init(parentPath: [any CodingKey], key: (any CodingKey)?) {
+            self.parentPath = parentPath
+            self.key = key
+        }
+
+        var codingPath: [any CodingKey] { path(parentPath, key) }
+
+        func write(to out: inout Output) {
             switch kind {
             case .empty:
-                out.append(contentsOf: "{}".utf8)
+                out.append(literal: "{}")
             case .scalar:
                 scalar.write(to: &out)
             case .array:
@@ -208,7 +330,7 @@ enum CanonicalEncoder {
         }
 
         /// Writes the pairs at `indices`, in that order, separated by commas.
-        private func writePairs<S: Sequence<Int>>(_ indices: S, to out: inout [UInt8]) {
+        private func writePairs<S: Sequence<Int>>(_ indices: S, to out: inout Output) {
             var first = true
             for i in indices {
                 if !first { out.append(UInt8(ascii: ",")) }
@@ -227,9 +349,7 @@ enum CanonicalEncoder {
 
     struct NodeEncoder: Encoder {
         let node: Node
-        let parentPath: [any CodingKey]
-        let key: (any CodingKey)?
-        var codingPath: [any CodingKey] { path(parentPath, key) }
+        var codingPath: [any CodingKey] { node.codingPath }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -240,7 +360,7 @@ enum CanonicalEncoder {
                 // pair, and the second key would reallocate it.
                 node.pairs.reserveCapacity(4)
             }
-            return KeyedEncodingContainer(KeyedContainer<Key>(node: node, parentPath: parentPath, key: key))
+            return KeyedEncodingContainer(KeyedContainer<Key>(node: node))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -248,19 +368,17 @@ enum CanonicalEncoder {
                 node.kind = .array
                 node.items = []
             }
-            return UnkeyedContainer(node: node, parentPath: parentPath, key: key)
+            return UnkeyedContainer(node: node)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            SingleContainer(node: node, codingPath: codingPath)
+            SingleContainer(node: node)
         }
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let node: Node
-        let parentPath: [any CodingKey]
-        let key: (any CodingKey)?
-        var codingPath: [any CodingKey] { path(parentPath, key) }
+        var codingPath: [any CodingKey] { node.codingPath }
 
         private func set(_ v: Value, _ key: Key) { node.pairs.append((key.stringValue, v)) }
 
@@ -284,35 +402,33 @@ enum CanonicalEncoder {
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: key)
             child.kind = .object
             child.pairs.reserveCapacity(4)
             node.pairs.append((key.stringValue, .node(child)))
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, parentPath: codingPath, key: key))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: key)
             child.kind = .array
             node.pairs.append((key.stringValue, .node(child)))
-            return UnkeyedContainer(node: child, parentPath: codingPath, key: key)
+            return UnkeyedContainer(node: child)
         }
 
         mutating func superEncoder() -> any Encoder { superEncoder(named: SuperKey.super) }
         mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key) }
 
         private func superEncoder(named key: any CodingKey) -> any Encoder {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: key)
             node.pairs.append((key.stringValue, .node(child)))
-            return NodeEncoder(node: child, parentPath: codingPath, key: key)
+            return NodeEncoder(node: child)
         }
     }
 
     struct UnkeyedContainer: UnkeyedEncodingContainer {
         let node: Node
-        let parentPath: [any CodingKey]
-        let key: (any CodingKey)?
-        var codingPath: [any CodingKey] { path(parentPath, key) }
+        var codingPath: [any CodingKey] { node.codingPath }
         var count: Int { node.items.count }
 
         private var nextKey: any CodingKey { IndexKey(intValue: count) }
@@ -336,32 +452,29 @@ enum CanonicalEncoder {
         mutating func encode<T: Encodable>(_ value: T) throws { add(try nested(value, codingPath: codingPath + [nextKey])) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: nextKey)
             child.kind = .object
-            let key = nextKey
             node.items.append(.node(child))
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, parentPath: codingPath, key: key))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            let child = Node()
+            let child = Node(parentPath: codingPath, key: nextKey)
             child.kind = .array
-            let key = nextKey
             node.items.append(.node(child))
-            return UnkeyedContainer(node: child, parentPath: codingPath, key: key)
+            return UnkeyedContainer(node: child)
         }
 
         mutating func superEncoder() -> any Encoder {
-            let child = Node()
-            let key = nextKey
+            let child = Node(parentPath: codingPath, key: nextKey)
             node.items.append(.node(child))
-            return NodeEncoder(node: child, parentPath: codingPath, key: key)
+            return NodeEncoder(node: child)
         }
     }
 
     struct SingleContainer: SingleValueEncodingContainer {
         let node: Node
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { node.codingPath }
 
         private func set(_ v: Value) {
             node.kind = .scalar
