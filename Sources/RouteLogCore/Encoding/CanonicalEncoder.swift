@@ -324,7 +324,7 @@ enum CanonicalEncoder {
         private func canonicalOrder() -> [Int] {
             let order = pairs.indices.sorted { a, b in
                 let (ka, kb) = (pairs[a].key, pairs[b].key)
-                return ka == kb ? a < b : ka.utf8.lexicographicallyPrecedes(kb.utf8)
+                return ka == kb ? a < b : Self.precedes(ka, kb)
             }
             return order.indices.filter { n in n + 1 == order.count || pairs[order[n + 1]].key != pairs[order[n]].key }.map { order[$0] }
         }

@@ -32,8 +32,7 @@ extension NavigationState {
     /// Recomputes ``digest`` from scratch (after ``applyWithoutDigest(_:seq:)``) and returns it.
     @_spi(Tools) @discardableResult
     public mutating func refreshDigest() -> Digest {
-        digestSum = .zero
-        digestSum = Digest.terms(of: self)
+        digestSum = computeDigest()
         return digestSum
     }
 
