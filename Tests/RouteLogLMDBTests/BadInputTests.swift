@@ -143,7 +143,7 @@ struct BadInputTests {
     @Test func garbageAndTruncatedValuesAreTypedErrors() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
+        let log = try LMDBEventLog.open(at: dir.path, options: testOptions(format: 3))
         let info = try log.createSession(NewSession(label: "g"))
         let s = info.id
         try log.append(generatedEvents(20, seed: 4), to: s, expectedSeq: 0)

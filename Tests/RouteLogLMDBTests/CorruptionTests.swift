@@ -13,7 +13,7 @@ private struct Fixture {
 
     init(count: Int = 100) throws {
         dir = try TempDir()
-        log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 32))
+        log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 32, format: 3))
         let info = try log.createSession(NewSession(label: "victim"))
         session = info.id
         key = StoreKey.eventPrefix(info)

@@ -91,13 +91,21 @@ struct FoldedAppendTests {
             try log.appendFolded(events, digests: atSnapshot, to: s.id, expectedSeq: 0)
         }
         #expect(try log.session(s.id).eventCount == 0)
-        // Seq 5 is neither a snapshot's nor the batch's last: the batch is taken with its digest,
-        // and `verify`, which replays every event, names it.
+        // Seq 5 is neither a snapshot's nor the batch's last, nor a block's last: in format 4,
+        // which stores no digest but the one after a block's last event, the lie is not stored
+        // (reads fold the true digest); in format 3 it is stored, and `verify`, which replays
+        // every event, names it.
         var between = all
         between[4] = Digest(hi: all[4].hi, lo: ~all[4].lo)
         try log.appendFolded(events, digests: between, to: s.id, expectedSeq: 0)
-        #expect(try log.events(s.id, from: 5, through: 5).first?.digest == between[4])
-        let failure = try #require(try log.verify(session: s.id).failure)
+        #expect(try log.events(s.id, from: 5, through: 5).first?.digest == all[4])
+        #expect(try log.verify(session: s.id).isValid)
+        let v3 = try LMDBEventLog.open(at: dir.path + "-v3", options: testOptions(snapshotInterval: 8, format: 3))
+        defer { try? FileManager.default.removeItem(atPath: dir.path + "-v3") }
+        let s3 = try v3.createSession(NewSession())
+        try v3.appendFolded(events, digests: between, to: s3.id, expectedSeq: 0)
+        #expect(try v3.events(s3.id, from: 5, through: 5).first?.digest == between[4])
+        let failure = try #require(try v3.verify(session: s3.id).failure)
         #expect(failure.seq == 5)
     }
 

@@ -14,10 +14,12 @@ extension LMDBEventLog {
         }
     }
 
-    /// How many entries of `db` have keys that start with `prefix`.
+    /// How many entries of `db` have keys that start with `prefix`; for the `events` of a
+    /// format-4 store, how many events its blocks there hold.
     func entryCount(in db: LMDBDatabase, prefix: [UInt8]) throws -> Int {
         var n = 0
-        try forEachEntry(in: db, prefix: prefix) { _, _ in n += 1 }
+        let blocks = db == databases.events && databases.blocks
+        try forEachEntry(in: db, prefix: prefix) { _, v in n += blocks && v.count > 1 ? Int(v[1]) : 1 }
         return n
     }
 }

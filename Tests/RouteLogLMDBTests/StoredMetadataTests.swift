@@ -6,7 +6,7 @@ import RouteLogTestSupport
 
 /// Events with every kind of metadata: times far from the session's creation, before it, equal
 /// to the previous one and absent; call sites repeated, new and absent; notes; all origins.
-private func metadataEvents(_ n: Int, seed: UInt64) -> [RecordedEvent] {
+func metadataEvents(_ n: Int, seed: UInt64) -> [RecordedEvent] {
     var rng = SplitMix64(seed: seed)
     let files = ["InboxView.swift", "ThreadView.swift", "Paywall.swift", "Deep/Links.swift", "é.swift", ""]
     var time: Int64 = 1_795_000_000_000
@@ -38,7 +38,7 @@ struct StoredMetadataTests {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let events = metadataEvents(300, seed: 3)
-        let log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 50))
+        let log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 50, format: 3))
         let info = try log.createSession(NewSession(label: "meta"))
         // Batches of varied sizes, across the time anchors (every 64 seqs).
         var at = 0
@@ -64,13 +64,13 @@ struct StoredMetadataTests {
         let events = metadataEvents(200, seed: 9)
         let info: SessionInfo
         do {
-            let first = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 32))
+            let first = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 32, format: 3))
             info = try first.createSession(NewSession(label: "two handles"))
             try first.append(Array(events[..<70]), to: info.id, expectedSeq: 0)
             first.finishWriting(info.id)
         }
         // A second log has no cached head: it rebuilds the time base and the call sites.
-        let second = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 32))
+        let second = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 32, format: 3))
         try second.append(Array(events[70...]), to: info.id, expectedSeq: 70)
         #expect(try second.events(info.id).map(\.recorded) == events)
         #expect(try second.verify(session: info.id).isValid)
@@ -80,7 +80,7 @@ struct StoredMetadataTests {
     @Test func aRepeatedCallSiteTakesAFewBytes() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
+        let log = try LMDBEventLog.open(at: dir.path, options: testOptions(format: 3))
         let info = try log.createSession(NewSession(label: "size"))
         let site = CallSite(file: "Sources/App/Screens/InboxView.swift", line: 120)
         let events = (0..<3).map { i in
@@ -101,7 +101,7 @@ struct StoredMetadataTests {
     @Test func deletingASessionDeletesItsCallSites() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
+        let log = try LMDBEventLog.open(at: dir.path, options: testOptions(format: 3))
         let doomed = try log.createSession(NewSession(label: "doomed"))
         let kept = try log.createSession(NewSession(label: "kept"))
         let events = metadataEvents(80, seed: 5)
@@ -118,7 +118,7 @@ struct StoredMetadataTests {
         for mode in ["altered", "swapped", "deleted"] {
             let dir = try TempDir()
             defer { dir.cleanup() }
-            let log = try LMDBEventLog.open(at: dir.path, options: testOptions())
+            let log = try LMDBEventLog.open(at: dir.path, options: testOptions(format: 3))
             let info = try log.createSession(NewSession(label: mode))
             var events = generatedEvents(20, seed: 2)
             for i in events.indices where i >= 4 { events[i].meta.callSite = CallSite(file: "Site\(i % 2).swift", line: 7) }
@@ -157,7 +157,7 @@ struct StoredMetadataTests {
             // Events before it still read.
             #expect(try log.events(info.id, through: 4).count == 4)
             // A log without the session's head in memory rebuilds it, and refuses to append.
-            let other = try LMDBEventLog.open(at: dir.path, options: testOptions())
+            let other = try LMDBEventLog.open(at: dir.path, options: testOptions(format: 3))
             #expect(throws: LMDBEventLogError.self, "\(mode)") {
                 try other.append(generatedEvents(1, seed: 1), to: info.id, expectedSeq: 20)
             }

@@ -9,8 +9,11 @@ func storeWithSession(at dir: TempDir, snapshotInterval: UInt64 = 64) throws -> 
     return (log, try log.createSession(NewSession()))
 }
 
-func testOptions(_ durability: LMDBEventLog.Durability = .none, snapshotInterval: UInt64 = 64, readOnly: Bool = false, mapSize: Int = 1 << 20) -> LMDBEventLog.Options {
-    LMDBEventLog.Options(readOnly: readOnly, durability: durability, snapshotInterval: snapshotInterval, initialMapSize: mapSize,
-                         clock: { 1_700_000_000_000 })
+func testOptions(_ durability: LMDBEventLog.Durability = .none, snapshotInterval: UInt64 = 64, readOnly: Bool = false, mapSize: Int = 1 << 20,
+                 format: UInt32 = LMDBEventLog.newStoreFormat) -> LMDBEventLog.Options {
+    var options = LMDBEventLog.Options(readOnly: readOnly, durability: durability, snapshotInterval: snapshotInterval, initialMapSize: mapSize,
+                                       clock: { 1_700_000_000_000 })
+    options.storeFormat = format
+    return options
 }
 

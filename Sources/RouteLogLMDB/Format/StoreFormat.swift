@@ -57,7 +57,15 @@
 // SessionRow (session rows), SnapshotCodec (snapshots), Checksums and BinaryCoding+Sealing
 // (checksums and sealed values); run rows and the import marks of `meta` are in Runs/ and Import/.
 
-/// The store format this build writes, and the only one it reads.
-let storeFormatVersion: UInt32 = 3
-/// The format byte of event records, session rows and snapshots.
+/// The newest store format this build reads and writes (format 4: events in blocks).
+let storeFormatVersion: UInt32 = 4
+/// The oldest store format this build reads and writes (format 3: a record per event).
+let oldestStoreFormat: UInt32 = 3
+/// The format byte of format-3 event records, and of session rows, snapshots, call sites, runs
+/// and screen records in both formats (their layouts did not change in format 4).
 let recordFormat: UInt8 = 3
+
+extension LMDBEventLog {
+    /// The format of the stores this build creates: 4, events in blocks (see StoreFormat.md).
+    @_spi(Tools) public static let newStoreFormat: UInt32 = storeFormatVersion
+}

@@ -68,11 +68,18 @@ enum StoredPayload {
     static func decode(_ bytes: UnsafeRawBufferPointer, base: Int64,
                        site: (UInt32) throws(BinaryDecodingError) -> CallSite) throws(BinaryDecodingError) -> RecordedEvent {
         var r = BinaryReader(bytes)
+        let recorded = try read(&r, base: base, site: site)
+        try r.expectEnd()
+        return recorded
+    }
+
+    /// Reads a payload from `r`, which it ends at the payload's last byte (a payload delimits
+    /// itself: a block of format 4 stores its payloads one after another).
+    static func read(_ r: inout BinaryReader, base: Int64,
+                     site: (UInt32) throws(BinaryDecodingError) -> CallSite) throws(BinaryDecodingError) -> RecordedEvent {
         var (meta, index) = try readMeta(&r, base: base)
         if let index { meta.callSite = try site(index) }
-        let event = try r.readEvent()
-        try r.expectEnd()
-        return RecordedEvent(event, meta: meta)
+        return RecordedEvent(try r.readEvent(), meta: meta)
     }
 
     /// The time of a payload (0: none), reading only its metadata.

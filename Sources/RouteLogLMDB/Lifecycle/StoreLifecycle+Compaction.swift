@@ -3,8 +3,10 @@ import Foundation
 
 extension StoreLifecycle {
     /// Writes a compacted copy of the store into `directory` through a temporary directory beside
-    /// it (see ``LMDBEventLog/compactCopy(to:)``).
-    func compactCopy(to directory: String) throws {
+    /// it (see ``LMDBEventLog/compactCopy(to:format:)``); with `format` 4, a format-3 store's copy
+    /// is converted before it is moved into place.
+    func compactCopy(to directory: String, format: UInt32? = nil) throws {
+        precondition(format == nil || format == storeFormatVersion, "a copy converts to format \(storeFormatVersion) only")
         let path = context.path
         let fm = FileManager.default
         var isDir: ObjCBool = false
@@ -36,6 +38,26 @@ extension StoreLifecycle {
         do {
             do { try context.environment.copy(to: temporary, compact: true) } catch {
                 throw LMDBEventLogError.storage(error.onFileSystem(of: parent), operation: "copying \(path) to \(directory)")
+            }
+            if format == storeFormatVersion, context.databases.format == oldestStoreFormat {
+                // Converted in the copy, then copied again without the pages the records left free.
+                try Self.convertToBlocks(at: temporary, options: context.options)
+                let converted = temporary + ".v4"
+                try? fm.removeItem(atPath: converted)
+                try fm.createDirectory(atPath: converted, withIntermediateDirectories: true, attributes: [.posixPermissions: modes.directory])
+                defer { try? fm.removeItem(atPath: converted) }
+                do {
+                    let environment = try StoreOpener.openEnvironment(temporary, options: context.options)
+                    try environment.copy(to: converted, compact: true)
+                } catch let error as LMDBError {
+                    throw LMDBEventLogError.storage(error.onFileSystem(of: parent), operation: "copying the converted store to \(directory)")
+                }
+                for name in (try? fm.contentsOfDirectory(atPath: temporary)) ?? [] {
+                    try? fm.removeItem(atPath: (temporary as NSString).appendingPathComponent(name))
+                }
+                for name in (try? fm.contentsOfDirectory(atPath: converted)) ?? [] {
+                    try fm.moveItem(atPath: (converted as NSString).appendingPathComponent(name), toPath: (temporary as NSString).appendingPathComponent(name))
+                }
             }
             for name in (try? fm.contentsOfDirectory(atPath: temporary)) ?? [] {
                 _ = chmod((temporary as NSString).appendingPathComponent(name), mode_t(modes.file))

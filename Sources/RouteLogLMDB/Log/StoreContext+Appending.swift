@@ -28,32 +28,56 @@ extension StoreContext {
         let key = row.eventPrefix
         let count = row.info.eventCount
         var replayer = Replayer()
-        let snapshot = try txn.withLastEntry(in: databases.snapshots, before: StoreKey.event(key, count == .max ? count : count + 1)) { k, v -> Snapshot? in
-            guard let seq = StoreKey.seq(k, session: key) else { return nil }
-            do { return Snapshot(seq: seq, state: try SnapshotCodec.decode(v)) } catch {
-                throw LMDBEventLogError.corruptValue(database: "snapshots", key: "\(id) seq \(seq)", reason: "\(error)")
-            }
-        } ?? nil
+        let snapshot = try self.snapshot(txn, session: id, prefix: key, atOrBefore: count)
         if let snapshot { replayer = Replayer(state: snapshot.state, seq: snapshot.seq) }
-        var chain = try chain(txn, session: id, row: row, before: replayer.seq + 1)
-        var expected = replayer.seq + 1
-        if expected <= count {
-            try txn.forEach(in: databases.events, from: StoreKey.event(key, expected)) { k, v in
-                guard let seq = StoreKey.seq(k, session: key), seq <= count else { return false }
-                guard seq == expected else {
-                    throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
+        var timeBase = row.info.createdAt
+        var open: OpenBlock?
+        if databases.blocks {
+            if count > 0 {
+                // The last block is the open one: found first, then read again once folded to.
+                let (lastFirst, lastPrevious) = try block(holding: count, txn, session: id, prefix: key)
+                let (first, previous) = try block(holding: min(replayer.seq + 1, count), txn, session: id, prefix: key)
+                var chain = RecordChain(prefix: key, createdAt: row.info.createdAt, previous: previous, timeBase: row.info.createdAt)
+                _ = try forEachBlock(txn, session: id, from: first, through: count, chain: &chain) { seq, event, _, _ in
+                    if seq > replayer.seq { replayer.apply(event.event) }
                 }
-                let (event, _) = try decodeRecord(v, session: id, seq: seq, chain: &chain, txn)
-                replayer.apply(event.event)
-                expected += 1
-                return true
+                guard replayer.seq == count else {
+                    throw LMDBEventLogError.corruptRecord(session: id, seq: replayer.seq + 1, reason: "record is missing")
+                }
+                guard chain.previous == row.headHash else {
+                    throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "the head hash does not match the last block")
+                }
+                timeBase = chain.timeBase
+                open = try txn.withValue(forKey: StoreKey.event(key, lastFirst), in: databases.events) { v in
+                    guard let raw = try? BlockCodec.parse(v, previous: lastPrevious) else { return nil }
+                    return OpenBlock(first: lastFirst, count: raw.count, body: Array(raw.body), previous: lastPrevious)
+                } ?? nil
+                guard open != nil else {
+                    throw LMDBEventLogError.corruptRecord(session: id, seq: lastFirst, reason: "the last block cannot be read again")
+                }
             }
-        }
-        guard replayer.seq == count else {
-            throw LMDBEventLogError.corruptRecord(session: id, seq: replayer.seq + 1, reason: "record is missing")
-        }
-        guard chain.previous == row.headHash else {
-            throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "the head hash does not match the last record")
+        } else {
+            var chain = try chain(txn, session: id, row: row, before: replayer.seq + 1)
+            var expected = replayer.seq + 1
+            if expected <= count {
+                try txn.forEach(in: databases.events, from: StoreKey.event(key, expected)) { k, v in
+                    guard let seq = StoreKey.seq(k, session: key), seq <= count else { return false }
+                    guard seq == expected else {
+                        throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing")
+                    }
+                    let (event, _) = try decodeRecord(v, session: id, seq: seq, chain: &chain, txn)
+                    replayer.apply(event.event)
+                    expected += 1
+                    return true
+                }
+            }
+            guard replayer.seq == count else {
+                throw LMDBEventLogError.corruptRecord(session: id, seq: replayer.seq + 1, reason: "record is missing")
+            }
+            guard chain.previous == row.headHash else {
+                throw LMDBEventLogError.corruptValue(database: "sessions", key: id.rawValue, reason: "the head hash does not match the last record")
+            }
+            timeBase = chain.timeBase
         }
         // The session's call sites, to give the next events' call sites their indexes: numbered
         // from 0 without a gap, each once (the next one takes the next number).
@@ -73,7 +97,7 @@ extension StoreContext {
             }
             return true
         }
-        return SessionHead(replayer: replayer, row: row, timeBase: chain.timeBase, sites: sites)
+        return SessionHead(replayer: replayer, row: row, timeBase: timeBase, sites: sites, open: open)
     }
 
     /// Appends a batch in one transaction (see ``LMDBEventLog/append(_:to:expectedSeq:)``), with
@@ -139,6 +163,9 @@ extension StoreContext {
     /// again (`verify`, which replays every event, names it); every stored outcome is the writer's own.
     func appendRecords(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: [[UInt8]],
                        id: SessionID, key: [UInt8], digests: [Digest]? = nil, writeRow: Bool = true, collect: Bool = true) throws -> [StoredEvent] {
+        if databases.blocks {
+            return try appendBlocks(txn, &head, events, bodies: bodies, id: id, key: key, digests: digests, writeRow: writeRow, collect: collect)
+        }
         let actual = head.row.info.eventCount
         let interval = options.snapshotInterval
         var stored: [StoredEvent] = []
@@ -154,42 +181,16 @@ extension StoreContext {
         var payload = BinaryWriter()
         // The fold of a batch with its caller's digests: the state without its digest kept.
         var light: NavigationState? = digests == nil ? nil : head.replayer.state
-        let last = events.count - 1
         // One cursor for the batch: consecutive appends skip the tree search of each mdb_put.
         try txn.withCursor(in: databases.events) { cursor in
             for i in events.indices {
                 let event = events[i].event
-                let step: (seq: UInt64, outcome: Outcome, digest: Digest)
-                if let digests {
-                    let seq = actual + 1 + UInt64(i)
-                    let outcome = light!.applyWithoutDigest(event, seq: seq)
-                    if i == last || seq % interval == 0 {
-                        let folded = light!.refreshDigest()
-                        guard folded == digests[i] else {
-                            throw Writer.Abort(error: FoldMismatch(session: id, seq: seq, given: digests[i], folded: folded))
-                        }
-                    }
-                    step = (seq, outcome, digests[i])
-                } else {
-                    let applied = head.replayer.apply(event)
-                    step = (applied.seq, applied.outcome, applied.digest)
-                }
+                let step = try fold(event, at: i, of: events.count, &head, light: &light, digests: digests, session: id,
+                                    check: { $0 % interval == 0 })
                 StoreKey.setSeq(step.seq, in: &eventKey)
                 var sum = Digest.zero
                 let meta = events[i].meta
-                var site: UInt32?
-                if let callSite = meta.callSite {
-                    if let known = head.sites[callSite] {
-                        site = known
-                    } else {
-                        // First used here: its entry is written in this transaction.
-                        let index = UInt32(truncatingIfNeeded: head.sites.count)
-                        let siteKey = SiteCodec.key(prefix, index)
-                        try txn.put(SiteCodec.encode(callSite, key: siteKey), forKey: siteKey, in: databases.sites, options: .noOverwrite)
-                        head.sites[callSite] = index
-                        site = index
-                    }
-                }
+                let site = try siteIndex(meta.callSite, txn, &head, prefix: prefix)
                 let base = StoredPayload.timeBase(seq: step.seq, running: head.timeBase, createdAt: createdAt)
                 payload.bytes.removeAll(keepingCapacity: true)
                 StoredPayload.write(meta, base: base, site: site, event: bodies[i], into: &payload)
@@ -206,6 +207,134 @@ extension StoreContext {
             }
         }
         if let light { head.replayer = Replayer(state: light, seq: actual + UInt64(events.count)) }
+        head.row.info.eventCount = head.replayer.seq
+        head.row.info.headDigest = head.replayer.state.digest
+        head.row.headHash = hash
+        if let last = events.last { head.row.info.lastEventAt = last.meta.timestamp }
+        if writeRow { try txn.put(head.row.encode(), forKey: key, in: databases.sessions) }
+        return stored
+    }
+}
+
+extension StoreContext {
+    /// The index of `callSite` in the session's `sites`, its entry written in `txn` when this is
+    /// its first use; `nil` for no call site.
+    func siteIndex(_ callSite: CallSite?, _ txn: LMDBWriteTransaction, _ head: inout SessionHead, prefix: [UInt8]) throws -> UInt32? {
+        guard let callSite else { return nil }
+        if let known = head.sites[callSite] { return known }
+        // First used here: its entry is written in this transaction.
+        let index = UInt32(truncatingIfNeeded: head.sites.count)
+        let siteKey = SiteCodec.key(prefix, index)
+        try txn.put(SiteCodec.encode(callSite, key: siteKey), forKey: siteKey, in: databases.sites, options: .noOverwrite)
+        head.sites[callSite] = index
+        return index
+    }
+
+    /// Folds event `i` of a batch of `count` after `head`: with the head's replayer, or with the
+    /// caller's `digests` into `light` (the state without its digest kept), whose digest is
+    /// computed and checked against the caller's after the batch's last event and after each seq
+    /// `check` names (a ``FoldMismatch`` aborts the group).
+    @inline(__always)
+    func fold(_ event: Event, at i: Int, of count: Int, _ head: inout SessionHead, light: inout NavigationState?, digests: [Digest]?,
+              session id: SessionID, check: (UInt64) -> Bool) throws -> (seq: UInt64, outcome: Outcome, digest: Digest) {
+        guard let digests else {
+            let applied = head.replayer.apply(event)
+            return (applied.seq, applied.outcome, applied.digest)
+        }
+        let seq = head.replayer.seq + 1 + UInt64(i)
+        let outcome = light!.applyWithoutDigest(event, seq: seq)
+        if i == count - 1 || check(seq) { try checkFold(&light, digests[i], seq: seq, session: id) }
+        return (seq, outcome, digests[i])
+    }
+
+    /// Computes the digest of `light` (a state folded without it) and throws ``FoldMismatch`` (as
+    /// a ``Writer/Abort``) unless it is `given`, the caller's.
+    func checkFold(_ light: inout NavigationState?, _ given: Digest, seq: UInt64, session id: SessionID) throws {
+        let folded = light!.refreshDigest()
+        guard folded == given else {
+            throw Writer.Abort(error: FoldMismatch(session: id, seq: seq, given: given, folded: folded))
+        }
+    }
+
+    /// ``appendRecords(_:_:_:bodies:id:key:digests:writeRow:collect:)`` in a format-4 store: the
+    /// events join the session's open block (``SessionHead/open``) until it is full, then fill new
+    /// ones; each block touched is written whole, once, at the end of the batch or when it fills.
+    /// A block closes after ``BlockCodec/maxEvents`` events, or before an event that would take
+    /// it past ``BlockCodec/capacity`` bytes. With the caller's `digests`, the digest is also
+    /// computed and checked at the end of every block, which stores it.
+    func appendBlocks(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: [[UInt8]],
+                      id: SessionID, key: [UInt8], digests: [Digest]?, writeRow: Bool, collect: Bool) throws -> [StoredEvent] {
+        let actual = head.row.info.eventCount
+        let interval = options.snapshotInterval
+        let prefix = head.row.eventPrefix
+        let createdAt = head.row.info.createdAt
+        var stored: [StoredEvent] = []
+        if collect { stored.reserveCapacity(events.count) }
+        var hash = head.row.headHash
+        var open = head.open ?? OpenBlock(first: actual + 1, count: 0, body: [], previous: hash)
+        // The open block was stored before this batch (rewritten in place) or is new.
+        var stored0 = head.open != nil
+        // A new block's key is put with MDB_APPEND when it sorts after every key stored (no later
+        // session has events).
+        let lastStored = try txn.lastKey(in: databases.events)
+        var blockKey = StoreKey.event(prefix, open.first)
+        func isLast(_ key: [UInt8]) -> Bool { lastStored.map { $0.lexicographicallyPrecedes(key) } ?? true }
+        var inOrder = isLast(blockKey)
+        var light: NavigationState? = digests == nil ? nil : head.replayer.state
+        // The digest after the open block's last event.
+        var blockDigest = head.replayer.state.digest
+        var entry = BinaryWriter()
+        try txn.withCursor(in: databases.events) { cursor in
+            func flush() throws {
+                let options: LMDBPutOptions = stored0 ? [] : (inOrder ? .append : .noOverwrite)
+                var sum = Digest.zero
+                try cursor.put(count: BlockCodec.size(body: open.body.count), forKey: blockKey, options: options) { out in
+                    sum = BlockCodec.write(into: out, count: open.count, digest: blockDigest, body: open.body, previous: open.previous)
+                }
+                hash = sum
+            }
+            for i in events.indices {
+                let event = events[i].event
+                let meta = events[i].meta
+                let site = try siteIndex(meta.callSite, txn, &head, prefix: prefix)
+                let seq = actual + 1 + UInt64(i)
+                // The entry as the open block would hold it; a full block closes first, and the
+                // entry then starts a new one, from the creation time.
+                func encode(base: Int64, outcome: Outcome) {
+                    entry.bytes.removeAll(keepingCapacity: true)
+                    entry.writeByte(outcome.wireCode)
+                    StoredPayload.write(meta, base: base, site: site, event: bodies[i], into: &entry)
+                }
+                encode(base: open.count == 0 ? createdAt : head.timeBase, outcome: .applied(.changed))
+                if open.count > 0 && (open.count == BlockCodec.maxEvents || BlockCodec.size(body: open.body.count + entry.bytes.count) > BlockCodec.capacity) {
+                    if digests != nil, !stored0 || open.count > 0 {
+                        // The caller's digest after the block's last event is checked before it is stored.
+                        try checkFold(&light, blockDigest, seq: seq - 1, session: id)
+                    }
+                    try flush()
+                    open = OpenBlock(first: seq, count: 0, body: [], previous: hash)
+                    StoreKey.setSeq(seq, in: &blockKey)
+                    stored0 = false
+                    inOrder = isLast(blockKey)
+                    head.timeBase = createdAt
+                }
+                let step = try fold(event, at: i, of: events.count, &head, light: &light, digests: digests, session: id,
+                                    check: { $0 % interval == 0 })
+                encode(base: open.count == 0 ? createdAt : head.timeBase, outcome: step.outcome)
+                open.body.append(contentsOf: entry.bytes)
+                open.count += 1
+                blockDigest = step.digest
+                head.timeBase = StoredPayload.advance(open.count == 1 ? createdAt : head.timeBase, time: meta.timestamp)
+                if step.seq % interval == 0 {
+                    try txn.put(SnapshotCodec.encode(light ?? head.replayer.state), forKey: StoreKey.event(prefix, step.seq),
+                                in: databases.snapshots, options: .noOverwrite)
+                }
+                if collect { stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest)) }
+            }
+            if !events.isEmpty { try flush() }
+        }
+        if let light { head.replayer = Replayer(state: light, seq: actual + UInt64(events.count)) }
+        head.open = open.count > 0 ? open : nil
         head.row.info.eventCount = head.replayer.seq
         head.row.info.headDigest = head.replayer.state.digest
         head.row.headHash = hash

@@ -13,6 +13,10 @@ extension StoreContext {
     /// Events are read in short read transactions of a few hundred records, so a slow `body` never
     /// holds one open. Each record's checksum is checked.
     func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
+        if databases.blocks {
+            try foldBlocks(id, from: from, through: through, body)
+            return
+        }
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         var next = max(from, 1)
         var last: UInt64?
@@ -56,12 +60,7 @@ extension StoreContext {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         return try withRead("reading a snapshot of session \(id)") { txn in
             guard let prefix = try readRow(txn, id, key)?.eventPrefix else { throw EventLogError.sessionNotFound(id) }
-            return try txn.withLastEntry(in: databases.snapshots, before: StoreKey.event(prefix, seq == .max ? seq : seq + 1)) { k, v -> Snapshot? in
-                guard let at = StoreKey.seq(k, session: prefix) else { return nil }
-                do { return Snapshot(seq: at, state: try SnapshotCodec.decode(v)) } catch {
-                    throw LMDBEventLogError.corruptValue(database: "snapshots", key: "\(id) seq \(at)", reason: "\(error)")
-                }
-            } ?? nil
+            return try snapshot(txn, session: id, prefix: prefix, atOrBefore: seq)
         }
     }
 
@@ -71,6 +70,8 @@ extension StoreContext {
     func state(of id: SessionID, at seq: UInt64) throws -> NavigationState {
         let count = try session(id).eventCount
         guard seq <= count else { throw EventLogError.seqOutOfRange(session: id, seq: seq, count: count) }
+        // Blocks: one fold from the latest snapshot, without the digest of each event.
+        if databases.blocks { return try foldBlocks(id, from: seq + 1, through: seq, digests: false) }
         var replayer = try snapshot(id, atOrBefore: seq).map { Replayer(state: $0.state, seq: $0.seq) } ?? Replayer()
         if seq > replayer.seq {
             try read(id, from: replayer.seq + 1, through: seq) { replayer.apply($0.event); return true }

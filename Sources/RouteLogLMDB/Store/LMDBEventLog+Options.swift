@@ -67,6 +67,10 @@ extension LMDBEventLog {
         /// Set by ``LMDBEventLog/moveSessions(fromStoreAt:)`` on the other store's open: its
         /// `owner.lock` says the app is moving sessions in.
         var moving = false
+        /// The format a store this open creates is written in: ``LMDBEventLog/newStoreFormat`` (4,
+        /// events in blocks), or 3 (a record per event, as RouteLog wrote stores before) for tests
+        /// and benchmarks of format-3 stores. An existing store keeps its format.
+        @_spi(Tools) public var storeFormat: UInt32 = LMDBEventLog.newStoreFormat
 
         /// - Parameters:
         ///   - readOnly: open for reading only.

@@ -131,7 +131,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
             try environment.clearStaleReaders()
             let databases = options.readOnly
                 ? try StoreOpener.openExistingStore(environment, path: path)
-                : try StoreOpener.createOrOpenStore(environment, path: path)
+                : try StoreOpener.createOrOpenStore(environment, path: path, newFormat: options.storeFormat)
             let log = LMDBEventLog(path: path, options: options, environment: environment, databases: databases)
             // Read-write: before retention, which must not take a session whose journal holds its
             // last events.
@@ -330,9 +330,17 @@ extension LMDBEventLog {
     /// given the store's file modes, and renamed into place once complete, so a failure (a full
     /// disk) or a kill never leaves a half-written store at `directory`; a failed copy's temporary
     /// directory is removed, and one left by a killed copy is removed by the next.
-    @_spi(Tools) public func compactCopy(to directory: String) throws {
-        try lifecycle.compactCopy(to: directory)
+    ///
+    /// With `format` 4 (``newStoreFormat``), the copy of a format-3 store is converted to format 4
+    /// (events in blocks) before it is moved into place; every record is checked against its
+    /// chain on the way, so a damaged store is refused and nothing is written at `directory`. A
+    /// format-4 store's copy is a plain copy.
+    @_spi(Tools) public func compactCopy(to directory: String, format: UInt32? = nil) throws {
+        try lifecycle.compactCopy(to: directory, format: format)
     }
+
+    /// The store's format: 3 (a record per event) or 4 (events in blocks).
+    @_spi(Tools) public var storeFormat: UInt32 { context.databases.format }
 
     /// Moves every session of the store at `path` into this store, exactly once, keeping each
     /// session's id, label, app name and version, creation time, events and runs: an app's

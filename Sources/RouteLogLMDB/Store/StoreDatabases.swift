@@ -13,9 +13,15 @@ struct StoreDatabases: Sendable {
     let snapshots: LMDBDatabase
     /// Call sites, by session number and index.
     let sites: LMDBDatabase
+    /// The store's format: 3 (a record per event) or 4 (events in blocks).
+    let format: UInt32
+
+    /// Whether the `events` database holds blocks of events (format 4).
+    var blocks: Bool { format >= 4 }
 
     /// The handles opened for ``names``, in that order.
-    init(_ handles: [LMDBDatabase]) {
+    init(_ handles: [LMDBDatabase], format: UInt32) {
+        self.format = format
         precondition(handles.count == Self.names.count, "one handle per database")
         meta = handles[0]
         sessions = handles[1]

@@ -133,25 +133,25 @@ enum StoreOpener {
     /// Taking the writer lock also publishes a commit whose meta page a writer killed inside
     /// `mdb_txn_commit` wrote without publishing, so reads after open see every commit that
     /// reached the file.
-    static func createOrOpenStore(_ env: LMDBEnvironment, path: String) throws -> StoreDatabases {
+    static func createOrOpenStore(_ env: LMDBEnvironment, path: String, newFormat: UInt32 = storeFormatVersion) throws -> StoreDatabases {
+        precondition((oldestStoreFormat...storeFormatVersion).contains(newFormat), "a store is created in format 3 or 4")
         var format = BinaryWriter()
-        format.writeBigEndian(storeFormatVersion)
-        let handles = try env.withWriteTransaction(openingDatabases: StoreDatabases.names, syncOnCommit: true) { txn, main, dbs in
+        format.writeBigEndian(newFormat)
+        let (handles, version) = try env.withWriteTransaction(openingDatabases: StoreDatabases.names, syncOnCommit: true) { txn, main, dbs in
             try checkNoForeignDatabases(txn, main: main, path: path)
             if let stored = try txn.value(forKey: StoreKey.format, in: dbs[0]) {
-                try checkFormat(stored, path: path)
-            } else {
-                // Only a store written by an older RouteLog, whose creation took several
-                // transactions and was interrupted, can have databases without a format; it may
-                // be adopted only if it never got events.
-                guard try txn.statistics(of: dbs[2]).entries == 0 else {
-                    throw LMDBEventLogError.notAStore(path: path, reason: "it has events but no format version")
-                }
-                try txn.put(format.bytes, forKey: StoreKey.format, in: dbs[0], options: .noOverwrite)
+                return (dbs, try checkFormat(stored, path: path))
             }
-            return dbs
+            // Only a store written by an older RouteLog, whose creation took several
+            // transactions and was interrupted, can have databases without a format; it may
+            // be adopted only if it never got events.
+            guard try txn.statistics(of: dbs[2]).entries == 0 else {
+                throw LMDBEventLogError.notAStore(path: path, reason: "it has events but no format version")
+            }
+            try txn.put(format.bytes, forKey: StoreKey.format, in: dbs[0], options: .noOverwrite)
+            return (dbs, newFormat)
         }
-        return StoreDatabases(handles)
+        return StoreDatabases(handles, format: version)
     }
 
     /// Opens an existing store for reading. An environment that no commit has reached yet (as a
@@ -175,12 +175,11 @@ enum StoreOpener {
                 ? "the LMDB environment is empty (no store was created in it)"
                 : "the LMDB environment has no \"meta\" database")
         }
-        let dbs = StoreDatabases(try StoreDatabases.names.map { try env.database(named: $0) })
-        guard let stored = try env.withReadTransaction({ try $0.value(forKey: StoreKey.format, in: dbs.meta) }) else {
+        let handles = try StoreDatabases.names.map { try env.database(named: $0) }
+        guard let stored = try env.withReadTransaction({ try $0.value(forKey: StoreKey.format, in: handles[0]) }) else {
             throw LMDBEventLogError.notAStore(path: path, reason: "the \"meta\" database has no format version")
         }
-        try checkFormat(stored, path: path)
-        return dbs
+        return StoreDatabases(handles, format: try checkFormat(stored, path: path))
     }
 
     /// The main database lists the named databases: anything but the store's means another
@@ -197,8 +196,10 @@ enum StoreOpener {
         }
     }
 
-    /// Checks a stored format version: 4 bytes, equal to ``storeFormatVersion`` (an older or newer one is refused with the way forward).
-    private static func checkFormat(_ stored: [UInt8], path: String) throws {
+    /// Checks a stored format version and returns it: 4 bytes, 3 or 4 (an older or newer one is
+    /// refused with the way forward).
+    @discardableResult
+    static func checkFormat(_ stored: [UInt8], path: String) throws -> UInt32 {
         guard stored.count == 4 else {
             throw LMDBEventLogError.corruptValue(database: "meta", key: "format", reason: "expected a 4-byte version, found \(stored.count) bytes")
         }
@@ -209,8 +210,9 @@ enum StoreOpener {
         guard version >= 1 else {
             throw LMDBEventLogError.corruptValue(database: "meta", key: "format", reason: "format version 0 is not valid")
         }
-        if version < storeFormatVersion {
-            throw LMDBEventLogError.olderFormat(path: path, found: version, supported: storeFormatVersion)
+        if version < oldestStoreFormat {
+            throw LMDBEventLogError.olderFormat(path: path, found: version, supported: oldestStoreFormat)
         }
+        return version
     }
 }

@@ -46,71 +46,162 @@ struct StoreVerifier {
             }
         }
 
-        var next: UInt64 = 1
-        while report.failure == nil && next <= count {
-            let end = min(count, next &+ StoreContext.readChunk - 1)
-            try context.withRead("verifying session \(id)") { txn in
-                var expected = next
-                try txn.forEach(in: context.databases.events, from: StoreKey.event(key, next)) { k, v in
-                    guard let seq = StoreKey.seq(k, session: key), seq <= end else { return false }
-                    guard seq == expected else {
-                        fail(expected, .chain, "record is missing (the next stored one is seq \(seq))")
-                        return false
-                    }
-                    let raw: RawRecord
-                    do { raw = try RecordCodec.parse(v, previous: chain.previous) } catch {
-                        fail(seq, .checksum, "record unreadable: \(error)")
-                        return false
-                    }
-                    guard raw.computedChecksum == raw.storedChecksum else {
-                        // The checksum covers the previous record's too: an intact record out of
-                        // its place still matches when chained to the record it followed.
-                        if let other = try chainedAfter(v, txn: txn, prefix: key, count: count, excluding: seq) {
-                            fail(seq, .chain, "the record is out of place: its checksum chains it after \(other == 0 ? "the start of a session" : "the record stored as seq \(other)"), not after seq \(seq - 1)")
-                        } else {
-                            fail(seq, .checksum, "the record's bytes do not match its checksum")
-                        }
-                        return false
-                    }
-                    let recorded: RecordedEvent
-                    do { recorded = try context.decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
-                        fail(seq, .checksum, "payload unreadable: \(error)")
-                        return false
-                    }
-                    let before = state
-                    folded += 1
-                    let outcome = reducer(&state, recorded.event, folded)
-                    let digest = state.digest
-                    guard digest == raw.digest && outcome == raw.outcome else {
-                        let message = digest != raw.digest
-                            ? "stored digest \(raw.digest.short), replay gives \(digest.short)"
-                            : "stored outcome \(raw.outcome), replay gives \(outcome)"
-                        fail(seq, digest != raw.digest ? .digest : .outcome, message, stored: raw.digest, replayed: digest)
-                        report.failure?.event = recorded
-                        report.failure?.storedOutcome = raw.outcome
-                        report.failure?.replayedOutcome = outcome
-                        report.failure?.stateBefore = before
-                        report.failure?.replayedState = state
-                        return false
-                    }
-                    if let snap = snapshotDigests[seq] {
-                        if snap != digest {
-                            fail(seq, .snapshot, "snapshot digest \(snap.short), replay gives \(digest.short)", stored: snap, replayed: digest)
+        // A failure found by a fresh replay: the event and the states around it go in the report.
+        func failReplay(_ seq: UInt64, _ check: VerificationFailure.Check, _ message: String, stored: Digest?, replayed: Digest,
+                        event: RecordedEvent, storedOutcome: Outcome, outcome: Outcome, before: NavigationState) {
+            fail(seq, check, message, stored: stored, replayed: replayed)
+            report.failure?.event = event
+            report.failure?.storedOutcome = storedOutcome
+            report.failure?.replayedOutcome = outcome
+            report.failure?.stateBefore = before
+            report.failure?.replayedState = state
+        }
+        /// Checks the replay's digest at `seq` against the snapshot stored there, if any.
+        func checkSnapshot(_ seq: UInt64, _ digest: Digest) -> Bool {
+            guard let snap = snapshotDigests[seq] else { return true }
+            if snap != digest {
+                fail(seq, .snapshot, "snapshot digest \(snap.short), replay gives \(digest.short)", stored: snap, replayed: digest)
+                return false
+            }
+            report.snapshotsChecked += 1
+            return true
+        }
+
+        if context.databases.blocks {
+            // Format 4: block by block, each against the chain, its events' stored outcomes and the
+            // digest stored after its last event.
+            var position: UInt64 = 1
+            var derived = NavigationState()
+            while report.failure == nil && position <= count {
+                let read = try context.withRead("verifying session \(id)") { txn -> Int in
+                    var blocks = 0
+                    try txn.forEach(in: context.databases.events, from: StoreKey.event(key, position)) { k, v in
+                        guard let first = StoreKey.seq(k, session: key), first <= count else { return false }
+                        guard first == position else {
+                            fail(position, .chain, "record is missing (the next block starts at seq \(first))")
                             return false
                         }
-                        report.snapshotsChecked += 1
+                        let raw: RawBlock
+                        do { raw = try BlockCodec.parse(v, previous: chain.previous) } catch {
+                            fail(first, .checksum, "block unreadable: \(error)")
+                            return false
+                        }
+                        guard raw.computedChecksum == raw.storedChecksum else {
+                            if let other = try blockChainedAfter(v, txn: txn, prefix: key, excluding: first) {
+                                fail(first, .chain, "the block of seq \(first) on is out of place: its checksum chains it after \(other == 0 ? "the start of a session" : "the block ending at seq \(other)"), not after seq \(first - 1)")
+                            } else {
+                                fail(first, .checksum, "the block of seq \(first) on does not match its checksum")
+                            }
+                            return false
+                        }
+                        let end = first + UInt64(raw.count) - 1
+                        do {
+                            try context.decodeBlock(raw, first: first, session: id, chain: &chain, txn) { seq, recorded, stored in
+                                guard report.failure == nil, seq <= count else { return }
+                                // The digest the store implies for this event: the fold of the
+                                // current reducer, checked against the stored one at the block's end.
+                                derived.apply(recorded.event, seq: seq)
+                                let storedDigest = derived.digest
+                                let before = state
+                                folded += 1
+                                let outcome = reducer(&state, recorded.event, folded)
+                                let digest = state.digest
+                                if seq == end, storedDigest != raw.digest {
+                                    failReplay(seq, .digest, "stored digest \(raw.digest.short) after seq \(seq) (the last of the block of seq \(first) on), the block's events fold to \(storedDigest.short)",
+                                               stored: raw.digest, replayed: storedDigest, event: recorded, storedOutcome: stored, outcome: outcome, before: before)
+                                } else if digest != storedDigest || outcome != stored {
+                                    let message = digest != storedDigest
+                                        ? "stored digest \(storedDigest.short), replay gives \(digest.short)"
+                                        : "stored outcome \(stored), replay gives \(outcome)"
+                                    failReplay(seq, digest != storedDigest ? .digest : .outcome, message, stored: storedDigest, replayed: digest,
+                                               event: recorded, storedOutcome: stored, outcome: outcome, before: before)
+                                } else if checkSnapshot(seq, digest) {
+                                    report.eventsChecked = seq
+                                }
+                            }
+                        } catch let LMDBEventLogError.corruptRecord(_, seq, reason) {
+                            fail(seq, .checksum, "payload unreadable: \(reason)")
+                        }
+                        if report.failure != nil { return false }
+                        position = end + 1
+                        blocks += 1
+                        return blocks < 64
                     }
-                    report.eventsChecked = seq
-                    expected += 1
-                    return true
+                    return blocks
+                }
+                if report.failure != nil { break }
+                if read == 0 {
+                    fail(position, .chain, "record is missing (the session's head is seq \(count))")
+                    break
                 }
             }
-            if report.failure != nil { break }
-            if folded < end {
-                fail(folded + 1, .chain, "record is missing (the session's head is seq \(count))")
-                break
+        } else {
+            var next: UInt64 = 1
+            while report.failure == nil && next <= count {
+                let end = min(count, next &+ StoreContext.readChunk - 1)
+                try context.withRead("verifying session \(id)") { txn in
+                    var expected = next
+                    try txn.forEach(in: context.databases.events, from: StoreKey.event(key, next)) { k, v in
+                        guard let seq = StoreKey.seq(k, session: key), seq <= end else { return false }
+                        guard seq == expected else {
+                            fail(expected, .chain, "record is missing (the next stored one is seq \(seq))")
+                            return false
+                        }
+                        let raw: RawRecord
+                        do { raw = try RecordCodec.parse(v, previous: chain.previous) } catch {
+                            fail(seq, .checksum, "record unreadable: \(error)")
+                            return false
+                        }
+                        guard raw.computedChecksum == raw.storedChecksum else {
+                            // The checksum covers the previous record's too: an intact record out of
+                            // its place still matches when chained to the record it followed.
+                            if let other = try chainedAfter(v, txn: txn, prefix: key, count: count, excluding: seq) {
+                                fail(seq, .chain, "the record is out of place: its checksum chains it after \(other == 0 ? "the start of a session" : "the record stored as seq \(other)"), not after seq \(seq - 1)")
+                            } else {
+                                fail(seq, .checksum, "the record's bytes do not match its checksum")
+                            }
+                            return false
+                        }
+                        let recorded: RecordedEvent
+                        do { recorded = try context.decodePayload(raw, seq: seq, chain: &chain, txn) } catch {
+                            fail(seq, .checksum, "payload unreadable: \(error)")
+                            return false
+                        }
+                        let before = state
+                        folded += 1
+                        let outcome = reducer(&state, recorded.event, folded)
+                        let digest = state.digest
+                        guard digest == raw.digest && outcome == raw.outcome else {
+                            let message = digest != raw.digest
+                                ? "stored digest \(raw.digest.short), replay gives \(digest.short)"
+                                : "stored outcome \(raw.outcome), replay gives \(outcome)"
+                            fail(seq, digest != raw.digest ? .digest : .outcome, message, stored: raw.digest, replayed: digest)
+                            report.failure?.event = recorded
+                            report.failure?.storedOutcome = raw.outcome
+                            report.failure?.replayedOutcome = outcome
+                            report.failure?.stateBefore = before
+                            report.failure?.replayedState = state
+                            return false
+                        }
+                        if let snap = snapshotDigests[seq] {
+                            if snap != digest {
+                                fail(seq, .snapshot, "snapshot digest \(snap.short), replay gives \(digest.short)", stored: snap, replayed: digest)
+                                return false
+                            }
+                            report.snapshotsChecked += 1
+                        }
+                        report.eventsChecked = seq
+                        expected += 1
+                        return true
+                    }
+                }
+                if report.failure != nil { break }
+                if folded < end {
+                    fail(folded + 1, .chain, "record is missing (the session's head is seq \(count))")
+                    break
+                }
+                next = end + 1
             }
-            next = end + 1
         }
         // Events appended (by any process) while verifying are not checked, but a record or a
         // snapshot beyond the head the session has now is damage: read both in one transaction.
@@ -120,15 +211,26 @@ struct StoreVerifier {
             (head, beyond) = try context.withRead("verifying session \(id)") { txn in
                 let current = try context.readRow(txn, id, rowKey)?.info.eventCount ?? count
                 var found: UInt64?
-                try txn.forEach(in: context.databases.events, from: StoreKey.event(key, current &+ 1)) { k, _ in
-                    found = StoreKey.seq(k, session: key)
-                    return false
+                if context.databases.blocks {
+                    // The last block ends at the head; no block starts after it.
+                    try txn.withLastEntry(in: context.databases.events, before: StoreKey.event(key, StoreKey.maxSeq + 1)) { k, v in
+                        guard let first = StoreKey.seq(k, session: key), let raw = try? BlockCodec.parse(v, previous: .zero) else { return }
+                        let end = first + UInt64(raw.count) - 1
+                        if end > current { found = max(first, current + 1) }
+                    }
+                } else {
+                    try txn.forEach(in: context.databases.events, from: StoreKey.event(key, current &+ 1)) { k, _ in
+                        found = StoreKey.seq(k, session: key)
+                        return false
+                    }
                 }
                 return (current, found)
             }
             if let beyond, head < .max { fail(beyond, .chain, "record beyond the session's head (seq \(head))") }
         }
-        if report.failure == nil, chain.previous != row.headHash {
+        // A block the session's writer rewrote since it was read (events appended meanwhile) has
+        // another checksum: the head hash is checked when the head did not move.
+        if report.failure == nil, chain.previous != row.headHash, !context.databases.blocks || head == count {
             fail(count, .chain, "the session's head hash does not match its last record")
         }
         if report.failure == nil, let snapshotFailure { report.failure = snapshotFailure }
@@ -136,6 +238,26 @@ struct StoreVerifier {
             fail(beyond, .snapshot, "snapshot beyond the session's head (seq \(head))")
         }
         return report
+    }
+
+    /// The last seq of the stored block of the session whose checksum `block` chains to (0 for the
+    /// start of a session), if any. Only called once a checksum failed.
+    private func blockChainedAfter(_ block: UnsafeRawBufferPointer, txn: LMDBReadTransaction, prefix: [UInt8], excluding: UInt64) throws -> UInt64? {
+        func matches(_ previous: Digest) -> Bool {
+            guard let raw = try? BlockCodec.parse(block, previous: previous) else { return false }
+            return raw.computedChecksum == raw.storedChecksum
+        }
+        if matches(.zero) { return 0 }
+        var found: UInt64?
+        try txn.forEach(in: context.databases.events, from: StoreKey.event(prefix, 1)) { k, v in
+            guard let first = StoreKey.seq(k, session: prefix) else { return false }
+            if let raw = try? BlockCodec.parse(v, previous: .zero) {
+                let end = first + UInt64(raw.count) - 1
+                if end + 1 != excluding, matches(raw.storedChecksum) { found = end }
+            }
+            return found == nil
+        }
+        return found
     }
 
     /// The seq of the stored record of the session whose checksum `record` chains to (0 for the

@@ -1,0 +1,216 @@
+import Foundation
+@_spi(Tools) import RouteLogCore
+import Testing
+@_spi(Tools) @testable import RouteLogLMDB
+import RouteLogTestSupport
+
+/// The first seq and the event count of each block of the session with `prefix`, as stored.
+private func blocks(_ log: LMDBEventLog, prefix: [UInt8]) throws -> [(first: UInt64, count: Int, bytes: Int)] {
+    let db = try log.environment.database(named: "events")
+    return try log.environment.withReadTransaction { txn in
+        var out: [(UInt64, Int, Int)] = []
+        try txn.forEach(in: db, from: StoreKey.event(prefix, 0)) { k, v in
+            guard let first = StoreKey.seq(k, session: prefix) else { return false }
+            out.append((first, Int(v[1]), v.count))
+            return true
+        }
+        return out
+    }
+}
+
+/// Rewrites the block of `prefix` at `first` with `edit` applied to its bytes before the
+/// checksum, and a fresh checksum chained to the block before it: damage no checksum sees.
+private func reseal(_ log: LMDBEventLog, prefix: [UInt8], first: UInt64, previous: Digest, _ edit: (inout [UInt8]) -> Void) throws {
+    let db = try log.environment.database(named: "events")
+    try log.environment.withWriteTransaction { txn in
+        var bytes = try #require(try txn.value(forKey: StoreKey.event(prefix, first), in: db))
+        bytes.removeLast(16)
+        edit(&bytes)
+        let sum = bytes.withUnsafeBytes { chainedChecksum(previous: previous, $0) }
+        var w = BinaryWriter()
+        w.write(sum)
+        try txn.put(bytes + w.bytes, forKey: StoreKey.event(prefix, first), in: db)
+    }
+}
+
+@Suite("LMDBEventLog format 4: events in blocks", .tags(.appleLocks))
+struct BlockFormatTests {
+    /// A new store is format 4, its events in a few blocks of at most 4,080 bytes; reads give
+    /// what a format-3 store of the same events gives: events, outcomes, digests and states.
+    @Test func blocksReadAsRecordsDo() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let events = metadataEvents(1_500, seed: 41)
+        let v4 = try LMDBEventLog.open(at: dir.path + "/v4", options: testOptions(snapshotInterval: 200))
+        let v3 = try LMDBEventLog.open(at: dir.path + "/v3", options: testOptions(snapshotInterval: 200, format: 3))
+        #expect(v4.storeFormat == 4 && v3.storeFormat == 3)
+        var ids: [SessionID] = []
+        for log in [v4, v3] {
+            let info = try log.createSession(NewSession(label: "same"))
+            ids.append(info.id)
+            var seq: UInt64 = 0
+            for batch in stride(from: 0, to: events.count, by: 300) {
+                let part = Array(events[batch..<min(events.count, batch + 300)])
+                try log.append(part, to: info.id, expectedSeq: seq)
+                seq += UInt64(part.count)
+            }
+        }
+        let stored4 = try v4.events(ids[0]), stored3 = try v3.events(ids[1])
+        #expect(stored4 == stored3)
+        #expect(stored4.map(\.recorded) == events)
+        let layout = try blocks(v4, prefix: StoreKey.eventPrefix(try v4.session(ids[0])))
+        #expect(layout.count > 1 && layout.count < events.count / 20, "\(layout.count) blocks")
+        #expect(layout.allSatisfy { $0.bytes <= BlockCodec.capacity })
+        #expect(layout.map(\.count).reduce(0, +) == events.count)
+        for seq: UInt64 in [0, 1, 63, 64, 199, 200, 201, 777, 1_499, 1_500] {
+            #expect(try v4.state(of: ids[0], at: seq) == (try v3.state(of: ids[1], at: seq)), "state at \(seq)")
+        }
+        // A read from inside a block, and across a block's end, folds from the snapshot before it.
+        let from = layout[2].first + 3
+        #expect(try v4.events(ids[0], from: from, through: from + 200) == Array(stored3[Int(from - 1)..<Int(from + 200)]))
+        #expect(try v4.verify(session: ids[0]).isValid)
+        #expect(try v4.session(ids[0]).headDigest == (try v3.session(ids[1])).headDigest)
+    }
+
+    /// One event an append (a recorder that drains one at a time) rewrites the open block; a log
+    /// opened again continues it from the store.
+    @Test func singleEventAppendsFillTheOpenBlock() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let events = metadataEvents(400, seed: 42)
+        var log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 100))
+        let info = try log.createSession(NewSession(label: "one by one"))
+        for (i, e) in events.enumerated() {
+            if i == 250 { log = try LMDBEventLog.open(at: dir.path, options: testOptions(snapshotInterval: 100)) }
+            try log.append([e], to: info.id, expectedSeq: UInt64(i))
+        }
+        let layout = try blocks(log, prefix: StoreKey.eventPrefix(info))
+        #expect(layout.count >= 2 && layout.count <= 400 / 30, "\(layout.map(\.count))")
+        #expect(try log.events(info.id).map(\.recorded) == events)
+        #expect(try log.events(info.id).map(\.digest) == replay(events.map(\.event)).steps.map(\.digest))
+        #expect(try log.verify(session: info.id).isValid)
+    }
+
+    /// A changed byte in a block fails that block, named by its first seq; the blocks before it
+    /// still read.
+    @Test func damageIsLocatedToABlock() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let (log, info) = try storeWithSession(at: dir)
+        try log.append(generatedEvents(600, seed: 43), to: info.id, expectedSeq: 0)
+        let prefix = StoreKey.eventPrefix(info)
+        let layout = try blocks(log, prefix: prefix)
+        try #require(layout.count >= 4)
+        let victim = layout[2].first
+        let db = try log.environment.database(named: "events")
+        try log.environment.withWriteTransaction { txn in
+            var bytes = try #require(try txn.value(forKey: StoreKey.event(prefix, victim), in: db))
+            bytes[BlockCodec.headerSize + 5] ^= 0x20
+            try txn.put(bytes, forKey: StoreKey.event(prefix, victim), in: db)
+        }
+        let report = try log.verify(session: info.id)
+        #expect(report.failure?.seq == victim && report.failure?.check == .checksum, "\(String(describing: report.failure))")
+        #expect(report.eventsChecked == victim - 1)
+        #expect(throws: LMDBEventLogError.corruptRecord(session: info.id, seq: victim, reason: "checksum mismatch (the block of seq \(victim) on)")) {
+            _ = try log.events(info.id)
+        }
+        #expect(try log.events(info.id, from: 1, through: victim - 1).count == Int(victim - 1))
+    }
+
+    /// A block deleted or moved breaks the chain at its place.
+    @Test func missingAndSwappedBlocksBreakTheChain() throws {
+        for mode in ["deleted", "swapped"] {
+            let dir = try TempDir()
+            defer { dir.cleanup() }
+            let (log, info) = try storeWithSession(at: dir)
+            try log.append(generatedEvents(600, seed: 44), to: info.id, expectedSeq: 0)
+            let prefix = StoreKey.eventPrefix(info)
+            let layout = try blocks(log, prefix: prefix)
+            let db = try log.environment.database(named: "events")
+            try log.environment.withWriteTransaction { txn in
+                let a = StoreKey.event(prefix, layout[1].first), b = StoreKey.event(prefix, layout[2].first)
+                if mode == "deleted" {
+                    #expect(try txn.delete(forKey: a, in: db))
+                } else {
+                    let va = try #require(try txn.value(forKey: a, in: db)), vb = try #require(try txn.value(forKey: b, in: db))
+                    try txn.put(vb, forKey: a, in: db)
+                    try txn.put(va, forKey: b, in: db)
+                }
+            }
+            let report = try log.verify(session: info.id)
+            #expect(report.failure?.seq == layout[1].first, "\(mode): \(String(describing: report.failure))")
+            #expect(report.failure?.check == .chain, "\(mode): \(String(describing: report.failure))")
+            #expect(throws: LMDBEventLogError.self) { _ = try log.events(info.id) }
+        }
+    }
+
+    /// A stored outcome or a block's digest rewritten under a fresh checksum is caught by verify:
+    /// the outcome at its event, the digest at the block's last event.
+    @Test func rewrittenOutcomesAndDigestsFailVerify() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let (log, info) = try storeWithSession(at: dir)
+        try log.append(generatedEvents(300, seed: 45), to: info.id, expectedSeq: 0)
+        let prefix = StoreKey.eventPrefix(info)
+        let layout = try blocks(log, prefix: prefix)
+        let first = layout[1].first
+        let db = try log.environment.database(named: "events")
+        let previous = try #require(try log.environment.withReadTransaction { txn in
+            try txn.withValue(forKey: StoreKey.event(prefix, layout[0].first), in: db) { BlockCodec.storedChecksum($0) }
+        } ?? nil)
+        // The digest after the block's last event.
+        try reseal(log, prefix: prefix, first: first, previous: previous) { $0[2] ^= 1 }
+        var report = try log.verify(session: info.id)
+        let last = first + UInt64(layout[1].count) - 1
+        #expect(report.failure?.seq == last && report.failure?.check == .digest, "\(String(describing: report.failure))")
+        // Undo, then the first event's outcome (applied 0 → another code).
+        try reseal(log, prefix: prefix, first: first, previous: previous) { $0[2] ^= 1 }
+        #expect(try log.verify(session: info.id).isValid)
+        try reseal(log, prefix: prefix, first: first, previous: previous) { $0[BlockCodec.headerSize] = $0[BlockCodec.headerSize] == 0 ? 1 : 0 }
+        report = try log.verify(session: info.id)
+        #expect(report.failure?.seq == first && report.failure?.check == .outcome, "\(String(describing: report.failure))")
+    }
+
+    /// `compactCopy(to:format: 4)` converts a format-3 store: the same events, outcomes, digests,
+    /// call sites, runs and rows, verified, and appendable; a damaged one is refused and leaves
+    /// nothing at the copy's path.
+    @Test func aFormat3StoreConverts() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let v3 = try LMDBEventLog.open(at: dir.path + "/v3", options: testOptions(snapshotInterval: 100, format: 3))
+        var ids: [SessionID] = []
+        for (n, seed) in [(700, UInt64(46)), (0, 47), (65, 48)] {
+            let info = try v3.createSession(NewSession(label: "s\(seed)", appName: "App", appVersion: "1.0"))
+            if n > 0 { try v3.append(metadataEvents(n, seed: seed), to: info.id, expectedSeq: 0) }
+            ids.append(info.id)
+        }
+        // Chunks of 100 records a transaction: blocks straddle them.
+        try StoreLifecycle.$conversionChunk.withValue(100) {
+            try v3.compactCopy(to: dir.path + "/v4", format: 4)
+        }
+        let v4 = try LMDBEventLog.open(at: dir.path + "/v4", options: testOptions(snapshotInterval: 100))
+        #expect(v4.storeFormat == 4)
+        #expect(try v4.sessions().map(\.id) == (try v3.sessions()).map(\.id))
+        for id in ids {
+            #expect(try v4.session(id) == (try v3.session(id)))
+            #expect(try v4.events(id) == (try v3.events(id)))
+            #expect(try v4.verify(session: id).isValid)
+        }
+        let more = metadataEvents(30, seed: 49)
+        try v4.append(more, to: ids[0], expectedSeq: 700)
+        #expect(try v4.events(ids[0]).map(\.recorded).suffix(30) == more[...])
+        #expect(try v4.verify(session: ids[0]).isValid)
+        // Damage in the format-3 store: the conversion names it, and writes nothing.
+        let db = try v3.environment.database(named: "events")
+        let prefix = StoreKey.eventPrefix(try v3.session(ids[0]))
+        try v3.environment.withWriteTransaction { txn in
+            var bytes = try #require(try txn.value(forKey: StoreKey.event(prefix, 500), in: db))
+            bytes[RecordCodec.headerSize] ^= 4
+            try txn.put(bytes, forKey: StoreKey.event(prefix, 500), in: db)
+        }
+        #expect(throws: LMDBEventLogError.corruptRecord(session: ids[0], seq: 500, reason: "checksum mismatch")) {
+            try v3.compactCopy(to: dir.path + "/v4b", format: 4)
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/v4b/data.mdb"))
+    }
+}
