@@ -1,4 +1,5 @@
-// The byte layout of a RouteLog store, format 3, written with the core's `BinaryWriter` and read
+// The byte layout of a RouteLog store, formats 3 and 4 (4 keeps a session's events in blocks:
+// BlockCodec; everything else is format 3's), written with the core's `BinaryWriter` and read
 // with its `BinaryReader` (an event record's fixed part is stored and loaded in place, in the same
 // byte order, because every append and replay goes through it). Fixed-width integers are big-endian; `varint` and `string` (a varint
 // length and UTF-8) are the binary codec's. The code tables (event kinds, outcomes) are the core's
@@ -7,14 +8,20 @@
 // Databases (named, in one LMDB environment):
 // - `meta`:      "format" → UInt32 format version.
 // - `sessions`:  session id (16 UUID bytes) → session row.
-// - `events`:    session number (u32) ‖ seq (40 bits, big-endian) → event record.
+// - `events`:    session number (u32) ‖ seq (40 bits, big-endian) → format 4: a block of events,
+//                keyed by its first event's seq (BlockCodec); format 3: an event record.
 // - `snapshots`: session number (u32) ‖ seq (40 bits) → snapshot.
 // - `sites`:     session number (u32) ‖ index (u32) → a call site of the session's events.
 // The session number is the session's entry order (its row's `entry order`): unique in the store
 // and never reused, 4 bytes where the id takes 16. A seq takes 5 bytes: a session holds at most
 // 2⁴⁰ − 1 events.
 //
-// Event record:
+// Block (format 4):
+//   u8 format (4) | u8 count | 16 digest after the last event | count × (u8 outcome | payload)
+//   | 16 checksum chained to the previous block's (the payload is format 3's, below; the time base
+//   of a block's first event is the session's creation time)
+//
+// Event record (format 3):
 //   u8 format (3) | u8 event kind | u8 outcome | 16 digest of the state after the event
 //   | payload | 16 checksum
 // The payload (its length is the record's less the 35 fixed bytes) is the event's metadata,

@@ -129,41 +129,50 @@ extension StoreContext {
         var folded: UInt64 = 0
         var position: UInt64 = 0
         while true {
-            let (chunk, done): ([StoredEvent], Bool) = try withRead("reading session \(id)") { txn in
+            let (chunk, done, failure): ([StoredEvent], Bool, (any Error)?) = try withRead("reading session \(id)") { txn in
                 // Checked in every chunk: a session deleted meanwhile is gone, not corrupt.
                 guard let row = try readRow(txn, id, key) else { throw EventLogError.sessionNotFound(id) }
                 if last == nil { last = min(through, row.info.eventCount) }
                 let last = last!
                 if chain == nil {
-                    guard last >= 1 else { return ([], true) }
+                    guard last >= 1 else { return ([], true, nil) }
                     let prefix = row.eventPrefix
                     // An unreadable snapshot is not the events' damage: fold from the start instead.
                     if let snap = (try? snapshot(txn, session: id, prefix: prefix, atOrBefore: min(from - 1, last))) ?? nil {
                         state = snap.state
                         folded = snap.seq
                     }
-                    if folded >= last { return ([], true) }
+                    if folded >= last { return ([], true, nil) }
                     let (first, previous) = try block(holding: folded + 1, txn, session: id, prefix: prefix)
                     chain = RecordChain(prefix: prefix, createdAt: row.info.createdAt, previous: previous, timeBase: row.info.createdAt)
                     position = first
                 }
                 var out: [StoredEvent] = []
                 let end = last
-                position = try forEachBlock(txn, session: id, from: position, through: end, chain: &chain!,
-                                            enough: { out.count >= Self.readChunk }) { seq, event, outcome, _ in
-                    guard seq > folded, seq <= end else { return }
-                    folded = seq
-                    if digests {
-                        state.apply(event.event, seq: seq)
-                        if seq >= from { out.append(StoredEvent(seq: seq, recorded: event, outcome: outcome, digest: state.digest)) }
-                    } else {
-                        state.applyWithoutDigest(event.event, seq: seq)
+                // A damaged block ends the read after the events before it.
+                var failure: (any Error)?
+                do {
+                    position = try forEachBlock(txn, session: id, from: position, through: end, chain: &chain!,
+                                                enough: { out.count >= Self.readChunk }) { seq, event, outcome, _ in
+                        guard seq > folded, seq <= end else { return }
+                        folded = seq
+                        if digests {
+                            state.apply(event.event, seq: seq)
+                            if seq >= from { out.append(StoredEvent(seq: seq, recorded: event, outcome: outcome, digest: state.digest)) }
+                        } else {
+                            state.applyWithoutDigest(event.event, seq: seq)
+                        }
                     }
+                } catch {
+                    // The events before the damage are handed over, then the error (as a read of
+                    // format 3 does).
+                    failure = error
                 }
-                return (out, position > end)
+                return (out, position > end, failure)
             }
             // By index: the events are lent to `body` from the chunk, not copied out of it.
             for i in chunk.indices where try !body(chunk[i]) { return state }
+            if let failure { throw failure }
             if done { break }
         }
         if !digests { state.refreshDigest() }

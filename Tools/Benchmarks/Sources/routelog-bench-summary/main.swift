@@ -317,6 +317,12 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "replay-\(big) vs jsonl", value: Double(bigN) / tBigReplay, unit: "events/s", baseline: "jsonl-replay",
                           baselineValue: jsonl.best, target: .ratioAtLeast(20), count: bigN, runs: 1))
 
+    // The big store's size on disk (format 4; format 3 took store-bytes-per-event-format3 an event).
+    let bigBytes = Double(LifecycleBench.fileSize(bigStore + "/data.mdb"))
+    figures.append(Figure(name: "store-size-\(big)", value: bigBytes / 1_048_576, unit: "MiB", count: bigN, runs: 1,
+                          note: "data.mdb of the \(bigN)-event session (format 4, batches as replay-\(big) wrote them), "
+                              + "\(Summary.format(bigBytes / Double(bigN))) bytes/event" + scaledNote))
+
     let lookups = 101
     progress("time-travel: \(lookups) state(at:) at random seqs")
     let log = try LMDBEventLog.open(at: bigStore, options: .init(readOnly: true))

@@ -70,6 +70,20 @@ func writeSeeds(to out: String, fixtures dir: String) {
                 write("record", "\(name)-event2", [0x80] + w.bytes + second)
             }
         }
+        // A block of the fixture's first events (selector 3; the harness seals it).
+        if !events.isEmpty {
+            var state = NavigationState()
+            var body = BinaryWriter()
+            var base: Int64 = 0
+            let some = events.prefix(20)
+            for (i, e) in some.enumerated() {
+                body.writeByte(state.apply(e.event, seq: UInt64(i + 1)).wireCode)
+                StoredPayload.write(e.meta, base: base, site: e.meta.callSite == nil ? nil : 0, event: StoredPayload.eventBody(e.event), into: &body)
+                base = StoredPayload.advance(base, time: e.meta.timestamp)
+            }
+            let block = BlockCodec.encode(count: some.count, digest: state.digest, body: body.bytes, previous: .zero).bytes
+            write("record", "\(name)-block", [3] + block.dropLast(16))
+        }
         if snapshotCount < 6 {
             snapshotCount += 1
             let row = SessionRow(info: SessionInfo(id: SessionID("00000000000000000000000000000000"), label: name, appName: "app",

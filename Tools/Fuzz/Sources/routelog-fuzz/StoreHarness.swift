@@ -1,4 +1,5 @@
-// The store's record decoder: event records, session rows and snapshots as they sit in LMDB.
+// The store's record decoder: event records (format 3), blocks of events (format 4), session rows
+// and snapshots as they sit in LMDB.
 //
 // The first byte picks the record type; the rest is the record. Rows and snapshots end with a
 // checksum of everything before it, which random bytes never match, so the harness seals the
@@ -10,8 +11,9 @@
 func fuzzRecord(_ buffer: UnsafeRawBufferPointer) {
     guard let selector = buffer.first else { return }
     let body = UnsafeRawBufferPointer(rebasing: buffer.dropFirst())
-    switch selector % 3 {
+    switch selector % 4 {
     case 0: fuzzEventRecord(body, chained: selector & 0x80 != 0)
+    case 3: fuzzBlock(body)
     case 1:
         let sealed = sealed(body)
         sealed.withUnsafeBytes { bytes in
@@ -76,5 +78,40 @@ func fuzzEventRecord(_ bytes: UnsafeRawBufferPointer, chained: Bool) {
         }
     } catch {
         checkOneLine(error.message, "record")
+    }
+}
+
+/// A block of events (format 4), sealed with its checksum chained to zero (a session's first
+/// block) so that the decoder's checks after the checksum are reached: a block that parses keeps
+/// its fields, its entries decode (outcome and payload, the call sites `fuzzSite(_:)`, the time
+/// base 0) and re-encode to the same bytes, and a refusal is one line.
+func fuzzBlock(_ body: UnsafeRawBufferPointer) {
+    var sealed = Array(body)
+    sealed += withUnsafeBytes(of: chainedChecksum(previous: .zero, body).hi.bigEndian) { Array($0) }
+    sealed += withUnsafeBytes(of: chainedChecksum(previous: .zero, body).lo.bigEndian) { Array($0) }
+    sealed.withUnsafeBytes { bytes in
+        do throws(BinaryDecodingError) {
+            let raw = try BlockCodec.parse(bytes, previous: .zero)
+            check(raw.computedChecksum == raw.storedChecksum, "a sealed block fails its checksum")
+            check(BlockCodec.storedChecksum(bytes) == raw.storedChecksum, "a block's stored checksum is not its last 16 bytes")
+            var r = BinaryReader(raw.body)
+            var again = BinaryWriter()
+            var base: Int64 = 0
+            for _ in 0..<raw.count {
+                let code = try r.readByte()
+                guard let outcome = Outcome(wireCode: code) else { return }
+                let event = try StoredPayload.read(&r, base: base, site: fuzzSite)
+                again.writeByte(outcome.wireCode)
+                StoredPayload.write(event.meta, base: base, site: event.meta.callSite.map { UInt32($0.line) },
+                                    event: StoredPayload.eventBody(event.event), into: &again)
+                base = StoredPayload.advance(base, time: event.meta.timestamp)
+            }
+            guard r.isAtEnd else { return }
+            check(again.bytes.elementsEqual(raw.body), "a block's entries re-encode to different bytes")
+            let block = BlockCodec.encode(count: raw.count, digest: raw.digest, body: again.bytes, previous: .zero)
+            check(block.bytes.elementsEqual(bytes), "a block re-encodes to different bytes")
+        } catch {
+            checkOneLine(error.message, "block")
+        }
     }
 }

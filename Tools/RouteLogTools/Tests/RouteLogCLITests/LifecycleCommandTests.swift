@@ -17,8 +17,10 @@ struct LifecycleCommandTests {
     /// Writes `count` sessions of `events` generated events each (entered at a fixed old time),
     /// closes the log and returns their ids in entry order.
     @discardableResult
-    func populate(_ count: Int, events: Int = 40, at path: String? = nil) throws -> [SessionID] {
-        let log = try LMDBEventLog.open(at: path ?? store, options: .init(durability: .none, clock: { Sessions.t0 }, retention: .none))
+    func populate(_ count: Int, events: Int = 40, at path: String? = nil, format: UInt32 = LMDBEventLog.newStoreFormat) throws -> [SessionID] {
+        var options = LMDBEventLog.Options(durability: .none, clock: { Sessions.t0 }, retention: .none)
+        options.storeFormat = format
+        let log = try LMDBEventLog.open(at: path ?? store, options: options)
         var ids: [SessionID] = []
         for i in 0..<count {
             let id = try log.createSession(NewSession(label: "s\(i)")).id
@@ -161,6 +163,29 @@ struct LifecycleCommandTests {
         for id in ids.suffix(3) { #expect(try copy.verify(session: id).isValid) }
         let text = await run(["compact", "-o", dir.path("copy2")])
         #expect(text.stdout.hasPrefix("compacted ") && text.stdout.contains(" to "), "\(text)")
+    }
+
+    /// `compact --format 4` converts a format-3 store into a copy that reads the same, about half
+    /// its size; another format is a usage error.
+    @Test func compactConvertsAFormat3Store() async throws {
+        let ids = try populate(3, events: 3000, format: 3)
+        let out = dir.path("v4")
+        let r = await run(["compact", "-o", out, "--format", "4", "--json"])
+        #expect(r.status == 0, "\(r)")
+        let json = try #require(try r.stdout.json().objectValue)
+        #expect(json["formatBefore"]?.intValue == 3 && json["formatAfter"]?.intValue == 4, "\(r)")
+        let before = try #require(json["bytesBefore"]?.intValue), after = try #require(json["bytesAfter"]?.intValue)
+        #expect(after * 10 < before * 7, "\(r)")
+        let old = try LMDBEventLog.open(at: store, options: .init(readOnly: true))
+        let copy = try LMDBEventLog.open(at: out, options: .init(readOnly: true))
+        #expect(copy.storeFormat == 4)
+        for id in ids {
+            #expect(try copy.events(id) == (try old.events(id)))
+            #expect(try copy.verify(session: id).isValid)
+        }
+        let text = await run(["compact", "-o", dir.path("v4b"), "--format", "4"])
+        #expect(text.stdout.contains("converted from format 3 to 4"), "\(text)")
+        CLI.expectError(await run(["compact", "-o", dir.path("v3"), "--format", "3"]), status: 2, "--format 3")
     }
 
     @Test func compactWhileAnAppWrites() async throws {

@@ -26,9 +26,10 @@ struct UntrustedFilesTests: InProcessSuite {
             let log = try LMDBEventLog.open(at: path, options: .init(durability: .none, retention: .none))
             let info = try #require(try log.sessions().first)
             let eventsDB = try log.environment.database(named: "events")
-            let key = StoreKey.event(StoreKey.eventPrefix(info), 40)
+            // Format 4: the 40 events are one block, keyed by seq 1.
+            let key = StoreKey.event(StoreKey.eventPrefix(info), log.storeFormat >= 4 ? 1 : 40)
             var record = try #require(try log.environment.withReadTransaction { try $0.value(forKey: key, in: eventsDB) })
-            record[RecordCodec.headerSize] ^= 0x40
+            record[log.storeFormat >= 4 ? BlockCodec.headerSize + 1 : RecordCodec.headerSize] ^= 0x40
             try log.environment.withWriteTransaction { try $0.put(record, forKey: key, in: eventsDB) }
         }
         for format in ["last-states", "events-jsonl"] {

@@ -42,6 +42,8 @@ enum ReadAhead {
                 if !chunk.isEmpty { _ = queue.put((chunk, prepare(chunk))) }
                 queue.finish(nil)
             } catch {
+                // The events read before the error go first, as a plain read hands them over.
+                if !chunk.isEmpty { _ = queue.put((chunk, prepare(chunk))) }
                 queue.finish(error)
             }
         }

@@ -15,15 +15,28 @@ struct CompactCommand: ParsableCommand {
         nothing has it open. The store itself is not changed. The copy is written into a temporary \
         directory beside DIR and renamed into place when complete, so a failure or a kill leaves \
         nothing half-written at DIR; its files get the store's modes.
+
+        With --format 4, the copy of a format-3 store (a record per event, as RouteLog wrote \
+        stores before) is converted to format 4 (events in blocks, about half the bytes): every \
+        record is checked on the way, so a damaged store is refused with the first bad seq and \
+        nothing is written at DIR. Replace the store with the copy while nothing has it open. A \
+        format-4 store's copy is a plain copy.
         """
     )
 
     @OptionGroup var store: StoreOptions
     @Option(name: .shortAndLong, help: ArgumentHelp("The directory of the copy.", valueName: "dir"), completion: .directory)
     var output: String
+    @Option(help: ArgumentHelp("The copy's store format: 4 converts a format-3 store (the only conversion).", valueName: "n"))
+    var format: UInt32?
     @Flag(help: "Print a JSON object instead of a sentence.") var json = false
 
-    func validate() throws { try PathOption.check(output, "-o") }
+    func validate() throws {
+        try PathOption.check(output, "-o")
+        if let format, format != LMDBEventLog.newStoreFormat {
+            throw RouteLogError.usage("bad --format \(format): a copy converts to format \(LMDBEventLog.newStoreFormat) only")
+        }
+    }
 
     func run() throws {
         var isDir: ObjCBool = false
@@ -35,14 +48,17 @@ struct CompactCommand: ParsableCommand {
         }
         let path = StoreAccess.path(store.store)
         let lmdb = try store.workspace().store()
-        try call { try lmdb.compactCopy(to: output) }
+        let from = lmdb.storeFormat
+        try call { try lmdb.compactCopy(to: output, format: format) }
         let before = LMDBEventLog.bytesOnDisk(at: path), after = LMDBEventLog.bytesOnDisk(at: output)
         let out = Output.stdout()
         if json {
             out.line(JSONValue.object(["store": .string(path), "output": .string(output), "bytesBefore": .int(Int64(before)),
-                                       "bytesAfter": .int(Int64(after))]).canonicalText)
+                                       "bytesAfter": .int(Int64(after)), "formatBefore": .int(Int64(from)),
+                                       "formatAfter": .int(Int64(format ?? from))]).canonicalText)
         } else {
-            out.line("compacted \(path) (\(StatsCommand.bytes(before))) to \(output) (\(StatsCommand.bytes(after)))")
+            let converted = format.map { $0 != from } ?? false ? ", converted from format \(from) to \(format!)" : ""
+            out.line("compacted \(path) (\(StatsCommand.bytes(before))) to \(output) (\(StatsCommand.bytes(after)))\(converted)")
         }
     }
 }
