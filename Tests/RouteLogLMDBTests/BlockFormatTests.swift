@@ -213,4 +213,30 @@ struct BlockFormatTests {
         }
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/v4b/data.mdb"))
     }
+
+    /// A caller's wrong digest for the last event of a block inside a batch (neither the batch's
+    /// last nor a snapshot's) is caught there, and nothing of the batch is stored.
+    @Test func aLieAtABlocksEndIsCaught() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let events = generatedEvents(600, seed: 50)
+        var r = Replayer()
+        let truth = events.map { r.apply($0.event).digest }
+        // Where the first block ends, learned from a store given the truth.
+        let probe = try LMDBEventLog.open(at: dir.path + "/probe", options: testOptions(snapshotInterval: 10_000))
+        let p = try probe.createSession(NewSession())
+        try probe.appendFolded(events, digests: truth, to: p.id, expectedSeq: 0)
+        let layout = try blocks(probe, prefix: StoreKey.eventPrefix(p))
+        try #require(layout.count >= 2)
+        let end = layout[0].count
+        let log = try LMDBEventLog.open(at: dir.path + "/liar", options: testOptions(snapshotInterval: 10_000))
+        let s = try log.createSession(NewSession())
+        var lies = truth
+        lies[end - 1] = Digest(hi: truth[end - 1].hi ^ 1, lo: truth[end - 1].lo)
+        #expect(throws: FoldMismatch(session: s.id, seq: UInt64(end), given: lies[end - 1], folded: truth[end - 1])) {
+            try log.appendFolded(events, digests: lies, to: s.id, expectedSeq: 0)
+        }
+        #expect(try log.session(s.id).eventCount == 0)
+        #expect(try blocks(log, prefix: StoreKey.eventPrefix(s)).isEmpty)
+    }
 }

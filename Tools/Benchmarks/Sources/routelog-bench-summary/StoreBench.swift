@@ -13,8 +13,10 @@ enum StoreBench {
     /// on the main actor) the batches go through `appendFolded`, as the recorder's do; without,
     /// through `append`, which folds every event on the writer (an import's path).
     static func appendBatched(_ events: [RecordedEvent], digests: [Digest]? = nil, at path: String,
-                              durability: LMDBEventLog.Durability) throws -> (SessionID, Double) {
-        let log = try LMDBEventLog.open(at: path, options: .init(durability: durability))
+                              durability: LMDBEventLog.Durability, format: UInt32 = LMDBEventLog.newStoreFormat) throws -> (SessionID, Double) {
+        var options = LMDBEventLog.Options(durability: durability)
+        options.storeFormat = format
+        let log = try LMDBEventLog.open(at: path, options: options)
         let session = try log.createSession(NewSession(label: "bench")).id
         let seconds = try Measure.seconds(runs: 1) {
             var seq: UInt64 = 0

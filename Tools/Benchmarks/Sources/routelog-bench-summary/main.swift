@@ -159,6 +159,7 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     var storePath = ""
     var storeSession = SessionID("")
     var records = RecordSet(keyLength: 0)
+    var blocks = RecordSet(keyLength: 0)
     let digests = StoreBench.digests(recorded)
     for synced in [false, true] {
         let suffix = synced ? "-synced" : ""
@@ -177,10 +178,35 @@ func storeFigures(_ o: Options) throws -> [Figure] {
             try? FileManager.default.removeItem(atPath: foldPath)
         }
         if records.count == 0 {
-            records = try RawLMDB.copyRecords(fromEnvironment: storePath, database: "events")
-            try require(records.count == n, "the store holds \(records.count) records, not \(n)")
+            // The baselines put one record per event: format 3's records (the store's key and
+            // record of each event, as RouteLog stored them before blocks), copied from a store of
+            // that format; the store's own blocks are a second baseline.
+            progress("format-3 records for the baselines")
+            let v3Path = dir.file("store-format3")
+            _ = try StoreBench.appendBatched(recorded, digests: digests, at: v3Path, durability: .none, format: 3)
+            records = try RawLMDB.copyRecords(fromEnvironment: v3Path, database: "events")
+            try require(records.count == n, "the format-3 store holds \(records.count) records, not \(n)")
+            try? FileManager.default.removeItem(atPath: v3Path)
+            blocks = try RawLMDB.copyRecords(fromEnvironment: storePath, database: "events")
         }
         let recordBytes = Int((Double(records.totalValueBytes) / Double(records.count)).rounded())
+        let blockBytes = Int((Double(blocks.totalValueBytes) / Double(max(1, blocks.count))).rounded())
+        var tRawBlocks: [Double] = []
+        for r in 0..<storeRuns {
+            progress("raw-lmdb-batched-blocks\(suffix) run \(r + 1)/\(storeRuns)")
+            let env = try RawLMDB(path: try dir.subdirectory("raw-blocks\(suffix)-\(r)"), noSync: !synced)
+            // The batches' blocks: 1,000 events a commit, as the store's batches wrote them.
+            let perCommit = max(1, blocks.count * 1_000 / n)
+            tRawBlocks += try Measure.seconds(runs: 1) {
+                try env.put(blocks, batch: perCommit)
+                if !synced { try env.sync() }
+            }
+        }
+        let rawBlocks = rate(n, tRawBlocks)
+        figures.append(Figure(name: "raw-lmdb-batched-blocks\(suffix)", value: rawBlocks.best, unit: "events/s", count: n, median: rawBlocks.median,
+                              runs: storeRuns,
+                              note: "mdb_put (MDB_APPEND) of the store's own \(blocks.count) blocks (\(blockBytes) B values), "
+                                  + "the blocks of 1,000 events per commit, " + (synced ? "every commit synced" : "MDB_NOSYNC + one sync at the end")))
 
         var tRaw: [Double] = []
         for r in 0..<storeRuns {
@@ -193,7 +219,7 @@ func storeFigures(_ o: Options) throws -> [Figure] {
         }
         let raw = rate(n, tRaw)
         figures.append(Figure(name: "raw-lmdb-batched\(suffix)", value: raw.best, unit: "events/s", count: n, median: raw.median, runs: storeRuns,
-                              note: "baseline: mdb_put (MDB_APPEND) of the store's own keys and records (\(recordBytes) B values), 1,000 per commit, "
+                              note: "baseline: mdb_put (MDB_APPEND) of a record per event, format 3's keys and records (\(recordBytes) B values), 1,000 per commit, "
                                   + (synced ? "every commit synced" : "MDB_NOSYNC + one sync at the end")))
 
         var tSQLite: [Double] = []
@@ -222,6 +248,9 @@ func storeFigures(_ o: Options) throws -> [Figure] {
         figures.append(Figure(name: "append-batched-store-fold\(suffix)", value: storeFold.best, unit: "events/s", baseline: "append-batched\(suffix)",
                               baselineValue: append.best, count: n, median: storeFold.median, runs: storeRuns,
                               note: "the same batches through append, which folds every event on the writer (an import's path)"))
+        figures.append(Figure(name: "append-batched\(suffix) vs raw blocks", value: append.best, unit: "events/s", baseline: "raw-lmdb-batched-blocks\(suffix)",
+                              baselineValue: rawBlocks.best, count: n, median: append.median, runs: storeRuns,
+                              note: "the store against a raw put of its own blocks: what encoding, folding and checking cost"))
         figures.append(Figure(name: "append-batched\(suffix) vs sqlite", value: append.best, unit: "events/s", baseline: "sqlite-batched\(suffix)",
                               baselineValue: sqlite.best, target: .ratioAtLeast(4), count: n, median: append.median, runs: storeRuns))
     }
