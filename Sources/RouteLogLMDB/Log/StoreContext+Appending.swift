@@ -271,9 +271,11 @@ extension StoreContext {
         var stored: [StoredEvent] = []
         if collect { stored.reserveCapacity(events.count) }
         var hash = head.row.headHash
-        var open = head.open ?? OpenBlock(first: actual + 1, count: 0, body: [], previous: hash)
         // The open block was stored before this batch (rewritten in place) or is new.
         var stored0 = head.open != nil
+        var open = head.open ?? OpenBlock(first: actual + 1, count: 0, body: [], previous: hash)
+        // Its entries are added to in place, not copied.
+        head.open = nil
         // A new block's key is put with MDB_APPEND when it sorts after every key stored (no later
         // session has events).
         let lastStored = try txn.lastKey(in: databases.events)
@@ -284,6 +286,8 @@ extension StoreContext {
         // The digest after the open block's last event.
         var blockDigest = head.replayer.state.digest
         var entry = BinaryWriter()
+        // Whether the open block took an event of this batch (and must be written).
+        var dirty = false
         try txn.withCursor(in: databases.events) { cursor in
             func flush() throws {
                 let options: LMDBPutOptions = stored0 ? [] : (inOrder ? .append : .noOverwrite)
@@ -307,14 +311,16 @@ extension StoreContext {
                 }
                 encode(base: open.count == 0 ? createdAt : head.timeBase, outcome: .applied(.changed))
                 if open.count > 0 && (open.count == BlockCodec.maxEvents || BlockCodec.size(body: open.body.count + entry.bytes.count) > BlockCodec.capacity) {
-                    if digests != nil, !stored0 || open.count > 0 {
+                    // A block this batch did not add to (full already) stays as it is stored.
+                    if dirty {
                         // The caller's digest after the block's last event is checked before it is stored.
-                        try checkFold(&light, blockDigest, seq: seq - 1, session: id)
+                        if digests != nil { try checkFold(&light, blockDigest, seq: seq - 1, session: id) }
+                        try flush()
                     }
-                    try flush()
                     open = OpenBlock(first: seq, count: 0, body: [], previous: hash)
                     StoreKey.setSeq(seq, in: &blockKey)
                     stored0 = false
+                    dirty = false
                     inOrder = isLast(blockKey)
                     head.timeBase = createdAt
                 }
@@ -323,6 +329,7 @@ extension StoreContext {
                 encode(base: open.count == 0 ? createdAt : head.timeBase, outcome: step.outcome)
                 open.body.append(contentsOf: entry.bytes)
                 open.count += 1
+                dirty = true
                 blockDigest = step.digest
                 head.timeBase = StoredPayload.advance(open.count == 1 ? createdAt : head.timeBase, time: meta.timestamp)
                 if step.seq % interval == 0 {
@@ -331,7 +338,7 @@ extension StoreContext {
                 }
                 if collect { stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest)) }
             }
-            if !events.isEmpty { try flush() }
+            if dirty { try flush() }
         }
         if let light { head.replayer = Replayer(state: light, seq: actual + UInt64(events.count)) }
         head.open = open.count > 0 ? open : nil

@@ -135,7 +135,8 @@ extension StoreContext {
                 if last == nil { last = min(through, row.info.eventCount) }
                 let last = last!
                 if chain == nil {
-                    guard last >= 1 else { return ([], true, nil) }
+                    // Nothing to hand over (a follower asking past the head): no fold.
+                    guard last >= 1, !digests || from <= last else { return ([], true, nil) }
                     let prefix = row.eventPrefix
                     // An unreadable snapshot is not the events' damage: fold from the start instead.
                     if let snap = (try? snapshot(txn, session: id, prefix: prefix, atOrBefore: min(from - 1, last))) ?? nil {

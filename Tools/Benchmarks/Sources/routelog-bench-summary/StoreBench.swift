@@ -111,10 +111,13 @@ enum StoreBench {
     /// Appends `count` generated events (realistic mix) to a new store in batches, durability
     /// `.none` and one flush at the end, and writes the same events in the baseline layout to a raw
     /// environment. Streams: memory stays bounded whatever `count`.
-    static func buildBig(count: Int, storePath: String, rawPath: String) throws -> SessionID {
-        let log = try LMDBEventLog.open(at: storePath, options: .init(durability: .none))
+    /// Without `rawPath`, only the store (in `format`) is written.
+    static func buildBig(count: Int, storePath: String, rawPath: String?, format: UInt32 = LMDBEventLog.newStoreFormat) throws -> SessionID {
+        var options = LMDBEventLog.Options(durability: .none)
+        options.storeFormat = format
+        let log = try LMDBEventLog.open(at: storePath, options: options)
         let session = try log.createSession(NewSession(label: "bench-big")).id
-        let raw = try RawLMDB(path: rawPath, mapSize: 64 << 30, noSync: true)
+        let raw = try rawPath.map { try RawLMDB(path: $0, mapSize: 64 << 30, noSync: true) }
         var generator = SessionGenerator(seed: Workloads.seed, mix: .realistic)
         var stream = BaselineRecords.Stream()
         var seq = 0
@@ -129,7 +132,7 @@ enum StoreBench {
                 try log.append(Array(chunk[i..<end]), to: session, expectedSeq: UInt64(seq + i))
                 i = end
             }
-            try raw.put(stream.records(chunk), batch: chunk.count)
+            if let raw { try raw.put(stream.records(chunk), batch: chunk.count) }
             seq += n
             if seq % 1_000_000 == 0 { progress("  \(seq) events written") }
         }

@@ -348,9 +348,17 @@ func storeFigures(_ o: Options) throws -> [Figure] {
 
     // The big store's size on disk (format 4; format 3 took store-bytes-per-event-format3 an event).
     let bigBytes = Double(LifecycleBench.fileSize(bigStore + "/data.mdb"))
-    figures.append(Figure(name: "store-size-\(big)", value: bigBytes / 1_048_576, unit: "MiB", count: bigN, runs: 1,
+    progress("store-size-\(big)-format3: the same session in format 3")
+    let big3 = dir.file("store-big-format3")
+    _ = try StoreBench.buildBig(count: bigN, storePath: big3, rawPath: nil, format: 3)
+    let big3Bytes = Double(LifecycleBench.fileSize(big3 + "/data.mdb"))
+    try? FileManager.default.removeItem(atPath: big3)
+    figures.append(Figure(name: "store-size-\(big)", value: bigBytes / 1_048_576, unit: "MiB", baseline: "store-size-\(big)-format3",
+                          baselineValue: big3Bytes / 1_048_576, count: bigN, runs: 1,
                           note: "data.mdb of the \(bigN)-event session (format 4, batches as replay-\(big) wrote them), "
                               + "\(Summary.format(bigBytes / Double(bigN))) bytes/event" + scaledNote))
+    figures.append(Figure(name: "store-size-\(big)-format3", value: big3Bytes / 1_048_576, unit: "MiB", count: bigN, runs: 1,
+                          note: "the same events in a format-3 store, \(Summary.format(big3Bytes / Double(bigN))) bytes/event" + scaledNote))
 
     let lookups = 101
     progress("time-travel: \(lookups) state(at:) at random seqs")
