@@ -206,12 +206,7 @@ extension StoreContext {
                 if collect { stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest)) }
             }
         }
-        if let light { head.replayer = Replayer(state: light, seq: actual + UInt64(events.count)) }
-        head.row.info.eventCount = head.replayer.seq
-        head.row.info.headDigest = head.replayer.state.digest
-        head.row.headHash = hash
-        if let last = events.last { head.row.info.lastEventAt = last.meta.timestamp }
-        if writeRow { try txn.put(head.row.encode(), forKey: key, in: databases.sessions) }
+        try advance(&head, after: events, light: light, hash: hash, txn, writeRow ? key : nil)
         return stored
     }
 }
@@ -340,13 +335,21 @@ extension StoreContext {
             }
             if dirty { try flush() }
         }
-        if let light { head.replayer = Replayer(state: light, seq: actual + UInt64(events.count)) }
         head.open = open.count > 0 ? open : nil
+        try advance(&head, after: events, light: light, hash: hash, txn, writeRow ? key : nil)
+        return stored
+    }
+
+    /// Moves `head` past the batch `events` just written: the state (`light`'s, when the batch was
+    /// folded without digests), the row's count, digest, head hash and last time, and the row
+    /// written under `rowKey` when one is given.
+    private func advance(_ head: inout SessionHead, after events: [RecordedEvent], light: NavigationState?, hash: Digest,
+                         _ txn: LMDBWriteTransaction, _ rowKey: [UInt8]?) throws {
+        if let light { head.replayer = Replayer(state: light, seq: head.row.info.eventCount + UInt64(events.count)) }
         head.row.info.eventCount = head.replayer.seq
         head.row.info.headDigest = head.replayer.state.digest
         head.row.headHash = hash
         if let last = events.last { head.row.info.lastEventAt = last.meta.timestamp }
-        if writeRow { try txn.put(head.row.encode(), forKey: key, in: databases.sessions) }
-        return stored
+        if let rowKey { try txn.put(head.row.encode(), forKey: rowKey, in: databases.sessions) }
     }
 }
