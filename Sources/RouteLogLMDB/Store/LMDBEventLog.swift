@@ -220,9 +220,11 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         try overlay.read(id, from: from, through: through, in: context, body)
     }
 
-    /// How many stored events ``read(_:from:through:_:)`` reads in one read transaction: the
-    /// events `from + k·readChunk ..< from + (k+1)·readChunk` are read together, and a corrupt or
-    /// missing record fails its whole chunk (none of its events reach `body`).
+    /// How many stored events ``read(_:from:through:_:)`` reads in one read transaction: in a
+    /// format-3 store the events `from + k·readChunk ..< from + (k+1)·readChunk` are read together,
+    /// and a corrupt or missing record fails its whole chunk (none of its events reach `body`); in
+    /// a format-4 store whole blocks until at least this many events, and the events before a
+    /// damaged block (or a damaged event in one) reach `body` before the error.
     @_spi(Tools) public static var readChunk: UInt64 { StoreContext.readChunk }
 
     /// The latest stored snapshot at or before `seq` (see ``/RouteLogCore/EventLog/snapshot(_:atOrBefore:)``).

@@ -20,7 +20,10 @@ func report(_ what: String, _ d: Duration) {
 }
 
 func appendAll(_ path: String) throws -> SessionID {
-    let log = try LMDBEventLog.open(at: path)
+    // PROFILE_FORMAT=3: a store in format 3.
+    var options = LMDBEventLog.Options()
+    if let f = ProcessInfo.processInfo.environment["PROFILE_FORMAT"].flatMap(UInt32.init) { options.storeFormat = f }
+    let log = try LMDBEventLog.open(at: path, options: options)
     let session = try log.createSession(NewSession(label: "profile")).id
     var i = 0
     while i < events.count {
@@ -51,6 +54,10 @@ func appendAllFolded(_ path: String, digests: [Digest]) throws {
 }
 
 switch mode {
+case "make-store":
+    // A store at DIR with one session of COUNT realistic events, kept (to profile the CLI on).
+    let session = try appendAll(dir)
+    print(session.rawValue)
 case "append-folded":
     try? FileManager.default.removeItem(atPath: dir)
     let digests = foldedDigests()
