@@ -185,9 +185,7 @@ struct BlockFormatTests {
             ids.append(info.id)
         }
         // Chunks of 100 records a transaction: blocks straddle them.
-        try StoreLifecycle.$conversionChunk.withValue(100) {
-            try v3.compactCopy(to: dir.path + "/v4", format: 4)
-        }
+        try v3.lifecycle.compactCopy(to: dir.path + "/v4", format: 4, conversionChunk: 100)
         let v4 = try LMDBEventLog.open(at: dir.path + "/v4", options: testOptions(snapshotInterval: 100))
         #expect(v4.storeFormat == 4)
         #expect(try v4.sessions().map(\.id) == (try v3.sessions()).map(\.id))

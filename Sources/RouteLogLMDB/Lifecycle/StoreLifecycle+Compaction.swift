@@ -5,7 +5,7 @@ extension StoreLifecycle {
     /// Writes a compacted copy of the store into `directory` through a temporary directory beside
     /// it (see ``LMDBEventLog/compactCopy(to:format:)``); with `format` 4, a format-3 store's copy
     /// is converted before it is moved into place.
-    func compactCopy(to directory: String, format: UInt32? = nil) throws {
+    func compactCopy(to directory: String, format: UInt32? = nil, conversionChunk: UInt64 = StoreLifecycle.conversionChunk) throws {
         precondition(format == nil || format == storeFormatVersion, "a copy converts to format \(storeFormatVersion) only")
         let path = context.path
         let fm = FileManager.default
@@ -41,7 +41,7 @@ extension StoreLifecycle {
             }
             if format == storeFormatVersion, context.databases.format == oldestStoreFormat {
                 // Converted in the copy, then copied again without the pages the records left free.
-                try Self.convertToBlocks(at: temporary, options: context.options)
+                try Self.convertToBlocks(at: temporary, options: context.options, chunk: conversionChunk)
                 let converted = temporary + ".v4"
                 try? fm.removeItem(atPath: converted)
                 try fm.createDirectory(atPath: converted, withIntermediateDirectories: true, attributes: [.posixPermissions: modes.directory])

@@ -5,9 +5,8 @@ import Foundation
 // the store that nothing else has open (see `compactCopy(to:format:)`).
 
 extension StoreLifecycle {
-    /// How many records one transaction of a conversion moves into blocks (a task-local, so a
-    /// test can make blocks straddle transactions).
-    @TaskLocal static var conversionChunk: UInt64 = 65_536
+    /// How many records one transaction of a conversion moves into blocks.
+    static let conversionChunk: UInt64 = 65_536
 
     /// Rewrites the `events` of the format-3 store in `directory`, which only this process uses
     /// (a copy not yet in place), as format-4 blocks, then its format version. Each record's
@@ -15,7 +14,8 @@ extension StoreLifecycle {
     /// first bad seq); the blocks store each event's outcome and the digest after its last event
     /// as the records stored them, and every other value (rows but their head hash, snapshots,
     /// call sites, runs, screen records) is kept as it is.
-    static func convertToBlocks(at directory: String, options: LMDBEventLog.Options) throws {
+    /// `chunk` records a transaction (a test makes blocks straddle transactions).
+    static func convertToBlocks(at directory: String, options: LMDBEventLog.Options, chunk: UInt64 = conversionChunk) throws {
         var options = options
         options.readOnly = false
         options.durability = .grouped(maxDelay: .milliseconds(100))
@@ -35,7 +35,7 @@ extension StoreLifecycle {
             return out
         }
         do {
-            for (key, row) in rows { try convertSession(row, rowKey: key, context) }
+            for (key, row) in rows { try convertSession(row, rowKey: key, context, chunk: chunk) }
             var format = BinaryWriter()
             format.writeBigEndian(UInt32(4))
             try environment.withWriteTransaction(syncOnCommit: true) { txn in
@@ -50,7 +50,7 @@ extension StoreLifecycle {
     /// a chunk are deleted and the blocks they filled written in their place (a block's key is
     /// its first event's, so a block never lands on a record not yet read); the last block is
     /// written with the session's last chunk, and the row takes its checksum as head hash.
-    private static func convertSession(_ row: SessionRow, rowKey: [UInt8], _ context: StoreContext) throws {
+    private static func convertSession(_ row: SessionRow, rowKey: [UInt8], _ context: StoreContext, chunk: UInt64) throws {
         let id = row.info.id
         let prefix = row.eventPrefix
         let count = row.info.eventCount
@@ -65,7 +65,7 @@ extension StoreLifecycle {
         var entry = BinaryWriter()
         var next: UInt64 = 1
         while next <= count {
-            let end = min(count, next + Self.conversionChunk - 1)
+            let end = min(count, next + chunk - 1)
             try context.environment.withWriteTransaction { txn in
                 var closed: [(first: UInt64, bytes: [UInt8])] = []
                 var expected = next
