@@ -297,14 +297,15 @@ extension StoreContext {
                 let meta = events[i].meta
                 let site = try siteIndex(meta.callSite, txn, &head, prefix: prefix)
                 let seq = actual + 1 + UInt64(i)
-                // The entry as the open block would hold it; a full block closes first, and the
+                // The entry as the open block would hold it (its outcome byte, the same size
+                // whatever the outcome, is set once folded); a full block closes first, and the
                 // entry then starts a new one, from the creation time.
-                func encode(base: Int64, outcome: Outcome) {
+                func encode(base: Int64) {
                     entry.bytes.removeAll(keepingCapacity: true)
-                    entry.writeByte(outcome.wireCode)
+                    entry.writeByte(0)
                     StoredPayload.write(meta, base: base, site: site, event: bodies[i], into: &entry)
                 }
-                encode(base: open.count == 0 ? createdAt : head.timeBase, outcome: .applied(.changed))
+                encode(base: open.count == 0 ? createdAt : head.timeBase)
                 if open.count > 0 && (open.count == BlockCodec.maxEvents || BlockCodec.size(body: open.body.count + entry.bytes.count) > BlockCodec.capacity) {
                     // A block this batch did not add to (full already) stays as it is stored.
                     if dirty {
@@ -313,15 +314,17 @@ extension StoreContext {
                         try flush()
                     }
                     open = OpenBlock(first: seq, count: 0, body: [], previous: hash)
+                    open.body.reserveCapacity(BlockCodec.capacity)
                     StoreKey.setSeq(seq, in: &blockKey)
                     stored0 = false
                     dirty = false
                     inOrder = isLast(blockKey)
                     head.timeBase = createdAt
+                    encode(base: createdAt)
                 }
                 let step = try fold(event, at: i, of: events.count, &head, light: &light, digests: digests, session: id,
                                     check: { $0 % interval == 0 })
-                encode(base: open.count == 0 ? createdAt : head.timeBase, outcome: step.outcome)
+                entry.bytes[0] = step.outcome.wireCode
                 open.body.append(contentsOf: entry.bytes)
                 open.count += 1
                 dirty = true
