@@ -76,11 +76,14 @@ extension FrameRef {
 
 extension Digest {
     /// The hash of one route: id, type and payload bytes.
-    @inlinable static func hash(of route: RouteRef) -> Digest {
+    /// The hash of a route's fields (kept by the route: ``RouteRef``'s `contentHash`).
+    @inlinable static func hash(of route: RouteRef) -> Digest { route.contentHash }
+
+    @usableFromInline static func hash(id: String, type: String?, payload: RawJSON?) -> Digest {
         var h = StableHasher()
-        h.combine(route.id)
-        if let t = route.type { h.combine(1); h.combine(t) } else { h.combine(0) }
-        if let p = route.payload { h.combine(1); h.combine(p.text) } else { h.combine(0) }
+        h.combine(id)
+        if let t = type { h.combine(1); h.combine(t) } else { h.combine(0) }
+        if let p = payload { h.combine(1); h.combine(p.text) } else { h.combine(0) }
         return h.finalize()
     }
 

@@ -5,15 +5,22 @@
 /// presentation slot (an in-place update rather than a replacement).
 public struct RouteRef: Hashable, Sendable {
     /// Presentation identity. Must not be empty.
-    public var id: String
+    public var id: String { didSet { contentHash = Digest.hash(id: id, type: type, payload: payload) } }
     /// The app's type name for the payload, if it recorded one.
-    public var type: String?
+    public var type: String? { didSet { contentHash = Digest.hash(id: id, type: type, payload: payload) } }
     /// The app's route as canonical JSON, opaque to the reducer.
-    public var payload: RawJSON?
+    public var payload: RawJSON? { didSet { contentHash = Digest.hash(id: id, type: type, payload: payload) } }
+    /// The `StableHasher` hash of the three, which every digest term of the route takes: computed
+    /// once, when the route is made, instead of at each event that adds or removes it (a fold
+    /// hashed a route's payload again at every push, pop and dismissal, and a read and the
+    /// replay after it fold each event twice). Determined by the fields, so it changes no
+    /// equality, digest or output.
+    @usableFromInline private(set) var contentHash: Digest
 
     public init(id: String, type: String? = nil, payload: RawJSON? = nil) {
         self.id = id
         self.type = type
         self.payload = payload
+        contentHash = Digest.hash(id: id, type: type, payload: payload)
     }
 }
