@@ -140,13 +140,15 @@ class Workspace:
         return store
 
     def damaged_store(self, name):
-        """A new store `name` holding one session whose third event's record is damaged: a byte of its
-        route id flipped in `data.mdb` (every copy LMDB's pages hold), which fails the record's
-        checksum. Returns the store and the session's id."""
+        """A new store `name` holding one session of 258 events whose 257th is damaged: a byte of its
+        route id flipped in `data.mdb` (every copy LMDB's pages hold), which fails the checksum of
+        the block that holds it (format 4: the second block; the first, seqs 1-255, reads, so the
+        state at seq 2 is [a, b]). Returns the store and the session's id."""
         store, path = self.path(name), self.path(name + ".json")
         marker = b"zq-damaged-route-id"
-        events = [{"push": {"route": {"id": "a"}}}, {"push": {"route": {"id": "b"}}},
-                  {"push": {"route": {"id": marker.decode()}}}, {"pop": {}}]
+        filler = [{"push": {"route": {"id": "x"}}} if i % 2 == 0 else {"pop": {}} for i in range(254)]
+        events = [{"push": {"route": {"id": "a"}}}, {"push": {"route": {"id": "b"}}}] + filler + \
+                 [{"push": {"route": {"id": marker.decode()}}}, {"pop": {}}]
         write_fixture(path, name, events, session={"label": name})
         self.routelog("import", path, store=store)
         os.remove(path)
