@@ -223,15 +223,15 @@ async def main():
 
 
 async def a_damaged_store_is_a_tool_error():
-    """A session whose third record is damaged: get_events is a tool error (isError) with the CLI's
-    one line, and the server still answers what it can read."""
+    """A session whose 257th event's block is damaged: get_events over it is a tool error (isError)
+    with the CLI's one line, and the server still answers what it can read."""
     store, sid = ws.damaged_store("damaged")
     cli = ws.routelog("log", sid, store=store, check=False)
     params = StdioServerParameters(command=ws.exe("routelog"), args=["mcp", "--store", store])
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await asyncio.wait_for(session.initialize(), 30)
-            r = await asyncio.wait_for(session.call_tool("get_events", {"session": sid}), 30)
+            r = await asyncio.wait_for(session.call_tool("get_events", {"session": sid, "from": 200}), 30)
             text = r.content[0].text if r.content else ""
             check("a damaged record is a tool error with the CLI's one line",
                   r.is_error and text.startswith("corrupt record: session ") and "\n" not in text
