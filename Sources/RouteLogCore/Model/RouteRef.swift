@@ -5,11 +5,11 @@
 /// presentation slot (an in-place update rather than a replacement).
 public struct RouteRef: Hashable, Sendable {
     /// Presentation identity. Must not be empty.
-    public var id: String { didSet { contentHash = Digest.hash(id: id, type: type, payload: payload) } }
+    public var id: String { didSet { rehash() } }
     /// The app's type name for the payload, if it recorded one.
-    public var type: String? { didSet { contentHash = Digest.hash(id: id, type: type, payload: payload) } }
+    public var type: String? { didSet { rehash() } }
     /// The app's route as canonical JSON, opaque to the reducer.
-    public var payload: RawJSON? { didSet { contentHash = Digest.hash(id: id, type: type, payload: payload) } }
+    public var payload: RawJSON? { didSet { rehash() } }
     /// The `StableHasher` hash of the three, which every digest term of the route takes: computed
     /// once, when the route is made, instead of at each event that adds or removes it (a fold
     /// hashed a route's payload again at every push, pop and dismissal, and a read and the
@@ -23,4 +23,6 @@ public struct RouteRef: Hashable, Sendable {
         self.payload = payload
         contentHash = Digest.hash(id: id, type: type, payload: payload)
     }
+
+    private mutating func rehash() { contentHash = Digest.hash(id: id, type: type, payload: payload) }
 }

@@ -104,4 +104,10 @@ struct OpenBlock {
     var body: [UInt8]
     /// The checksum of the block before it (zero for the session's first).
     var previous: Digest
+
+    /// Whether the block closes before an entry of `bytes`: it holds ``BlockCodec/maxEvents``
+    /// events, or the entry would take it past ``BlockCodec/capacity`` (an empty block takes any).
+    func isFull(adding bytes: Int) -> Bool {
+        count > 0 && (count == BlockCodec.maxEvents || BlockCodec.size(body: body.count + bytes) > BlockCodec.capacity)
+    }
 }

@@ -92,7 +92,7 @@ extension StoreLifecycle {
                         StoredPayload.write(meta, base: open.count == 0 ? createdAt : base4, site: site, event: event, into: &entry)
                     }
                     encode()
-                    if open.count > 0 && (open.count == BlockCodec.maxEvents || BlockCodec.size(body: open.body.count + entry.bytes.count) > BlockCodec.capacity) {
+                    if open.isFull(adding: entry.bytes.count) {
                         let block = BlockCodec.encode(count: open.count, digest: digest, body: open.body, previous: open.previous)
                         closed.append((open.first, block.bytes))
                         hash = block.checksum

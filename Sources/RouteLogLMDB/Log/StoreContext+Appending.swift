@@ -266,26 +266,25 @@ extension StoreContext {
         var stored: [StoredEvent] = []
         if collect { stored.reserveCapacity(events.count) }
         var hash = head.row.headHash
-        // The open block was stored before this batch (rewritten in place) or is new.
-        var stored0 = head.open != nil
         var open = head.open ?? OpenBlock(first: actual + 1, count: 0, body: [], previous: hash)
         // Its entries are added to in place, not copied.
         head.open = nil
-        // A new block's key is put with MDB_APPEND when it sorts after every key stored (no later
-        // session has events).
         let lastStored = try txn.lastKey(in: databases.events)
         var blockKey = StoreKey.event(prefix, open.first)
-        func isLast(_ key: [UInt8]) -> Bool { lastStored.map { $0.lexicographicallyPrecedes(key) } ?? true }
-        var inOrder = isLast(blockKey)
         var light: NavigationState? = digests == nil ? nil : head.replayer.state
         // The digest after the open block's last event.
         var blockDigest = head.replayer.state.digest
         var entry = BinaryWriter()
-        // Whether the open block took an event of this batch (and must be written).
-        var dirty = false
+        // Whether the open block took an event of this batch (and must be written): its last seq
+        // is past the stored head.
+        func touched() -> Bool { open.count > 0 && open.first &+ UInt64(open.count) > actual &+ 1 }
         try txn.withCursor(in: databases.events) { cursor in
             func flush() throws {
-                let options: LMDBPutOptions = stored0 ? [] : (inOrder ? .append : .noOverwrite)
+                // A block stored before this batch is rewritten in place; a new one is put with
+                // MDB_APPEND when it sorts after every key stored (no later session has events).
+                let isNew = open.first > actual
+                let inOrder = lastStored.map { $0.lexicographicallyPrecedes(blockKey) } ?? true
+                let options: LMDBPutOptions = !isNew ? [] : (inOrder ? .append : .noOverwrite)
                 var sum = Digest.zero
                 try cursor.put(count: BlockCodec.size(body: open.body.count), forKey: blockKey, options: options) { out in
                     sum = BlockCodec.write(into: out, count: open.count, digest: blockDigest, body: open.body, previous: open.previous)
@@ -306,9 +305,9 @@ extension StoreContext {
                     StoredPayload.write(meta, base: base, site: site, event: bodies[i], into: &entry)
                 }
                 encode(base: open.count == 0 ? createdAt : head.timeBase)
-                if open.count > 0 && (open.count == BlockCodec.maxEvents || BlockCodec.size(body: open.body.count + entry.bytes.count) > BlockCodec.capacity) {
+                if open.isFull(adding: entry.bytes.count) {
                     // A block this batch did not add to (full already) stays as it is stored.
-                    if dirty {
+                    if touched() {
                         // The caller's digest after the block's last event is checked before it is stored.
                         if digests != nil { try checkFold(&light, blockDigest, seq: seq - 1, session: id) }
                         try flush()
@@ -316,9 +315,6 @@ extension StoreContext {
                     open = OpenBlock(first: seq, count: 0, body: [], previous: hash)
                     open.body.reserveCapacity(BlockCodec.capacity)
                     StoreKey.setSeq(seq, in: &blockKey)
-                    stored0 = false
-                    dirty = false
-                    inOrder = isLast(blockKey)
                     head.timeBase = createdAt
                     encode(base: createdAt)
                 }
@@ -327,7 +323,6 @@ extension StoreContext {
                 entry.bytes[0] = step.outcome.wireCode
                 open.body.append(contentsOf: entry.bytes)
                 open.count += 1
-                dirty = true
                 blockDigest = step.digest
                 head.timeBase = StoredPayload.advance(open.count == 1 ? createdAt : head.timeBase, time: meta.timestamp)
                 if step.seq % interval == 0 {
@@ -336,7 +331,7 @@ extension StoreContext {
                 }
                 if collect { stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest)) }
             }
-            if dirty { try flush() }
+            if touched() { try flush() }
         }
         head.open = open.count > 0 ? open : nil
         try advance(&head, after: events, light: light, hash: hash, txn, writeRow ? key : nil)

@@ -56,11 +56,21 @@ struct StoreVerifier {
             report.failure?.stateBefore = before
             report.failure?.replayedState = state
         }
-        /// Checks the replay's digest at `seq` against the snapshot stored there, if any.
-        func checkSnapshot(_ seq: UInt64, _ digest: Digest) -> Bool {
+        /// Checks the replay of event `seq` (`replayed` digest and `outcome`) against what the store
+        /// holds for it and against the snapshot stored there, if any; false after the first failure.
+        func checkReplay(_ seq: UInt64, _ event: RecordedEvent, stored: Digest, storedOutcome: Outcome, replayed: Digest, outcome: Outcome,
+                         before: NavigationState) -> Bool {
+            guard replayed == stored && outcome == storedOutcome else {
+                let message = replayed != stored
+                    ? "stored digest \(stored.short), replay gives \(replayed.short)"
+                    : "stored outcome \(storedOutcome), replay gives \(outcome)"
+                failReplay(seq, replayed != stored ? .digest : .outcome, message, stored: stored, replayed: replayed,
+                           event: event, storedOutcome: storedOutcome, outcome: outcome, before: before)
+                return false
+            }
             guard let snap = snapshotDigests[seq] else { return true }
-            if snap != digest {
-                fail(seq, .snapshot, "snapshot digest \(snap.short), replay gives \(digest.short)", stored: snap, replayed: digest)
+            if snap != replayed {
+                fail(seq, .snapshot, "snapshot digest \(snap.short), replay gives \(replayed.short)", stored: snap, replayed: replayed)
                 return false
             }
             report.snapshotsChecked += 1
@@ -109,13 +119,8 @@ struct StoreVerifier {
                                 if seq == end, storedDigest != raw.digest {
                                     failReplay(seq, .digest, "stored digest \(raw.digest.short) after seq \(seq) (the last of the block of seq \(first) on), the block's events fold to \(storedDigest.short)",
                                                stored: raw.digest, replayed: storedDigest, event: recorded, storedOutcome: stored, outcome: outcome, before: before)
-                                } else if digest != storedDigest || outcome != stored {
-                                    let message = digest != storedDigest
-                                        ? "stored digest \(storedDigest.short), replay gives \(digest.short)"
-                                        : "stored outcome \(stored), replay gives \(outcome)"
-                                    failReplay(seq, digest != storedDigest ? .digest : .outcome, message, stored: storedDigest, replayed: digest,
-                                               event: recorded, storedOutcome: stored, outcome: outcome, before: before)
-                                } else if checkSnapshot(seq, digest) {
+                                } else if checkReplay(seq, recorded, stored: storedDigest, storedOutcome: stored, replayed: digest, outcome: outcome,
+                                                      before: before) {
                                     report.eventsChecked = seq
                                 }
                             }
@@ -171,25 +176,8 @@ struct StoreVerifier {
                         folded += 1
                         let outcome = reducer(&state, recorded.event, folded)
                         let digest = state.digest
-                        guard digest == raw.digest && outcome == raw.outcome else {
-                            let message = digest != raw.digest
-                                ? "stored digest \(raw.digest.short), replay gives \(digest.short)"
-                                : "stored outcome \(raw.outcome), replay gives \(outcome)"
-                            fail(seq, digest != raw.digest ? .digest : .outcome, message, stored: raw.digest, replayed: digest)
-                            report.failure?.event = recorded
-                            report.failure?.storedOutcome = raw.outcome
-                            report.failure?.replayedOutcome = outcome
-                            report.failure?.stateBefore = before
-                            report.failure?.replayedState = state
-                            return false
-                        }
-                        if let snap = snapshotDigests[seq] {
-                            if snap != digest {
-                                fail(seq, .snapshot, "snapshot digest \(snap.short), replay gives \(digest.short)", stored: snap, replayed: digest)
-                                return false
-                            }
-                            report.snapshotsChecked += 1
-                        }
+                        guard checkReplay(seq, recorded, stored: raw.digest, storedOutcome: raw.outcome, replayed: digest, outcome: outcome,
+                                          before: before) else { return false }
                         report.eventsChecked = seq
                         expected += 1
                         return true
