@@ -169,8 +169,10 @@ class Workspace:
         self.started.append(p)
         return p
 
-    def tmpfs(self, name, size="1m"):
-        """A tmpfs of `size` mounted at `name` in the work directory (a full disk within reach; needs root)."""
+    def tmpfs(self, name, size="384k"):
+        """A tmpfs of `size` mounted at `name` in the work directory (a full disk within reach; needs root).
+        384 KiB holds a store of a few sessions (10 events: 48 KiB) but not 40,000 breathing events
+        (about 700 KiB in format 4)."""
         path = self.path(name)
         os.makedirs(path)
         r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path], capture_output=True, text=True)
