@@ -72,6 +72,55 @@ struct BlockFormatTests {
         #expect(try v4.session(ids[0]).headDigest == (try v3.session(ids[1])).headDigest)
     }
 
+    /// A read without digests gives the events and outcomes a read gives, from any seq, with no
+    /// digest but each block's own after its last event (nothing folded); a format-3 store's
+    /// records give their stored digests; a damaged block ends it after the events before it,
+    /// with the read's error.
+    @Test func readsWithoutDigestsFoldNothing() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let events = metadataEvents(900, seed: 44)
+        let v4 = try LMDBEventLog.open(at: dir.path + "/v4", options: testOptions(snapshotInterval: 200))
+        let v3 = try LMDBEventLog.open(at: dir.path + "/v3", options: testOptions(snapshotInterval: 200, format: 3))
+        let id4 = try v4.createSession(NewSession(label: "v4")).id, id3 = try v3.createSession(NewSession(label: "v3")).id
+        try v4.append(events, to: id4, expectedSeq: 0)
+        try v3.append(events, to: id3, expectedSeq: 0)
+        func plain(_ log: LMDBEventLog, _ id: SessionID, from: UInt64, through: UInt64) throws -> [StoredEvent] {
+            var out: [StoredEvent] = []
+            try log.readWithoutDigests(id, from: from, through: through) { out.append($0); return true }
+            return out
+        }
+        let prefix = StoreKey.eventPrefix(try v4.session(id4))
+        let layout = try blocks(v4, prefix: prefix)
+        try #require(layout.count >= 4)
+        for (from, through) in [(1, 900), (layout[1].first + 2, layout[3].first + 1), (899, 900), (901, 950)] as [(UInt64, UInt64)] {
+            let read = try v4.events(id4, from: from, through: through)
+            let unfolded = try plain(v4, id4, from: from, through: through)
+            #expect(unfolded.map(\.seq) == read.map(\.seq) && unfolded.map(\.recorded) == read.map(\.recorded))
+            #expect(unfolded.map(\.outcome) == read.map(\.outcome))
+            let ends = Set(layout.map { $0.first + UInt64($0.count) - 1 })
+            #expect(zip(unfolded, read).allSatisfy { u, r in u.digest == (ends.contains(u.seq) ? r.digest : .zero) })
+            #expect(unfolded.contains { ends.contains($0.seq) } == read.contains { ends.contains($0.seq) })
+            #expect(try plain(v3, id3, from: from, through: through) == (try v3.events(id3, from: from, through: through)))
+        }
+        var stopped: [UInt64] = []
+        try v4.readWithoutDigests(id4, from: 10, through: 900) { stopped.append($0.seq); return stopped.count < 3 }
+        #expect(stopped == [10, 11, 12])
+        // The third block damaged: the events of the first two, then the error.
+        let victim = layout[2].first
+        let db = try v4.environment.database(named: "events")
+        try v4.environment.withWriteTransaction { txn in
+            var bytes = try #require(try txn.value(forKey: StoreKey.event(prefix, victim), in: db))
+            bytes[BlockCodec.headerSize + 5] ^= 0x20
+            try txn.put(bytes, forKey: StoreKey.event(prefix, victim), in: db)
+        }
+        var seen: [UInt64] = []
+        #expect(throws: LMDBEventLogError.corruptRecord(session: id4, seq: victim, reason: "checksum mismatch (the block of seq \(victim) on)")) {
+            try v4.readWithoutDigests(id4, from: 1, through: 900) { seen.append($0.seq); return true }
+        }
+        #expect(seen == Array(1..<victim))
+    }
+
     /// One event an append (a recorder that drains one at a time) rewrites the open block; a log
     /// opened again continues it from the store.
     @Test func singleEventAppendsFillTheOpenBlock() throws {

@@ -37,12 +37,12 @@ struct JournalOverlay {
 
     /// Calls `body` with the events `from ... through` of `id`: the stored ones, read in `context`,
     /// then the journaled ones after them.
-    func read(_ id: SessionID, from: UInt64, through: UInt64, in context: StoreContext,
+    func read(_ id: SessionID, from: UInt64, through: UInt64, in context: StoreContext, digests: Bool = true,
               _ body: (StoredEvent) throws -> Bool) throws {
-        guard let pending = sessions[id]?.events else { return try context.read(id, from: from, through: through, body) }
+        guard let pending = sessions[id]?.events else { return try context.read(id, from: from, through: through, digests: digests, body) }
         var next = max(from, 1)
         var stopped = false
-        try context.read(id, from: from, through: through) { e in
+        try context.read(id, from: from, through: through, digests: digests) { e in
             next = e.seq + 1
             if try !body(e) { stopped = true; return false }
             return true

@@ -75,12 +75,13 @@ extension StoreContext {
 
     /// Reads the blocks of session `id` in `txn` from the block whose first seq is `first` (the
     /// block before it chained in `chain.previous`), calling `each` with every event, until a
-    /// block ends at or after `last` or `enough()` says so after a block; returns the first seq
-    /// of the block after the last one read. A block that does not follow the one before it
+    /// block ends at or after `last` or `enough()` says so after a block (`blockDigest` is the
+    /// digest the block stores when the event is its last, else nil); returns the first seq of
+    /// the block after the last one read. A block that does not follow the one before it
     /// (a gap, or one beyond `last` missing) is a corrupt record.
     func forEachBlock(_ txn: LMDBReadTransaction, session id: SessionID, from first: UInt64, through last: UInt64,
                       chain: inout RecordChain, enough: () -> Bool = { false },
-                      _ each: (_ seq: UInt64, _ event: RecordedEvent, _ outcome: Outcome, _ block: RawBlock) throws -> Void) throws -> UInt64 {
+                      _ each: (_ seq: UInt64, _ event: RecordedEvent, _ outcome: Outcome, _ blockDigest: Digest?) throws -> Void) throws -> UInt64 {
         var expected = first
         guard first <= last else { return first }
         let prefix = chain.prefix
@@ -90,8 +91,9 @@ extension StoreContext {
                 throw LMDBEventLogError.corruptRecord(session: id, seq: expected, reason: "record is missing (the next block starts at seq \(f))")
             }
             let raw = try checkedBlock(v, session: id, first: f, previous: chain.previous)
+            let end = f + UInt64(raw.count) - 1
             try decodeBlock(raw, first: f, session: id, chain: &chain, txn) { seq, event, outcome in
-                try each(seq, event, outcome, raw)
+                try each(seq, event, outcome, seq == end ? raw.digest : nil)
             }
             expected = f + UInt64(raw.count)
             return expected <= last && !enough()
@@ -112,14 +114,26 @@ extension StoreContext {
         } ?? nil
     }
 
-    /// Folds the stored events of session `id` through `through`, from its latest readable
-    /// snapshot before `from` (from its start when there is none), in read transactions of a few
-    /// hundred events, and hands each event from `from` on to `body` with the digest after it
-    /// (`body` returning false ends the read; without `digests`, nothing is handed over and each
-    /// event is folded without its digest, computed once at the end). Returns the state after `through` (of no
-    /// use when `body` ended the read).
+    /// What ``foldBlocks(_:from:through:reading:_:)`` does with the events it reads.
+    enum BlockRead {
+        /// Folds every event from the latest snapshot before `from` and hands each one from `from`
+        /// on over with the digest after it.
+        case digests
+        /// Folds every event from the latest snapshot before `through` without its digest (the
+        /// digest is computed once at the end) and hands nothing over.
+        case state
+        /// Folds nothing: hands each event from `from` on over with the digest its block stores
+        /// when it is the block's last, ``Digest/zero`` otherwise (a reader that folds the events
+        /// itself and checks its fold against the stored digests, or needs none of their states).
+        case events
+    }
+
+    /// Reads the stored events of session `id` through `through` as `reading` says, in read
+    /// transactions of a few hundred events, handing events to `body` (`body` returning false
+    /// ends the read). Returns the state after `through` for ``BlockRead/state`` (the state
+    /// folded so far otherwise: of no use when `body` ended the read or nothing was folded).
     @discardableResult
-    func foldBlocks(_ id: SessionID, from: UInt64, through: UInt64, digests: Bool = true,
+    func foldBlocks(_ id: SessionID, from: UInt64, through: UInt64, reading: BlockRead = .digests,
                     _ body: (StoredEvent) throws -> Bool = { _ in true }) throws -> NavigationState {
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
         let from = max(from, 1)
@@ -136,10 +150,12 @@ extension StoreContext {
                 let last = last!
                 if chain == nil {
                     // Nothing to hand over (a follower asking past the head): no fold.
-                    guard last >= 1, !digests || from <= last else { return ([], true, nil) }
+                    guard last >= 1, reading == .state || from <= last else { return ([], true, nil) }
                     let prefix = row.eventPrefix
-                    // An unreadable snapshot is not the events' damage: fold from the start instead.
-                    if let snap = (try? snapshot(txn, session: id, prefix: prefix, atOrBefore: min(from - 1, last))) ?? nil {
+                    if reading == .events {
+                        folded = from - 1
+                    } else if let snap = (try? snapshot(txn, session: id, prefix: prefix, atOrBefore: min(from - 1, last))) ?? nil {
+                        // An unreadable snapshot is not the events' damage: fold from the start instead.
                         state = snap.state
                         folded = snap.seq
                     }
@@ -154,14 +170,17 @@ extension StoreContext {
                 var failure: (any Error)?
                 do {
                     position = try forEachBlock(txn, session: id, from: position, through: end, chain: &chain!,
-                                                enough: { out.count >= Self.readChunk }) { seq, event, outcome, _ in
+                                                enough: { out.count >= Self.readChunk }) { seq, event, outcome, blockDigest in
                         guard seq > folded, seq <= end else { return }
                         folded = seq
-                        if digests {
+                        switch reading {
+                        case .digests:
                             state.apply(event.event, seq: seq)
                             if seq >= from { out.append(StoredEvent(seq: seq, recorded: event, outcome: outcome, digest: state.digest)) }
-                        } else {
+                        case .state:
                             state.applyWithoutDigest(event.event, seq: seq)
+                        case .events:
+                            out.append(StoredEvent(seq: seq, recorded: event, outcome: outcome, digest: blockDigest ?? .zero))
                         }
                     }
                 } catch {
@@ -176,7 +195,7 @@ extension StoreContext {
             if let failure { throw failure }
             if done { break }
         }
-        if !digests { state.refreshDigest() }
+        if reading == .state { state.refreshDigest() }
         return state
     }
 }

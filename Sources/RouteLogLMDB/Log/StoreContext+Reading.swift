@@ -11,10 +11,12 @@ extension StoreContext {
     /// ``LMDBEventLog/read(_:from:through:_:)``).
     ///
     /// Events are read in short read transactions of a few hundred records, so a slow `body` never
-    /// holds one open. Each record's checksum is checked.
-    func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
+    /// holds one open. Each record's checksum is checked. Without `digests`, a format-4 store's
+    /// events are not folded: a block's last event has the digest the block stores, the others
+    /// ``Digest/zero`` (a format-3 record's digest is stored, and given).
+    func read(_ id: SessionID, from: UInt64, through: UInt64, digests: Bool = true, _ body: (StoredEvent) throws -> Bool) throws {
         if databases.blocks {
-            try foldBlocks(id, from: from, through: through, body)
+            try foldBlocks(id, from: from, through: through, reading: digests ? .digests : .events, body)
             return
         }
         guard let key = StoreKey.sessionBytes(id) else { throw EventLogError.sessionNotFound(id) }
@@ -71,7 +73,7 @@ extension StoreContext {
         let count = try session(id).eventCount
         guard seq <= count else { throw EventLogError.seqOutOfRange(session: id, seq: seq, count: count) }
         // Blocks: one fold from the latest snapshot, without the digest of each event.
-        if databases.blocks { return try foldBlocks(id, from: seq + 1, through: seq, digests: false) }
+        if databases.blocks { return try foldBlocks(id, from: seq + 1, through: seq, reading: .state) }
         var replayer = try snapshot(id, atOrBefore: seq).map { Replayer(state: $0.state, seq: $0.seq) } ?? Replayer()
         if seq > replayer.seq {
             try read(id, from: replayer.seq + 1, through: seq) { replayer.apply($0.event); return true }

@@ -220,6 +220,16 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
         try overlay.read(id, from: from, through: through, in: context, body)
     }
 
+    /// ``read(_:from:through:_:)`` for a reader that folds the events itself or needs none of
+    /// their states (`routelog log`, a replay): a format-4 store's events are not folded; the last
+    /// event of each block has the digest the block stores (a replay compares its fold with it),
+    /// every other one ``/RouteLogCore/Digest/zero`` (a format-3 record's stored digest, and a
+    /// journaled event's, are given). Checksums are checked as by `read`.
+    @_spi(Tools) public func readWithoutDigests(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
+        guard let overlay = journals.overlay else { return try context.read(id, from: from, through: through, digests: false, body) }
+        try overlay.read(id, from: from, through: through, in: context, digests: false, body)
+    }
+
     /// How many stored events ``read(_:from:through:_:)`` reads in one read transaction: in a
     /// format-3 store the events `from + k·readChunk ..< from + (k+1)·readChunk` are read together,
     /// and a corrupt or missing record fails its whole chunk (none of its events reach `body`); in

@@ -24,7 +24,7 @@ struct LogColumnWidths: Sendable {
         guard !isWidest else { return }
         let pages = MappedPages(session.store)
         var scratch: [UInt8] = []
-        try session.log.read(session.id, from: from, through: through) { e in
+        try session.log.readWithoutDigests(session.id, from: from, through: through) { e in
             fit(e, scratch: &scratch)
             pages.tick()
             return !isWidest
@@ -83,7 +83,7 @@ struct LogColumnWidths: Sendable {
             var failure: (any Error)?
             var rows = 0
             do {
-                try log.read(id, from: from, through: through) { e in
+                try log.readWithoutDigests(id, from: from, through: through) { e in
                     w.fit(e, scratch: &scratch)
                     pages.tick()
                     rows += 1

@@ -58,7 +58,8 @@ package enum SessionJSON {
         return out
     }
 
-    /// An event as `routelog log --json` prints it; `state` is the state after it, `run` the
+    /// An event as `routelog log --json` prints it; `state` is the state after it (its digest is
+    /// the line's: the reader folds the events, and need not read them with digests), `run` the
     /// number of the run that wrote it (absent for sessions without runs) and `recovered` whether
     /// a reader shows it from a crashed app's journal before the store holds it; `divergences` the
     /// divergences found after it and before the next event (``divergence(_:_:before:after:)``
@@ -66,7 +67,7 @@ package enum SessionJSON {
     package static func logLine(_ e: StoredEvent, state: NavigationState, run: Int? = nil, recovered: Bool = false,
                                 divergences: [JSONValue] = []) -> JSONValue {
         var o: [String: JSONValue] = [
-            "seq": .int(Int64(e.seq)), "event": e.event.json, "outcome": e.outcome.json, "digest": .string(e.digest.hex),
+            "seq": .int(Int64(e.seq)), "event": e.event.json, "outcome": e.outcome.json, "digest": .string(state.digest.hex),
             "origin": .string(e.meta.origin.rawValue), "summary": .string(summary(state)),
             "time": e.meta.timestamp == 0 ? .null : .string(ISO8601.format(milliseconds: e.meta.timestamp)),
             "site": e.meta.callSite.map { .string("\($0.file):\($0.line)") } ?? .null,

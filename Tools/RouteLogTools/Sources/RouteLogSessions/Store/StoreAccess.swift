@@ -31,3 +31,14 @@ package enum StoreAccess {
         return LMDBEventLog.defaultPath
     }
 }
+
+extension EventLog {
+    /// ``/RouteLogCore/EventLog/read(_:from:through:_:)`` for a reader that folds the events itself
+    /// (or needs none of their states): a format-4 store does not fold them to give each one its
+    /// digest (only a block's last event has one, the block's; see
+    /// `LMDBEventLog.readWithoutDigests`); any other log's events come as `read` gives them.
+    package func readWithoutDigests(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
+        guard let store = self as? LMDBEventLog else { return try read(id, from: from, through: through, body) }
+        try store.readWithoutDigests(id, from: from, through: through, body)
+    }
+}
