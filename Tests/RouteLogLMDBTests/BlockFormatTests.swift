@@ -33,6 +33,36 @@ private func reseal(_ log: LMDBEventLog, prefix: [UInt8], first: UInt64, previou
     }
 }
 
+/// Flips a bit of the first event's payload in the block of `prefix` at `first`, leaving its
+/// checksum as it was (damage the checksum sees).
+private func flipByte(_ log: LMDBEventLog, prefix: [UInt8], block first: UInt64) throws {
+    let db = try log.environment.database(named: "events")
+    try log.environment.withWriteTransaction { txn in
+        var bytes = try #require(try txn.value(forKey: StoreKey.event(prefix, first), in: db))
+        bytes[BlockCodec.headerSize + 5] ^= 0x20
+        try txn.put(bytes, forKey: StoreKey.event(prefix, first), in: db)
+    }
+}
+
+/// A format-4 and a format-3 store under `dir` (snapshots every 200 events), each with one
+/// session of `events` appended in batches of 300.
+private func bothFormats(_ dir: TempDir, _ events: [RecordedEvent]) throws -> (v4: LMDBEventLog, id4: SessionID, v3: LMDBEventLog, id3: SessionID) {
+    let v4 = try LMDBEventLog.open(at: dir.path + "/v4", options: testOptions(snapshotInterval: 200))
+    let v3 = try LMDBEventLog.open(at: dir.path + "/v3", options: testOptions(snapshotInterval: 200, format: 3))
+    var ids: [SessionID] = []
+    for log in [v4, v3] {
+        let info = try log.createSession(NewSession(label: "same"))
+        ids.append(info.id)
+        var seq: UInt64 = 0
+        for batch in stride(from: 0, to: events.count, by: 300) {
+            let part = Array(events[batch..<min(events.count, batch + 300)])
+            try log.append(part, to: info.id, expectedSeq: seq)
+            seq += UInt64(part.count)
+        }
+    }
+    return (v4, ids[0], v3, ids[1])
+}
+
 @Suite("LMDBEventLog format 4: events in blocks", .tags(.appleLocks))
 struct BlockFormatTests {
     /// A new store is format 4, its events in a few blocks of at most 4,080 bytes; reads give
@@ -41,20 +71,9 @@ struct BlockFormatTests {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let events = metadataEvents(1_500, seed: 41)
-        let v4 = try LMDBEventLog.open(at: dir.path + "/v4", options: testOptions(snapshotInterval: 200))
-        let v3 = try LMDBEventLog.open(at: dir.path + "/v3", options: testOptions(snapshotInterval: 200, format: 3))
+        let (v4, id4, v3, id3) = try bothFormats(dir, events)
+        let ids = [id4, id3]
         #expect(v4.storeFormat == 4 && v3.storeFormat == 3)
-        var ids: [SessionID] = []
-        for log in [v4, v3] {
-            let info = try log.createSession(NewSession(label: "same"))
-            ids.append(info.id)
-            var seq: UInt64 = 0
-            for batch in stride(from: 0, to: events.count, by: 300) {
-                let part = Array(events[batch..<min(events.count, batch + 300)])
-                try log.append(part, to: info.id, expectedSeq: seq)
-                seq += UInt64(part.count)
-            }
-        }
         let stored4 = try v4.events(ids[0]), stored3 = try v3.events(ids[1])
         #expect(stored4 == stored3)
         #expect(stored4.map(\.recorded) == events)
@@ -79,12 +98,7 @@ struct BlockFormatTests {
     @Test func readsWithoutDigestsFoldNothing() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
-        let events = metadataEvents(900, seed: 44)
-        let v4 = try LMDBEventLog.open(at: dir.path + "/v4", options: testOptions(snapshotInterval: 200))
-        let v3 = try LMDBEventLog.open(at: dir.path + "/v3", options: testOptions(snapshotInterval: 200, format: 3))
-        let id4 = try v4.createSession(NewSession(label: "v4")).id, id3 = try v3.createSession(NewSession(label: "v3")).id
-        try v4.append(events, to: id4, expectedSeq: 0)
-        try v3.append(events, to: id3, expectedSeq: 0)
+        let (v4, id4, v3, id3) = try bothFormats(dir, metadataEvents(900, seed: 44))
         func plain(_ log: LMDBEventLog, _ id: SessionID, from: UInt64, through: UInt64) throws -> [StoredEvent] {
             var out: [StoredEvent] = []
             try log.readWithoutDigests(id, from: from, through: through) { out.append($0); return true }
@@ -108,12 +122,7 @@ struct BlockFormatTests {
         #expect(stopped == [10, 11, 12])
         // The third block damaged: the events of the first two, then the error.
         let victim = layout[2].first
-        let db = try v4.environment.database(named: "events")
-        try v4.environment.withWriteTransaction { txn in
-            var bytes = try #require(try txn.value(forKey: StoreKey.event(prefix, victim), in: db))
-            bytes[BlockCodec.headerSize + 5] ^= 0x20
-            try txn.put(bytes, forKey: StoreKey.event(prefix, victim), in: db)
-        }
+        try flipByte(v4, prefix: prefix, block: victim)
         var seen: [UInt64] = []
         #expect(throws: LMDBEventLogError.corruptRecord(session: id4, seq: victim, reason: "checksum mismatch (the block of seq \(victim) on)")) {
             try v4.readWithoutDigests(id4, from: 1, through: 900) { seen.append($0.seq); return true }
@@ -151,12 +160,7 @@ struct BlockFormatTests {
         let layout = try blocks(log, prefix: prefix)
         try #require(layout.count >= 4)
         let victim = layout[2].first
-        let db = try log.environment.database(named: "events")
-        try log.environment.withWriteTransaction { txn in
-            var bytes = try #require(try txn.value(forKey: StoreKey.event(prefix, victim), in: db))
-            bytes[BlockCodec.headerSize + 5] ^= 0x20
-            try txn.put(bytes, forKey: StoreKey.event(prefix, victim), in: db)
-        }
+        try flipByte(log, prefix: prefix, block: victim)
         let report = try log.verify(session: info.id)
         #expect(report.failure?.seq == victim && report.failure?.check == .checksum, "\(String(describing: report.failure))")
         #expect(report.eventsChecked == victim - 1)
