@@ -95,7 +95,7 @@ extension StoreContext {
             try decodeBlock(raw, first: f, session: id, chain: &chain, txn) { seq, event, outcome in
                 try each(seq, event, outcome, seq == end ? raw.digest : nil)
             }
-            expected = f + UInt64(raw.count)
+            expected = end + 1
             return expected <= last && !enough()
         }
         guard expected > last || enough() else {

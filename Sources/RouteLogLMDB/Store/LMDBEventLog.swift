@@ -216,8 +216,7 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// - Throws: `EventLogError.sessionNotFound`; ``LMDBEventLogError/corruptRecord(session:seq:reason:)``
     ///   for a record that is garbled, truncated or missing.
     public func read(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
-        guard let overlay = journals.overlay else { return try context.read(id, from: from, through: through, body) }
-        try overlay.read(id, from: from, through: through, in: context, body)
+        try read(id, from: from, through: through, digests: true, body)
     }
 
     /// ``read(_:from:through:_:)`` for a reader that folds the events itself or needs none of
@@ -226,8 +225,13 @@ public final class LMDBEventLog: EventLog, @unchecked Sendable {
     /// every other one ``/RouteLogCore/Digest/zero`` (a format-3 record's stored digest, and a
     /// journaled event's, are given). Checksums are checked as by `read`.
     @_spi(Tools) public func readWithoutDigests(_ id: SessionID, from: UInt64, through: UInt64, _ body: (StoredEvent) throws -> Bool) throws {
-        guard let overlay = journals.overlay else { return try context.read(id, from: from, through: through, digests: false, body) }
-        try overlay.read(id, from: from, through: through, in: context, digests: false, body)
+        try read(id, from: from, through: through, digests: false, body)
+    }
+
+    /// The stored events, then (in a read-only log) the journaled ones after them.
+    private func read(_ id: SessionID, from: UInt64, through: UInt64, digests: Bool, _ body: (StoredEvent) throws -> Bool) throws {
+        guard let overlay = journals.overlay else { return try context.read(id, from: from, through: through, digests: digests, body) }
+        try overlay.read(id, from: from, through: through, in: context, digests: digests, body)
     }
 
     /// How many stored events ``read(_:from:through:_:)`` reads in one read transaction: in a

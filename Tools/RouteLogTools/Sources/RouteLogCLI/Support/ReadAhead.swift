@@ -13,9 +13,9 @@ enum ReadAhead {
 
     /// Calls `body` with the events `from ... through` of session `id` in `log`, as
     /// ``EventLog/read(_:from:through:_:)`` does: the same events in the same order, and the
-    /// error it throws after the same events; without their digests, as
-    /// `readWithoutDigests` gives them (its caller, `log`, folds them itself). When `body` returns `false` (or throws), reading
-    /// stops; what was read ahead is dropped, an error met there included.
+    /// error it throws after the same events; without their digests, as `readWithoutDigests`
+    /// gives them (its caller, `log`, folds them itself). When `body` returns `false` (or
+    /// throws), reading stops; what was read ahead is dropped, an error met there included.
     static func read(_ log: any EventLog, _ id: SessionID, from: UInt64, through: UInt64,
                      _ body: (StoredEvent) throws -> Bool) throws {
         try read(log, id, from: from, through: through, prepare: { _ in () }) { events, _ in
