@@ -23,7 +23,7 @@ enum StoredPayload {
 
     /// Writes a payload: `meta` against `base`, the call site as `site` (its index), and the
     /// event's codec body (``BinaryWriter/write(_:)-event``, encoded beforehand).
-    static func write(_ meta: EventMetadata, base: Int64, site: UInt32?, event: [UInt8], into w: inout BinaryWriter) {
+    static func write(_ meta: EventMetadata, base: Int64, site: UInt32?, event: ArraySlice<UInt8>, into w: inout BinaryWriter) {
         var flags = meta.origin.wireCode
         if meta.timestamp != 0 { flags |= 1 << 2 }
         if site != nil { flags |= 1 << 3 }
@@ -36,10 +36,35 @@ enum StoredPayload {
     }
 
     /// The codec body of an event, as ``write(_:base:site:event:into:)`` takes it.
-    static func eventBody(_ e: Event) -> [UInt8] {
+    static func eventBody(_ e: Event) -> ArraySlice<UInt8> {
         var w = BinaryWriter()
         w.write(e)
-        return w.bytes
+        return w.bytes[...]
+    }
+
+    /// The codec bodies of a batch's events, encoded one after another into one buffer: one
+    /// allocation for the batch rather than one (and its growth) an event.
+    struct Bodies {
+        private var bytes: [UInt8] = []
+        /// `ends[k]`: where body `k` ends in `bytes`.
+        private var ends: [Int] = []
+
+        init(_ events: some Collection<RecordedEvent>) {
+            var w = BinaryWriter()
+            // A route's body is a few dozen bytes; the buffer grows if the guess is short.
+            w.bytes.reserveCapacity(events.count * 64)
+            ends.reserveCapacity(events.count)
+            for e in events {
+                w.write(e.event)
+                ends.append(w.bytes.count)
+            }
+            bytes = w.bytes
+        }
+
+        var count: Int { ends.count }
+
+        /// Body `k`.
+        subscript(k: Int) -> ArraySlice<UInt8> { bytes[(k == 0 ? 0 : ends[k - 1]) ..< ends[k]] }
     }
 
     /// Reads the metadata part: the metadata without its call site, and the call site's index.

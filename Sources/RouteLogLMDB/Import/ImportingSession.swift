@@ -69,7 +69,7 @@ final class ImportingSession {
         precondition(!finished, "append to a finished import")
         // Encoded here, while the transaction before is written, and not while a transaction holds
         // the store's writer lock.
-        let bodies = batch.map { StoredPayload.eventBody($0.event) }
+        let bodies = StoredPayload.Bodies(batch)
         try flush()
         let start = head
         let (id, key, prefix, context, handoff) = (id, key, prefix, context, handoff)

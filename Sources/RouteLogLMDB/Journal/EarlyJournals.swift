@@ -181,7 +181,7 @@ extension StoreJournals {
             }
             if !missing.isEmpty {
                 let events = missing.map(\.recorded)
-                _ = try context.appendRecords(txn, &head, events, bodies: events.map { StoredPayload.eventBody($0.event) },
+                _ = try context.appendRecords(txn, &head, events, bodies: StoredPayload.Bodies(events),
                                               id: id, key: key, collect: false)
                 appended = (stored + 1)...(stored + UInt64(missing.count))
             }

@@ -89,7 +89,7 @@ extension StoreLifecycle {
                     func encode() {
                         entry.bytes.removeAll(keepingCapacity: true)
                         entry.writeByte(raw.outcome.wireCode)
-                        StoredPayload.write(meta, base: open.count == 0 ? createdAt : base4, site: site, event: event, into: &entry)
+                        StoredPayload.write(meta, base: open.count == 0 ? createdAt : base4, site: site, event: event[...], into: &entry)
                     }
                     encode()
                     if open.isFull(adding: entry.bytes.count) {

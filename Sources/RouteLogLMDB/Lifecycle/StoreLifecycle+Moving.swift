@@ -97,7 +97,7 @@ extension StoreLifecycle {
         let key = try context.sessionKey(id)
         try context.locks?.hold(id)
         defer { context.locks?.release(id) }
-        let bodies = events.map { StoredPayload.eventBody($0.event) }
+        let bodies = StoredPayload.Bodies(events)
         var written = 0
         try writer.perform(weight: max(1, events.count)) { [context] txn, heads in
             var head = try context.loadOrCreateHead(txn, info, key, heads) { row in
@@ -108,7 +108,9 @@ extension StoreLifecycle {
             let have = Int(min(stored - offset, UInt64(events.count)))
             written = events.count - have
             if written > 0 {
-                _ = try context.appendRecords(txn, &head, Array(events[have...]), bodies: Array(bodies[have...]), id: id, key: key, collect: false)
+                // (A retry after a partial move encodes again only the events still to write.)
+                let rest = Array(events[have...])
+                _ = try context.appendRecords(txn, &head, rest, bodies: have == 0 ? bodies : StoredPayload.Bodies(rest), id: id, key: key, collect: false)
             }
             try context.writeRuns(runs, prefix: head.row.eventPrefix, txn)
             if let screens {

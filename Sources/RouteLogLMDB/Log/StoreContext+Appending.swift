@@ -117,7 +117,7 @@ extension StoreContext {
         try locks?.hold(id)
         // Encode the events on the caller's thread, so concurrent appenders share the work (their
         // metadata depends on the session's head, so it is encoded in the transaction).
-        let bodies = events.map { StoredPayload.eventBody($0.event) }
+        let bodies = StoredPayload.Bodies(events)
         var result: [StoredEvent] = []
         var written = false
         defer {
@@ -161,7 +161,7 @@ extension StoreContext {
     /// any event (or earlier digest) whose lie leaves a different state at those points. What it
     /// cannot: a wrong digest for an event in between whose state the later events make right
     /// again (`verify`, which replays every event, names it); every stored outcome is the writer's own.
-    func appendRecords(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: [[UInt8]],
+    func appendRecords(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: StoredPayload.Bodies,
                        id: SessionID, key: [UInt8], digests: [Digest]? = nil, writeRow: Bool = true, collect: Bool = true) throws -> [StoredEvent] {
         if databases.blocks {
             return try appendBlocks(txn, &head, events, bodies: bodies, id: id, key: key, digests: digests, writeRow: writeRow, collect: collect)
@@ -257,7 +257,7 @@ extension StoreContext {
     /// A block closes after ``BlockCodec/maxEvents`` events, or before an event that would take
     /// it past ``BlockCodec/capacity`` bytes. With the caller's `digests`, the digest is also
     /// computed and checked at the end of every block, which stores it.
-    func appendBlocks(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: [[UInt8]],
+    func appendBlocks(_ txn: LMDBWriteTransaction, _ head: inout SessionHead, _ events: [RecordedEvent], bodies: StoredPayload.Bodies,
                       id: SessionID, key: [UInt8], digests: [Digest]?, writeRow: Bool, collect: Bool) throws -> [StoredEvent] {
         let actual = head.row.info.eventCount
         let interval = options.snapshotInterval
@@ -265,76 +265,51 @@ extension StoreContext {
         let createdAt = head.row.info.createdAt
         var stored: [StoredEvent] = []
         if collect { stored.reserveCapacity(events.count) }
-        var hash = head.row.headHash
-        var open = head.open ?? OpenBlock(first: actual + 1, count: 0, body: [], previous: hash)
+        var assembly = BlockAssembly(open: head.open ?? OpenBlock(first: actual + 1, count: 0, body: [], previous: head.row.headHash),
+                                     hash: head.row.headHash, digest: head.replayer.state.digest, actual: actual,
+                                     lastStored: try txn.lastKey(in: databases.events), prefix: prefix)
         // Its entries are added to in place, not copied.
         head.open = nil
-        let lastStored = try txn.lastKey(in: databases.events)
-        var blockKey = StoreKey.event(prefix, open.first)
         var light: NavigationState? = digests == nil ? nil : head.replayer.state
-        // The digest after the open block's last event.
-        var blockDigest = head.replayer.state.digest
         var entry = BinaryWriter()
-        // Whether the open block took an event of this batch (and must be written): its last seq
-        // is past the stored head.
-        func touched() -> Bool { open.count > 0 && open.first &+ UInt64(open.count) > actual &+ 1 }
+        // The next seq a snapshot is stored after (a multiple of the interval).
+        var snapshotSeq = (actual / interval + 1) * interval
         try txn.withCursor(in: databases.events) { cursor in
-            func flush() throws {
-                // A block stored before this batch is rewritten in place; a new one is put with
-                // MDB_APPEND when it sorts after every key stored (no later session has events).
-                let isNew = open.first > actual
-                let inOrder = lastStored.map { $0.lexicographicallyPrecedes(blockKey) } ?? true
-                let options: LMDBPutOptions = !isNew ? [] : (inOrder ? .append : .noOverwrite)
-                var sum = Digest.zero
-                try cursor.put(count: BlockCodec.size(body: open.body.count), forKey: blockKey, options: options) { out in
-                    sum = BlockCodec.write(into: out, count: open.count, digest: blockDigest, body: open.body, previous: open.previous)
-                }
-                hash = sum
-            }
             for i in events.indices {
-                let event = events[i].event
-                let meta = events[i].meta
-                let site = try siteIndex(meta.callSite, txn, &head, prefix: prefix)
                 let seq = actual + 1 + UInt64(i)
+                let site = try siteIndex(events[i].meta.callSite, txn, &head, prefix: prefix)
                 // The entry as the open block would hold it (its outcome byte, the same size
                 // whatever the outcome, is set once folded); a full block closes first, and the
                 // entry then starts a new one, from the creation time.
-                func encode(base: Int64) {
-                    entry.bytes.removeAll(keepingCapacity: true)
-                    entry.writeByte(0)
-                    StoredPayload.write(meta, base: base, site: site, event: bodies[i], into: &entry)
-                }
-                encode(base: open.count == 0 ? createdAt : head.timeBase)
-                if open.isFull(adding: entry.bytes.count) {
+                BlockAssembly.encode(events[i].meta, base: assembly.open.count == 0 ? createdAt : head.timeBase, site: site,
+                                     body: bodies[i], into: &entry)
+                if assembly.open.isFull(adding: entry.bytes.count) {
                     // A block this batch did not add to (full already) stays as it is stored.
-                    if touched() {
+                    if assembly.touched {
                         // The caller's digest after the block's last event is checked before it is stored.
-                        if digests != nil { try checkFold(&light, blockDigest, seq: seq - 1, session: id) }
-                        try flush()
+                        if digests != nil { try checkFold(&light, assembly.digest, seq: seq - 1, session: id) }
+                        try assembly.put(cursor)
                     }
-                    open = OpenBlock(first: seq, count: 0, body: [], previous: hash)
-                    open.body.reserveCapacity(BlockCodec.capacity)
-                    StoreKey.setSeq(seq, in: &blockKey)
+                    assembly.start(at: seq)
                     head.timeBase = createdAt
-                    encode(base: createdAt)
+                    BlockAssembly.encode(events[i].meta, base: createdAt, site: site, body: bodies[i], into: &entry)
                 }
-                let step = try fold(event, at: i, of: events.count, &head, light: &light, digests: digests, session: id,
-                                    check: { $0 % interval == 0 })
+                let step = try fold(events[i].event, at: i, of: events.count, &head, light: &light, digests: digests, session: id,
+                                    check: { $0 == snapshotSeq })
                 entry.bytes[0] = step.outcome.wireCode
-                open.body.append(contentsOf: entry.bytes)
-                open.count += 1
-                blockDigest = step.digest
-                head.timeBase = StoredPayload.advance(open.count == 1 ? createdAt : head.timeBase, time: meta.timestamp)
-                if step.seq % interval == 0 {
+                assembly.add(entry.bytes, digest: step.digest)
+                head.timeBase = StoredPayload.advance(assembly.open.count == 1 ? createdAt : head.timeBase, time: events[i].meta.timestamp)
+                if step.seq == snapshotSeq {
+                    snapshotSeq += interval
                     try txn.put(SnapshotCodec.encode(light ?? head.replayer.state), forKey: StoreKey.event(prefix, step.seq),
                                 in: databases.snapshots, options: .noOverwrite)
                 }
                 if collect { stored.append(StoredEvent(seq: step.seq, recorded: events[i], outcome: step.outcome, digest: step.digest)) }
             }
-            if touched() { try flush() }
+            if assembly.touched { try assembly.put(cursor) }
         }
-        head.open = open.count > 0 ? open : nil
-        try advance(&head, after: events, light: light, hash: hash, txn, writeRow ? key : nil)
+        head.open = assembly.open.count > 0 ? assembly.open : nil
+        try advance(&head, after: events, light: light, hash: assembly.hash, txn, writeRow ? key : nil)
         return stored
     }
 
@@ -349,5 +324,69 @@ extension StoreContext {
         head.row.headHash = hash
         if let last = events.last { head.row.info.lastEventAt = last.meta.timestamp }
         if let rowKey { try txn.put(head.row.encode(), forKey: rowKey, in: databases.sessions) }
+    }
+}
+
+/// The blocks a batch of ``StoreContext/appendBlocks(_:_:_:bodies:id:key:digests:writeRow:collect:)``
+/// fills: the session's open block, the checksum of the last block written, and the digest after
+/// the open block's last event.
+struct BlockAssembly {
+    var open: OpenBlock
+    /// The checksum of the last block written (the chain's head).
+    var hash: Digest
+    /// The digest after the open block's last event.
+    var digest: Digest
+    /// The session's last stored seq before the batch.
+    let actual: UInt64
+    /// The last key of the events database before the batch.
+    let lastStored: [UInt8]?
+    /// The open block's key.
+    var key: [UInt8]
+
+    init(open: OpenBlock, hash: Digest, digest: Digest, actual: UInt64, lastStored: [UInt8]?, prefix: [UInt8]) {
+        self.open = open
+        self.hash = hash
+        self.digest = digest
+        self.actual = actual
+        self.lastStored = lastStored
+        key = StoreKey.event(prefix, open.first)
+    }
+
+    /// Whether the open block took an event of this batch (and must be written): its last seq is
+    /// past the stored head.
+    var touched: Bool { open.count > 0 && open.first &+ UInt64(open.count) > actual &+ 1 }
+
+    /// Writes an entry: its outcome byte (set once folded), then the payload.
+    static func encode(_ meta: EventMetadata, base: Int64, site: UInt32?, body: ArraySlice<UInt8>, into entry: inout BinaryWriter) {
+        entry.bytes.removeAll(keepingCapacity: true)
+        entry.writeByte(0)
+        StoredPayload.write(meta, base: base, site: site, event: body, into: &entry)
+    }
+
+    /// Adds an entry to the open block, `digest` being the digest after its event.
+    mutating func add(_ entry: [UInt8], digest: Digest) {
+        open.body.append(contentsOf: entry)
+        open.count += 1
+        self.digest = digest
+    }
+
+    /// Opens a new block at `seq`, chained to the last one written.
+    mutating func start(at seq: UInt64) {
+        open = OpenBlock(first: seq, count: 0, body: [], previous: hash)
+        open.body.reserveCapacity(BlockCodec.capacity)
+        StoreKey.setSeq(seq, in: &key)
+    }
+
+    /// Writes the open block whole: a block stored before this batch is rewritten in place; a new
+    /// one is put with MDB_APPEND when it sorts after every key stored (no later session has events).
+    mutating func put(_ cursor: LMDBWriteCursor) throws {
+        let isNew = open.first > actual
+        let inOrder = lastStored.map { $0.lexicographicallyPrecedes(key) } ?? true
+        let options: LMDBPutOptions = !isNew ? [] : (inOrder ? .append : .noOverwrite)
+        var sum = Digest.zero
+        try cursor.put(count: BlockCodec.size(body: open.body.count), forKey: key, options: options) { [open, digest] out in
+            sum = BlockCodec.write(into: out, count: open.count, digest: digest, body: open.body, previous: open.previous)
+        }
+        hash = sum
     }
 }

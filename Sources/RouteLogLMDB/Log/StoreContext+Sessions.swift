@@ -12,7 +12,7 @@ extension StoreContext {
         let writer = try requireWriter()
         let (info, key) = try claimNewSession(new, createdAt: createdAt)
         let id = info.id
-        let bodies = events.map { StoredPayload.eventBody($0.event) }
+        let bodies = StoredPayload.Bodies(events)
         try writer.perform(weight: max(1, events.count)) { [self] txn, heads in
             let row = try numberedRow(txn, info)
             try txn.put(row.encode(), forKey: key, in: databases.sessions, options: .noOverwrite)
