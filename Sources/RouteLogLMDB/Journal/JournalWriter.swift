@@ -155,7 +155,22 @@ final class JournalWriter: EventJournal, @unchecked Sendable {
         guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, flags, fd, 0), base != UnsafeMutableRawPointer(bitPattern: -1) else {
             throw fail("cannot map")
         }
+        Self.touchPages(base, capacity)
         return Segment(path: path, fd: fd, base: base, capacity: capacity, number: number, firstSeq: 1)
+    }
+
+    /// Writes a zero (what the file holds there already) into each page of a new segment's
+    /// mapping: the first store into a page of a shared file mapping faults, even a populated one
+    /// (the kernel write-protects it to track it dirty, and on Linux converts its reserved block),
+    /// and that fault is taken here, when the segment is made (a spare on the recorder's thread),
+    /// not by the navigator call whose entry first lands in the page (a few microseconds each,
+    /// every thirtieth call or so).
+    static func touchPages(_ base: UnsafeMutableRawPointer, _ capacity: Int) {
+        // The file is new: zeros throughout, its header not written yet.
+        let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+        for offset in stride(from: 0, to: capacity, by: page) {
+            base.storeBytes(of: 0 as UInt8, toByteOffset: offset, as: UInt8.self)
+        }
     }
 
     private static func error(_ path: String, _ what: String) -> LMDBEventLogError {
