@@ -1,10 +1,10 @@
 @_spi(Tools) import RouteLogCore
 
 /// The typed routes of recently recorded or read route references, so that reads need not decode
-/// JSON again. Direct-mapped: ``capacity`` slots, a reference's slot chosen by a hash of its
-/// payload's bytes (its id's when it has none), a new route taking the slot's place. Every call
-/// records a route, so an insert is one pass over the payload's bytes and two stores: no table to
-/// grow, no second hash to evict the oldest entry. A reference whose slot another took is simply
+/// JSON again. Direct-mapped: ``capacity`` slots, a reference's slot chosen by the hash of its
+/// fields it keeps (``RouteRef/fieldsHash``), a new route taking the slot's place. Every call
+/// records a route, so an insert is two stores: no table to grow, no second hash to evict the
+/// oldest entry. A reference whose slot another took is simply
 /// decoded again; which routes stay cached never changes what a read returns.
 ///
 /// A class, with the routes in a buffer of its own: a navigator reaches it through a `let`, and
@@ -47,26 +47,10 @@ final class RouteCache<Route> {
         refs[i] = ref
     }
 
-    /// The slot of `ref`: a multiplicative hash of its payload's UTF-8 bytes, 8 at a time. Not
-    /// `Hasher` (a seeded SipHash over the string's normalized scalars, several times the cost):
-    /// the slot only spreads references over the table.
+    /// The slot of `ref`: from the hash of its fields that the reference computed when it was
+    /// made (a `StableHasher` digest, well spread), so an insert does not pass over the payload's
+    /// bytes again.
     static func slot(of ref: RouteRef) -> Int {
-        var text = ref.payload?.text ?? ref.id
-        let h = text.withUTF8 { u -> UInt64 in
-            let bytes = UnsafeRawBufferPointer(u)
-            var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
-            var i = 0
-            while i + 8 <= bytes.count {
-                h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
-                h ^= h >> 31
-                i += 8
-            }
-            while i < bytes.count {
-                h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3
-                i += 1
-            }
-            return h ^ (h >> 29)
-        }
-        return Int(truncatingIfNeeded: h) & (capacity - 1)
+        Int(truncatingIfNeeded: ref.fieldsHash.lo) & (capacity - 1)
     }
 }

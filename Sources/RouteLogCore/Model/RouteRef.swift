@@ -24,5 +24,10 @@ public struct RouteRef: Hashable, Sendable {
         contentHash = Digest.hash(id: id, type: type, payload: payload)
     }
 
+    /// The hash of the three fields (the one every digest term of the route takes), for a table
+    /// that spreads routes over slots: the navigator's route cache picks a slot by it instead of
+    /// hashing the payload again on each call.
+    @_spi(Tools) public var fieldsHash: Digest { contentHash }
+
     private mutating func rehash() { contentHash = Digest.hash(id: id, type: type, payload: payload) }
 }
