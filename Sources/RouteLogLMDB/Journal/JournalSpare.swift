@@ -16,7 +16,7 @@ extension JournalWriter {
         lock.unlock()
         guard wanted else { return }
         let number = nextNumber()
-        guard let made = try? makeFile(number: number, minimum: 0) else { return }
+        guard let made = try? makeFile(number: number, minimum: 0, touchingPages: true) else { return }
         lock.lock()
         let usable = spare == nil && current != nil && segmentNumber == number + 1
         if usable { spare = made }

@@ -128,8 +128,11 @@ final class JournalWriter: EventJournal, @unchecked Sendable {
         return segmentNumber - 1
     }
 
-    /// Creates, reserves and maps segment file `number`, its header not written yet.
-    func makeFile(number: UInt32, minimum: Int) throws -> Segment {
+    /// Creates, reserves and maps segment file `number`, its header not written yet; with
+    /// `touchingPages` (a spare, made off the call path), each page takes its first write fault
+    /// now (``touchPages(_:_:)``). A segment a call makes itself (no spare was ready) leaves them
+    /// to the calls: the 256 faults at once would be half a millisecond of that one call.
+    func makeFile(number: UInt32, minimum: Int, touchingPages: Bool = false) throws -> Segment {
         let capacity = max(Self.segmentBytes, (Self.headerSize + minimum + 4095) & ~4095)
         let path = (directory as NSString).appendingPathComponent(Self.fileName(session: session, token: token, segment: number))
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -155,16 +158,16 @@ final class JournalWriter: EventJournal, @unchecked Sendable {
         guard let base = mmap(nil, capacity, PROT_READ | PROT_WRITE, flags, fd, 0), base != UnsafeMutableRawPointer(bitPattern: -1) else {
             throw fail("cannot map")
         }
-        Self.touchPages(base, capacity)
+        if touchingPages { Self.touchPages(base, capacity) }
         return Segment(path: path, fd: fd, base: base, capacity: capacity, number: number, firstSeq: 1)
     }
 
     /// Writes a zero (what the file holds there already) into each page of a new segment's
     /// mapping: the first store into a page of a shared file mapping faults, even a populated one
     /// (the kernel write-protects it to track it dirty, and on Linux converts its reserved block),
-    /// and that fault is taken here, when the segment is made (a spare on the recorder's thread),
-    /// not by the navigator call whose entry first lands in the page (a few microseconds each,
-    /// every thirtieth call or so).
+    /// and that fault is taken here, when a spare is made (on the recorder's thread), not by the
+    /// navigator call whose entry first lands in the page (a few microseconds each, every
+    /// thirtieth call or so).
     static func touchPages(_ base: UnsafeMutableRawPointer, _ capacity: Int) {
         // The file is new: zeros throughout, its header not written yet.
         let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
