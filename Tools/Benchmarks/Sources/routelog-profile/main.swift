@@ -1,6 +1,6 @@
 // A small driver for profilers (callgrind, perf): one workload per run, timed.
 //
-//   routelog-profile append|append-folded|replay|fold|fold-without-digest|digest|rawscan|navigator[-distinct][-paced] COUNT [DIR]
+//   routelog-profile append|append-folded|replay|fold|fold-without-digest|digest|rawscan|route-encode|navigator[-distinct][-paced] COUNT [DIR]
 import Foundation
 @_spi(Benchmarks) @_spi(Tools) import RouteLogCore
 import RouteLogBenchSupport
@@ -108,6 +108,17 @@ case "digest":
     let t = clock.measure { d = Folds.digestTerms(plain) }
     report("digest-terms", t)
     print(d)
+case "route-encode":
+    // The navigator's routes as its calls encode them (RawJSON(encoding:), RouteRef), COUNT each.
+    let routes: [BenchRoute] = [.episode(id: 42, title: "Pilot"), .show(name: "Lost", season: 2),
+                                .player(episode: 7, position: 12.5, chapters: ["a", "b"]), .alert(message: "Oops"), .settings]
+    for route in routes {
+        var bytes = 0
+        let t = try clock.measure { for _ in 0..<count { bytes &+= try RawJSON(encoding: route).text.utf8.count } }
+        let refs = try clock.measure { for _ in 0..<count { bytes &+= try RouteRef(route).id.utf8.count } }
+        let ns = { (d: Duration) in (Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(count) }
+        print("\(route.id): RawJSON(encoding:) \(String(format: "%.0f", ns(t))) ns, RouteRef(_:) \(String(format: "%.0f", ns(refs))) ns (\(bytes))")
+    }
 case "navigator", "navigator-distinct", "navigator-paced", "navigator-distinct-paced":
     try MainActor.assumeIsolated { try profileNavigator(count: count, dir: dir, distinct: mode.contains("distinct"), paced: mode.hasSuffix("paced")) }
 default:
