@@ -87,9 +87,8 @@ extension StoreLifecycle {
                     base3 = StoredPayload.advance(base, time: meta.timestamp)
                     let event = Array(UnsafeRawBufferPointer(rebasing: raw.payload[r.offset...]))
                     func encode() {
-                        entry.bytes.removeAll(keepingCapacity: true)
-                        entry.writeByte(raw.outcome.wireCode)
-                        StoredPayload.write(meta, base: open.count == 0 ? createdAt : base4, site: site, event: event[...], into: &entry)
+                        BlockAssembly.encode(outcome: raw.outcome.wireCode, meta, base: open.count == 0 ? createdAt : base4, site: site,
+                                             body: event[...], into: &entry)
                     }
                     encode()
                     if open.isFull(adding: entry.bytes.count) {

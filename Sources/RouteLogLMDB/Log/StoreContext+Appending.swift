@@ -281,8 +281,8 @@ extension StoreContext {
                 // The entry as the open block would hold it (its outcome byte, the same size
                 // whatever the outcome, is set once folded); a full block closes first, and the
                 // entry then starts a new one, from the creation time.
-                BlockAssembly.encode(events[i].meta, base: assembly.open.count == 0 ? createdAt : head.timeBase, site: site,
-                                     body: bodies[i], into: &entry)
+                BlockAssembly.encode(outcome: 0, events[i].meta, base: assembly.open.count == 0 ? createdAt : head.timeBase,
+                                     site: site, body: bodies[i], into: &entry)
                 if assembly.open.isFull(adding: entry.bytes.count) {
                     // A block this batch did not add to (full already) stays as it is stored.
                     if assembly.touched {
@@ -292,7 +292,7 @@ extension StoreContext {
                     }
                     assembly.start(at: seq)
                     head.timeBase = createdAt
-                    BlockAssembly.encode(events[i].meta, base: createdAt, site: site, body: bodies[i], into: &entry)
+                    BlockAssembly.encode(outcome: 0, events[i].meta, base: createdAt, site: site, body: bodies[i], into: &entry)
                 }
                 let step = try fold(events[i].event, at: i, of: events.count, &head, light: &light, digests: digests, session: id,
                                     check: { $0 == snapshotSeq })
@@ -356,10 +356,11 @@ struct BlockAssembly {
     /// past the stored head.
     var touched: Bool { open.count > 0 && open.first &+ UInt64(open.count) > actual &+ 1 }
 
-    /// Writes an entry: its outcome byte (set once folded), then the payload.
-    static func encode(_ meta: EventMetadata, base: Int64, site: UInt32?, body: ArraySlice<UInt8>, into entry: inout BinaryWriter) {
+    /// Writes an entry of a block: its outcome byte, then the payload.
+    static func encode(outcome: UInt8, _ meta: EventMetadata, base: Int64, site: UInt32?, body: ArraySlice<UInt8>,
+                       into entry: inout BinaryWriter) {
         entry.bytes.removeAll(keepingCapacity: true)
-        entry.writeByte(0)
+        entry.writeByte(outcome)
         StoredPayload.write(meta, base: base, site: site, event: body, into: &entry)
     }
 

@@ -14,8 +14,10 @@ let dir = args.count > 3 ? args[3] : NSTemporaryDirectory() + "routelog-profile-
 let events = mode.hasPrefix("navigator") ? [] : Workloads.recorded(Workloads.realistic(count))
 let clock = ContinuousClock()
 
+func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+
 func report(_ what: String, _ d: Duration) {
-    let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    let s = seconds(d)
     print("\(what): \(count) events in \(String(format: "%.3f", s)) s = \(Int(Double(count) / s)) ev/s")
 }
 
@@ -116,7 +118,7 @@ case "route-encode":
         var bytes = 0
         let t = try clock.measure { for _ in 0..<count { bytes &+= try RawJSON(encoding: route).text.utf8.count } }
         let refs = try clock.measure { for _ in 0..<count { bytes &+= try RouteRef(route).id.utf8.count } }
-        let ns = { (d: Duration) in (Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(count) }
+        let ns = { (d: Duration) in seconds(d) * 1e9 / Double(count) }
         print("\(route.id): RawJSON(encoding:) \(String(format: "%.0f", ns(t))) ns, RouteRef(_:) \(String(format: "%.0f", ns(refs))) ns (\(bytes))")
     }
 case "navigator", "navigator-distinct", "navigator-paced", "navigator-distinct-paced":
