@@ -1,6 +1,6 @@
 // A small driver for profilers (callgrind, perf): one workload per run, timed.
 //
-//   routelog-profile append|append-folded|replay|fold|fold-without-digest|digest|rawscan|route-encode|navigator[-distinct][-paced] COUNT [DIR]
+//   routelog-profile append|append-folded|append-grouped|replay|fold|fold-without-digest|digest|rawscan|route-encode|navigator[-distinct][-paced] COUNT [DIR]
 import Foundation
 @_spi(Benchmarks) @_spi(Tools) import RouteLogCore
 import RouteLogBenchSupport
@@ -65,6 +65,27 @@ case "append-folded":
     let digests = foldedDigests()
     let t = try clock.measure { try appendAllFolded(dir, digests: digests) }
     report("append-folded", t)
+    try? FileManager.default.removeItem(atPath: dir)
+case "append-grouped":
+    // One event per append from 4 threads, `.grouped(maxDelay: 100 ms)`, as the store bench's
+    // append-grouped (PROFILE_FORMAT=3: a store in format 3).
+    try? FileManager.default.removeItem(atPath: dir)
+    var options = LMDBEventLog.Options(durability: .grouped(maxDelay: .milliseconds(100)))
+    if let f = ProcessInfo.processInfo.environment["PROFILE_FORMAT"].flatMap(UInt32.init) { options.storeFormat = f }
+    let log = try LMDBEventLog.open(at: dir, options: options)
+    let appenders = 4, per = count / 4
+    let sessions = try (0..<appenders).map { try log.createSession(NewSession(label: "profile-\($0)")).id }
+    let t = try clock.measure {
+        DispatchQueue.concurrentPerform(iterations: appenders) { a in
+            var seq: UInt64 = 0
+            for e in events[(a * per)..<((a + 1) * per)] {
+                do { try log.append(e, to: sessions[a], expectedSeq: seq) } catch { fatalError("\(error)") }
+                seq += 1
+            }
+        }
+        try log.flush()
+    }
+    report("append-grouped", t)
     try? FileManager.default.removeItem(atPath: dir)
 case "fold-without-digest":
     let plain = events.map(\.event)
