@@ -58,42 +58,6 @@ enum StoreBench {
         }[0]
     }
 
-    /// `appenders` threads append single events concurrently, each to its own session, through one
-    /// log with `.grouped` durability; the time includes the final `flush` (everything on disk).
-    static func appendGrouped(_ events: [RecordedEvent], appenders: Int, at path: String) throws -> Double {
-        let log = try LMDBEventLog.open(at: path, options: .init(durability: .grouped(maxDelay: .milliseconds(100))))
-        let sessions = try (0..<appenders).map { try log.createSession(NewSession(label: "bench-\($0)")).id }
-        let per = events.count / appenders
-        let failures = Failures()
-        let seconds = try Measure.seconds(runs: 1) {
-            DispatchQueue.concurrentPerform(iterations: appenders) { a in
-                do {
-                    var seq: UInt64 = 0
-                    for e in events[(a * per)..<((a + 1) * per)] {
-                        try log.append(e, to: sessions[a], expectedSeq: seq)
-                        seq += 1
-                    }
-                } catch {
-                    failures.add("\(error)")
-                }
-            }
-            try log.flush()
-        }[0]
-        if let f = failures.first { throw BenchError("append-grouped: \(f)") }
-        for s in sessions {
-            let count = try log.session(s).eventCount
-            guard count == UInt64(per) else { throw BenchError("append-grouped: a session has \(count) events, not \(per)") }
-        }
-        return seconds
-    }
-
-    final class Failures: @unchecked Sendable {
-        private let lock = NSLock()
-        private var items: [String] = []
-        func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
-        var first: String? { lock.lock(); defer { lock.unlock() }; return items.first }
-    }
-
     /// Replay: open the store read-only, read every event (without the digests a read would
     /// fold for), fold it and check each stored digest (format 4: each block's, after its last
     /// event; format 3: every record's) and each stored outcome. `sample` is called every 65,536

@@ -277,7 +277,7 @@ func storeFigures(_ o: Options) throws -> [Figure] {
     figures.append(Figure(name: "append-durable vs sqlite", value: durable.best, unit: "commits/s", baseline: "sqlite-full-per-row",
                           baselineValue: perRow.best, count: durableN, note: "no target: LMDB syncs twice a commit, SQLite WAL once"))
     progress("append-grouped, 4 appenders, \(groupedN) events")
-    let tGrouped = try StoreBench.appendGrouped(Array(recorded[0..<groupedN]), appenders: 4, at: dir.file("grouped"))
+    let tGrouped = try GroupedAppends.seconds(Array(recorded[0..<groupedN]), appenders: 4, at: dir.file("grouped"))
     let grouped = rate(groupedN, [tGrouped])
     figures.append(Figure(name: "append-grouped", value: grouped.best, unit: "events/s", baseline: "append-durable", baselineValue: durable.best,
                           target: .ratioAtLeast(10), count: groupedN,

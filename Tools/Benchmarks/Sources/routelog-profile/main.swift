@@ -14,6 +14,9 @@ let dir = args.count > 3 ? args[3] : NSTemporaryDirectory() + "routelog-profile-
 let events = mode.hasPrefix("navigator") ? [] : Workloads.recorded(Workloads.realistic(count))
 let clock = ContinuousClock()
 
+/// PROFILE_FORMAT=3: the modes that make a store make it in format 3.
+let profileFormat = ProcessInfo.processInfo.environment["PROFILE_FORMAT"].flatMap(UInt32.init)
+
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
 func report(_ what: String, _ d: Duration) {
@@ -22,9 +25,8 @@ func report(_ what: String, _ d: Duration) {
 }
 
 func appendAll(_ path: String) throws -> SessionID {
-    // PROFILE_FORMAT=3: a store in format 3.
     var options = LMDBEventLog.Options()
-    if let f = ProcessInfo.processInfo.environment["PROFILE_FORMAT"].flatMap(UInt32.init) { options.storeFormat = f }
+    if let profileFormat { options.storeFormat = profileFormat }
     let log = try LMDBEventLog.open(at: path, options: options)
     let session = try log.createSession(NewSession(label: "profile")).id
     var i = 0
@@ -67,25 +69,11 @@ case "append-folded":
     report("append-folded", t)
     try? FileManager.default.removeItem(atPath: dir)
 case "append-grouped":
-    // One event per append from 4 threads, `.grouped(maxDelay: 100 ms)`, as the store bench's
+    // One event per append from 4 threads, `.grouped(maxDelay: 100 ms)`: the store bench's
     // append-grouped (PROFILE_FORMAT=3: a store in format 3).
     try? FileManager.default.removeItem(atPath: dir)
-    var options = LMDBEventLog.Options(durability: .grouped(maxDelay: .milliseconds(100)))
-    if let f = ProcessInfo.processInfo.environment["PROFILE_FORMAT"].flatMap(UInt32.init) { options.storeFormat = f }
-    let log = try LMDBEventLog.open(at: dir, options: options)
-    let appenders = 4, per = count / 4
-    let sessions = try (0..<appenders).map { try log.createSession(NewSession(label: "profile-\($0)")).id }
-    let t = try clock.measure {
-        DispatchQueue.concurrentPerform(iterations: appenders) { a in
-            var seq: UInt64 = 0
-            for e in events[(a * per)..<((a + 1) * per)] {
-                do { try log.append(e, to: sessions[a], expectedSeq: seq) } catch { fatalError("\(error)") }
-                seq += 1
-            }
-        }
-        try log.flush()
-    }
-    report("append-grouped", t)
+    let t = try GroupedAppends.seconds(events, appenders: 4, at: dir, storeFormat: profileFormat)
+    report("append-grouped", .seconds(t))
     try? FileManager.default.removeItem(atPath: dir)
 case "fold-without-digest":
     let plain = events.map(\.event)
