@@ -57,6 +57,7 @@ import Testing
         #expect(largest.historyEvents == window, "the history window fills to its size and no further")
         #expect(largest.historyCheckpoints == window / 256 + 1)
         #expect(largest.cachedRoutes <= RouteCache<TitledRoute>.capacity)
+        #expect(nav.encodedRoutes.count <= EncodedRoutes<TitledRoute>.capacity)
         // The journal gives the unwritten events back: none is held in memory.
         #expect(largest.heldEvents == 0)
         #expect(nav.memoryFootprint.unwrittenEvents == 0)

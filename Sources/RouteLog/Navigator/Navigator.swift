@@ -68,6 +68,8 @@ public final class Navigator<Route: Routable> {
     /// navigator's own, on the main actor, and no access to them overlaps another.
     @ObservationIgnored @exclusivity(unchecked) private(set) var history: History
     @ObservationIgnored let routeCache = RouteCache<Route>()
+    /// The references of recently recorded routes, by route: a call with an equal one skips encoding.
+    @ObservationIgnored let encodedRoutes = EncodedRoutes<Route>()
     /// `Route`'s name, stored with every route the navigator records.
     @ObservationIgnored private let routeTypeName = String(describing: Route.self)
     /// The key paths a call notifies observers of, made once: a key path into a generic class is
@@ -363,8 +365,17 @@ public final class Navigator<Route: Routable> {
     private func call(_ route: Route, origin: Origin, file: String, line: Int, _ make: (RouteRef) -> Event) -> CallResult {
         if let t = _past?.seq { return refuse(.timeTravelling(at: t), file: file, line: line) }
         do {
-            let ref = try RouteRef(route, typeName: routeTypeName)
-            routeCache.insert(route, for: ref)
+            // An equal route recorded recently has its reference already; any other is encoded.
+            // Either way the typed route stays cached for reads.
+            let ref: RouteRef
+            if let known = encodedRoutes.ref(for: route) {
+                ref = known
+                if !routeCache.holds(ref) { routeCache.insert(route, for: ref) }
+            } else {
+                ref = try RouteRef(route, typeName: routeTypeName)
+                encodedRoutes.insert(ref, for: route)
+                routeCache.insert(route, for: ref)
+            }
             return send(make(ref), origin: origin, file: file, line: line)
         } catch {
             return refuse(.unencodableRoute(error), file: file, line: line)

@@ -20,6 +20,12 @@ import Foundation
 /// }
 /// ```
 ///
+/// Equal routes must encode alike, as `Equatable`'s contract says (equal values are
+/// interchangeable): a navigator keeps the encodings of the routes it recorded recently and gives a
+/// call with an equal route the same stored JSON without encoding it again. The synthesized `==`
+/// and `Codable` always agree; a hand-written `==` that ignores a field the encoding writes would
+/// record the first equal route's field for the others.
+///
 /// When an update changes the type (a case renamed or removed, a field added or retyped),
 /// implement ``migrate(_:)`` so that sessions recorded by earlier versions still restore: see
 /// "Shipping an update that changes routes" in the getting-started guide.
