@@ -1,11 +1,13 @@
 import Foundation
 @_spi(Tools) import RouteLogCore
 
-/// The one thread that runs a log's write transactions, and the keeper of the heads of the
+/// What runs a log's write transactions, one at a time, and the keeper of the heads of the
 /// sessions they wrote.
 ///
-/// Callers hand it jobs and block until their job is committed (or failed). Jobs that arrive
-/// while a transaction is running are committed together in the next one (group commit). A job
+/// Callers hand it jobs and block until their job is committed (or failed). A job that finds no
+/// transaction running and none queued is written on its caller's thread; jobs that arrive while
+/// a transaction is running are committed together in the next one, on the writer's own thread
+/// (group commit). A job
 /// either throws before it writes anything (a conflict, an unknown session), which fails only that
 /// job, or throws an ``LMDBError`` (or an ``Abort``, for a job that fails after it has written),
 /// which aborts the whole group; the group is then retried job by
@@ -63,7 +65,10 @@ final class Writer: @unchecked Sendable {
     private var stopping = false
     private var running = true
     private var syncScheduled = false
-    /// The committed heads (see ``Heads``); touched only on the writer thread.
+    /// A group is being written, by the writer thread or by a caller of ``perform(weight:_:)``:
+    /// one at a time, so `heads` and the transaction are never shared.
+    private var writing = false
+    /// The committed heads (see ``Heads``); touched only by the thread that is `writing`.
     private var heads: [SessionID: SessionHead] = [:]
     /// At most this many events are written in one group transaction.
     private let maxGroupWeight = 100_000
@@ -89,9 +94,28 @@ final class Writer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Runs `body` in a write transaction on the writer thread and waits for the commit.
+    /// Runs `body` in a write transaction and waits for the commit. When no group is being written
+    /// and none waits, the caller's own thread writes it (a lone append then costs no hand-over to
+    /// the writer thread and back: two thread wake-ups, about as long as a small commit); otherwise
+    /// it joins the next group on the writer thread.
     func perform(weight: Int, _ body: @escaping Body) throws {
-        try wait(for: submit(weight: weight, body))
+        condition.lock()
+        precondition(!stopping, "append on a closed log")
+        guard !writing && queue.isEmpty else {
+            condition.unlock()
+            return try wait(for: submit(weight: weight, body))
+        }
+        writing = true
+        condition.unlock()
+        let job = Job(body, weight: weight)
+        run([job])
+        job.body = nil
+        condition.lock()
+        writing = false
+        // Jobs that arrived meanwhile are the writer thread's next group (a stopping one was waiting).
+        if !queue.isEmpty || stopping { condition.broadcast() }
+        condition.unlock()
+        if let error = job.error { throw error }
     }
 
     /// Hands `body` to the writer thread and returns at once, so that the caller can prepare its
@@ -133,7 +157,8 @@ final class Writer: @unchecked Sendable {
     private func loop() {
         while true {
             condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
+            while (queue.isEmpty || writing) && !stopping { condition.wait() }
+            while writing { condition.wait() }
             if queue.isEmpty {
                 running = false
                 condition.broadcast()
@@ -146,10 +171,12 @@ final class Writer: @unchecked Sendable {
                 jobs.append(queue.removeFirst())
                 weight += next.weight
             }
+            writing = true
             condition.unlock()
             run(jobs)
             for job in jobs { job.body = nil }
             condition.lock()
+            writing = false
             for job in jobs { job.isDone = true }
             condition.broadcast()
             condition.unlock()

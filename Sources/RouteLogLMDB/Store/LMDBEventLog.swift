@@ -29,8 +29,9 @@ import Foundation
 /// bytes, so the records form a chain). Reads check each checksum; `verify(session:reducer:)`
 /// also replays the events against the stored outcomes and digests.
 ///
-/// **Appends** run on one writer thread per log, in short write transactions: concurrent appends
-/// are committed together (group commit), a batch is one transaction, records are written with
+/// **Appends** run one write transaction at a time per log, short ones: a lone append is written
+/// on its caller's thread, appends that arrive while one is written are committed together
+/// after it on the log's writer thread (group commit), a batch is one transaction, records are written with
 /// `MDB_APPEND` or `MDB_NOOVERWRITE` and never overwritten, and a wrong `expectedSeq` throws
 /// `EventLogError.conflict` and writes nothing. The log keeps each session's head state in memory
 /// (checked against the stored head on every append, so other writers are noticed) and stores a

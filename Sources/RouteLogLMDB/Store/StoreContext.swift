@@ -1,7 +1,7 @@
 @_spi(Tools) import RouteLogCore
 
 /// What the parts of an ``LMDBEventLog`` share: the store's path and options, its environment and
-/// database handles, the writer thread and the session locks (both `nil` when read-only). Each part
+/// database handles, the writer and the session locks (both `nil` when read-only). Each part
 /// keeps its own copy (its members are constants), so reaching a handle is one load.
 ///
 /// Its extensions in `Log/` are the sessions and records every part writes and reads with, inside
