@@ -271,19 +271,20 @@ extension StoreContext {
         // Its entries are added to in place, not copied.
         head.open = nil
         var light: NavigationState? = digests == nil ? nil : head.replayer.state
-        var entry = BinaryWriter()
         // The next seq a snapshot is stored after (a multiple of the interval).
         var snapshotSeq = (actual / interval + 1) * interval
         try txn.withCursor(in: databases.events) { cursor in
             for i in events.indices {
                 let seq = actual + 1 + UInt64(i)
                 let site = try siteIndex(events[i].meta.callSite, txn, &head, prefix: prefix)
-                // The entry as the open block would hold it (its outcome byte, the same size
-                // whatever the outcome, is set once folded); a full block closes first, and the
-                // entry then starts a new one, from the creation time.
-                BlockAssembly.encode(outcome: 0, events[i].meta, base: assembly.open.count == 0 ? createdAt : head.timeBase,
-                                     site: site, body: bodies[i], into: &entry)
-                if assembly.open.isFull(adding: entry.bytes.count) {
+                // The entry is written at the end of the open block (its outcome byte, the same
+                // size whatever the outcome, is set once folded); when it does not fit, it is
+                // taken off again, the full block closes, and the entry starts a new one, from
+                // the creation time.
+                var entryAt = assembly.open.body.count
+                assembly.write(events[i].meta, base: assembly.open.count == 0 ? createdAt : head.timeBase, site: site, body: bodies[i])
+                if assembly.open.isFull(adding: 0) {
+                    assembly.open.body.removeLast(assembly.open.body.count - entryAt)
                     // A block this batch did not add to (full already) stays as it is stored.
                     if assembly.touched {
                         // The caller's digest after the block's last event is checked before it is stored.
@@ -292,12 +293,12 @@ extension StoreContext {
                     }
                     assembly.start(at: seq)
                     head.timeBase = createdAt
-                    BlockAssembly.encode(outcome: 0, events[i].meta, base: createdAt, site: site, body: bodies[i], into: &entry)
+                    entryAt = 0
+                    assembly.write(events[i].meta, base: createdAt, site: site, body: bodies[i])
                 }
                 let step = try fold(events[i].event, at: i, of: events.count, &head, light: &light, digests: digests, session: id,
                                     check: { $0 == snapshotSeq })
-                entry.bytes[0] = step.outcome.wireCode
-                assembly.add(entry.bytes, digest: step.digest)
+                assembly.added(outcome: step.outcome.wireCode, at: entryAt, digest: step.digest)
                 head.timeBase = StoredPayload.advance(assembly.open.count == 1 ? createdAt : head.timeBase, time: events[i].meta.timestamp)
                 if step.seq == snapshotSeq {
                     snapshotSeq += interval
@@ -356,17 +357,30 @@ struct BlockAssembly {
     /// past the stored head.
     var touched: Bool { open.count > 0 && open.first &+ UInt64(open.count) > actual &+ 1 }
 
-    /// Writes an entry of a block: its outcome byte, then the payload.
+    /// Writes an entry of a block into `entry` (emptied first): its outcome byte, then the payload.
     static func encode(outcome: UInt8, _ meta: EventMetadata, base: Int64, site: UInt32?, body: ArraySlice<UInt8>,
                        into entry: inout BinaryWriter) {
         entry.bytes.removeAll(keepingCapacity: true)
-        entry.writeByte(outcome)
-        StoredPayload.write(meta, base: base, site: site, event: body, into: &entry)
+        write(outcome: outcome, meta, base: base, site: site, body: body, into: &entry)
     }
 
-    /// Adds an entry to the open block, `digest` being the digest after its event.
-    mutating func add(_ entry: [UInt8], digest: Digest) {
-        open.body.append(contentsOf: entry)
+    /// Appends an entry of a block to `w`: its outcome byte, then the payload.
+    private static func write(outcome: UInt8, _ meta: EventMetadata, base: Int64, site: UInt32?, body: ArraySlice<UInt8>,
+                              into w: inout BinaryWriter) {
+        w.writeByte(outcome)
+        StoredPayload.write(meta, base: base, site: site, event: body, into: &w)
+    }
+
+    /// Writes an entry at the end of the open block's body, in place: an outcome byte (0 until
+    /// ``added(outcome:at:digest:)`` sets it), then the payload. The block's count is unchanged.
+    mutating func write(_ meta: EventMetadata, base: Int64, site: UInt32?, body: ArraySlice<UInt8>) {
+        BinaryWriter.appending(to: &open.body) { Self.write(outcome: 0, meta, base: base, site: site, body: body, into: &$0) }
+    }
+
+    /// The entry written at `offset` of the open block's body is its last: its outcome byte is
+    /// set, and `digest` is the digest after its event.
+    mutating func added(outcome: UInt8, at offset: Int, digest: Digest) {
+        open.body[offset] = outcome
         open.count += 1
         self.digest = digest
     }
