@@ -2,7 +2,7 @@ import Foundation
 @_spi(Tools) import RouteLogCore
 
 // The log owns the environment and hands each call to the one place that does it: the shared
-// context (`StoreContext`: its handles, the writer thread, and the sessions and records every part
+// context (`StoreContext`: its handles, the writer, and the sessions and records every part
 // writes with, in Log/) for sessions, appends and reads; otherwise one part, each in its folder and
 // each over the context alone: `SessionRuns` (Runs/), `StoreJournals` (Journal/: a run's journal,
 // recovery, the read-only overlay), `StoreLifecycle` (Lifecycle/: deletes, retention, statistics,
