@@ -133,6 +133,23 @@ import Testing
         #expect(nav.recordingError == nil)
     }
 
+    /// A navigator released right after its flush ends its run before the release returns: the
+    /// run is clean and the session is free for another writer at once (a store move, a delete),
+    /// never a moment later on the recorder's thread.
+    @Test func aNavigatorReleasedAfterItsFlushHasEndedItsRun() async throws {
+        let dir = try TempDir()
+        let log = try LMDBEventLog.open(at: dir.path, options: .init(durability: .none, retention: .none))
+        for k in 0..<100 {
+            var nav: Navigator<PodRoute>? = try Navigator<PodRoute>(log: log, session: NewSession(label: "window \(k)"), clock: fixedClock)
+            let session = nav!.session
+            nav!.push(.episode(id: k))
+            await nav!.flush()
+            nav = nil
+            #expect(!log.isBeingWritten(session), "run \(k): the session is still being written after its navigator went")
+            #expect(try log.runs(of: session).map(\.end) == [.clean], "run \(k)")
+        }
+    }
+
     /// Issue 38 B: a window opened while another window of the same process is suspended gets a
     /// session of its own (the suspended one holds no lock, but its session is still its own), and
     /// the first window records on after it resumes.

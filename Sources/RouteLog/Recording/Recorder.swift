@@ -315,12 +315,16 @@ final class Recorder: @unchecked Sendable {
     }
 
     /// Tries to write everything pending now, even during an outage; runs on the queue.
+    ///
+    /// The caller resumes from a block of its own, queued after the drain's: the queue has let go
+    /// of the drain's block, and with it of the recorder, by then. A navigator released right
+    /// after its flush is then the recorder's last owner, so the run ends (clean, its journal
+    /// removed, the session's writer lock released) before the release returns, not a moment
+    /// later on the queue's thread.
     func flush() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.drain(force: true)
-                c.resume()
-            }
+            queue.async { self.drain(force: true) }
+            queue.async { c.resume() }
         }
     }
 
