@@ -50,37 +50,48 @@ struct ImportRollbackTests {
 
     /// Killed while it writes its second file (the first one's transactions committed): no reader
     /// sees either session, and the next read-write open removes their records.
+    ///
+    /// A kill that lands only after the import ended proves nothing (on a busy machine the poll
+    /// may not run while the import writes): the scenario then runs again on a new store, the
+    /// second file twice as long, at most three times. An import that fails is a failure.
     @Test(.timeLimit(.minutes(10))) func aKilledImportLeavesNothingAfterTheNextOpen() async throws {
-        try dir.write("bigger.json", ImportMemoryTests.file(600_000))
-        #expect(try await run(["import", "--store", "st", "upsell.json"]).status == 0)
-        let before = try await run(["sessions", "--store", "st", "--json"])
         let store = dir.path("st")
-        let upsell = try Self.records(store)
-        // No watching parent: the kill reaches the import itself.
-        let child = try Child(path: CLI.binary.path, ["import", "--store", store, dir.path("big.json"), dir.path("bigger.json")],
-                              environment: ["ROUTELOG_STORE_CHILD": "1"], stdin: .empty, output: .separate)
-        let p = child.process
         let firstFile = SessionImporter.importTransactionEvents + 500
-        let deadline = Date().addingTimeInterval(600)
-        // The second file's first transaction committed: the kill comes while it writes the rest
-        // (a format-4 store takes these small events fast, so the poll is frequent).
-        while p.isRunning, Date() < deadline, (try? Self.records(store)) ?? 0 <= upsell + firstFile {
-            try await Task.sleep(for: .milliseconds(2))
+        for attempt in 0..<3 {
+            try? FileManager.default.removeItem(atPath: store)
+            let second = "bigger-\(attempt).json"
+            try dir.write(second, ImportMemoryTests.file(600_000 << attempt))
+            #expect(try await run(["import", "--store", "st", "upsell.json"]).status == 0)
+            let before = try await run(["sessions", "--store", "st", "--json"])
+            let upsell = try Self.records(store)
+            // No watching parent: the kill reaches the import itself.
+            let child = try Child(path: CLI.binary.path, ["import", "--store", store, dir.path("big.json"), dir.path(second)],
+                                  environment: ["ROUTELOG_STORE_CHILD": "1"], stdin: .empty, output: .separate)
+            let p = child.process
+            let deadline = Date().addingTimeInterval(150)
+            // The second file's first transaction committed: the kill comes while it writes the rest
+            // (a format-4 store takes these small events fast, so the poll is frequent).
+            while p.isRunning, Date() < deadline, (try? Self.records(store)) ?? 0 <= upsell + firstFile {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            child.kill()
+            let ended = try child.wait()
+            try? FileManager.default.removeItem(atPath: dir.path(second))
+            if p.terminationReason == .exit {
+                try #require(ended.status == 0, "the import failed: \(ended)")
+                continue
+            }
+            #expect(try Self.records(store) > upsell + firstFile, "the first file's records are in the store")
+            #expect(try await run(["sessions", "--store", "st", "--json"]).stdout == before.stdout)
+            // A read-write open (this import) removes what the killed import wrote.
+            #expect(try await run(["import", "--store", "st", "upsell.json"]).status == 0)
+            #expect(try Self.records(store) == upsell * 2)
+            #expect(try await run(["verify", "--all", "--store", "st"]).status == 0)
+            return
         }
-        child.kill()
-        p.waitUntilExit()
-        try #require(p.terminationReason == .uncaughtSignal, "the import ended before it was killed")
-        #expect(try Self.records(store) > upsell + firstFile, "the first file's records are in the store")
-        #expect(try await run(["sessions", "--store", "st", "--json"]).stdout == before.stdout)
-        // A read-write open (this import) removes what the killed import wrote.
-        #expect(try await run(["import", "--store", "st", "upsell.json"]).status == 0)
-        #expect(try Self.records(store) == upsell * 2)
-        #expect(try await run(["verify", "--all", "--store", "st"]).status == 0)
+        Issue.record("three imports ended before they were killed")
     }
 
-    /// The events stored in the store at `path`, a session's or not (read with the store's
-    /// environment alone, closed again before the next command): a format-4 block (its first
-    /// byte 4) holds the events its second byte counts.
     static func records(_ path: String) throws -> Int {
         let env = try LMDBEnvironment.open(at: path, options: .init(readOnly: true))
         let events = try env.database(named: "events")
