@@ -38,6 +38,24 @@ struct WriterTests {
         #expect(submittedOn.map { pthread_equal($0, caller) == 0 } == true)
     }
 
+    /// A caller that asks for the hand-over (``WriterHandOff``) is written on the writer thread.
+    @Test func aCallerThatAsksForTheHandOffIsWrittenOnTheWriterThread() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let (writer, env, db) = try makeWriter(in: dir)
+        defer { writer.stop() }
+        let caller = pthread_self()
+        var ranOn: pthread_t?
+        try WriterHandOff.$isRequested.withValue(true) {
+            try writer.perform(weight: 1) { txn, _ in
+                ranOn = pthread_self()
+                try txn.put([3], forKey: [3], in: db)
+            }
+        }
+        #expect(ranOn.map { pthread_equal($0, caller) == 0 } == true)
+        #expect(try env.withReadTransaction { try $0.value(forKey: [3], in: db) } == [3])
+    }
+
     @Test func aFailedLoneAppendThrowsToItsCallerAndWritesNothing() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }

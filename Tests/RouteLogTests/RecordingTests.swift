@@ -1,9 +1,40 @@
+import Foundation
 @_spi(Tools) import RouteLog
 @_spi(Tools) import RouteLogCore
+import RouteLogTestSupport
 import Testing
 
 @MainActor
 @Suite struct RecordingTests {
+    /// A log that notes, for each append, whether its caller asked for the writer thread.
+    final class HandOffSpy: ForwardingEventLog, @unchecked Sendable {
+        private let lock = NSLock()
+        private var _asked: [Bool] = []
+        var asked: [Bool] { lock.withLock { _asked } }
+
+        init() { super.init(InMemoryEventLog(snapshotInterval: 4, clock: fixedClock)) }
+
+        override func append(_ events: [RecordedEvent], to session: SessionID, expectedSeq: UInt64) throws -> [StoredEvent] {
+            lock.withLock { _asked.append(WriterHandOff.isRequested) }
+            return try inner.append(events, to: session, expectedSeq: expectedSeq)
+        }
+    }
+
+    /// The recorder's writes ask for the log's writer thread (its queue runs on any thread of a
+    /// shared pool); a caller's own append does not.
+    @Test func theRecordersWritesAskForTheWriterThread() async throws {
+        let log = HandOffSpy()
+        let nav = try Navigator<PodRoute>(log: log, clock: fixedClock)
+        nav.push(.episode(id: 1))
+        await nav.flush()
+        nav.push(.episode(id: 2))
+        await nav.flush()
+        #expect(!log.asked.isEmpty && log.asked.allSatisfy { $0 }, "\(log.asked)")
+        let other = try log.createSession(NewSession(label: "tool"))
+        _ = try log.append([RecordedEvent(.push(RouteRef(id: "inbox")))], to: other.id, expectedSeq: 0)
+        #expect(log.asked.last == false)
+    }
+
     @Test func aFailingLogKeepsNavigationInMemoryReportsOnceAndCatchesUp() async throws {
         let log = FlakyLog()
         let capture = CapturingLogHandler()

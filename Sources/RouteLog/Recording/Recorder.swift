@@ -329,9 +329,13 @@ final class Recorder: @unchecked Sendable {
     }
 
     /// Writes the backlog of events, then the screen records they make ready. Runs on `queue` only.
+    /// The writes go to the log's writer thread (``WriterHandOff``): the queue's thread is any of a
+    /// shared pool's.
     private func drain(force: Bool = false) {
-        drainEvents(force: force)
-        drainScreens()
+        WriterHandOff.$isRequested.withValue(true) {
+            drainEvents(force: force)
+            drainScreens()
+        }
     }
 
     /// Writes the backlog of events. Runs on `queue` only.

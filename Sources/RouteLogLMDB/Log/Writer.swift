@@ -96,9 +96,11 @@ final class Writer: @unchecked Sendable {
 
     /// Runs `body` in a write transaction and waits for the commit. When no group is being written
     /// and none waits, the caller's own thread writes it (a lone append then costs no hand-over to
-    /// the writer thread and back: two thread wake-ups, about as long as a small commit); otherwise
-    /// it joins the next group on the writer thread.
+    /// the writer thread and back: two thread wake-ups, about as long as a small commit), unless
+    /// the caller asked for the hand-over (``/RouteLogCore/WriterHandOff``: the navigator's
+    /// recorder does); otherwise it joins the next group on the writer thread.
     func perform(weight: Int, _ body: @escaping Body) throws {
+        if WriterHandOff.isRequested { return try wait(for: submit(weight: weight, body)) }
         condition.lock()
         precondition(!stopping, "append on a closed log")
         guard !writing && queue.isEmpty else {

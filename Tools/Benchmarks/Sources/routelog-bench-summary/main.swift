@@ -243,7 +243,8 @@ func storeFigures(_ o: Options) throws -> [Figure] {
                               target: .ratioAtLeast(synced ? 0.5 : 0.7), count: n, median: append.median, runs: storeRuns,
                               note: (synced ? "LMDBEventLog, .perEvent: every batch of 1,000 a synced commit"
                                             : "LMDBEventLog, default .grouped durability, batches of 1,000, final flush included")
-                                  + "; appendFolded with the navigator's digests, as the recorder appends"))
+                                  + "; appendFolded with the navigator's digests, the recorder's call (written on this caller's thread; "
+                                  + "the recorder hands its batches to the writer thread)"))
         let storeFold = rate(n, tStoreFold)
         figures.append(Figure(name: "append-batched-store-fold\(suffix)", value: storeFold.best, unit: "events/s", baseline: "append-batched\(suffix)",
                               baselineValue: append.best, count: n, median: storeFold.median, runs: storeRuns,
