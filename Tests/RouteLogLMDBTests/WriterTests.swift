@@ -16,26 +16,28 @@ struct WriterTests {
         return (Writer(environment: env, durability: .none), env, db)
     }
 
+    /// Whether the job `write` hands over (it puts `key` in `db`) ran on this thread, and that
+    /// the key was written.
+    func ranHere(_ env: LMDBEnvironment, _ db: LMDBDatabase, key: UInt8, _ write: (@escaping Writer.Body) throws -> Void) throws -> Bool {
+        let caller = pthread_self()
+        var ranOn: pthread_t?
+        try write { txn, _ in
+            ranOn = pthread_self()
+            try txn.put([key], forKey: [key], in: db)
+        }
+        #expect(try env.withReadTransaction { try $0.value(forKey: [key], in: db) } == [key])
+        let thread = try #require(ranOn)
+        return pthread_equal(thread, caller) != 0
+    }
+
     @Test func aLoneAppendIsWrittenOnItsCallersThread() throws {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let (writer, env, db) = try makeWriter(in: dir)
         defer { writer.stop() }
-        let caller = pthread_self()
-        var ranOn: pthread_t?
-        try writer.perform(weight: 1) { txn, _ in
-            ranOn = pthread_self()
-            try txn.put([1], forKey: [1], in: db)
-        }
-        #expect(ranOn.map { pthread_equal($0, caller) != 0 } == true)
-        #expect(try env.withReadTransaction { try $0.value(forKey: [1], in: db) } == [1])
+        #expect(try ranHere(env, db, key: 1) { try writer.perform(weight: 1, $0) })
         // A submitted job is the writer thread's: its caller goes on meanwhile.
-        var submittedOn: pthread_t?
-        try writer.wait(for: writer.submit(weight: 1) { txn, _ in
-            submittedOn = pthread_self()
-            try txn.put([2], forKey: [2], in: db)
-        })
-        #expect(submittedOn.map { pthread_equal($0, caller) == 0 } == true)
+        #expect(try !ranHere(env, db, key: 2) { try writer.wait(for: writer.submit(weight: 1, $0)) })
     }
 
     /// A caller that asks for the hand-over (``WriterHandOff``) is written on the writer thread.
@@ -44,16 +46,10 @@ struct WriterTests {
         defer { dir.cleanup() }
         let (writer, env, db) = try makeWriter(in: dir)
         defer { writer.stop() }
-        let caller = pthread_self()
-        var ranOn: pthread_t?
-        try WriterHandOff.$isRequested.withValue(true) {
-            try writer.perform(weight: 1) { txn, _ in
-                ranOn = pthread_self()
-                try txn.put([3], forKey: [3], in: db)
-            }
+        let here = try WriterHandOff.$isRequested.withValue(true) {
+            try ranHere(env, db, key: 3) { try writer.perform(weight: 1, $0) }
         }
-        #expect(ranOn.map { pthread_equal($0, caller) == 0 } == true)
-        #expect(try env.withReadTransaction { try $0.value(forKey: [3], in: db) } == [3])
+        #expect(!here)
     }
 
     @Test func aFailedLoneAppendThrowsToItsCallerAndWritesNothing() throws {
