@@ -46,7 +46,7 @@ struct WriterTests {
         defer { dir.cleanup() }
         let (writer, env, db) = try makeWriter(in: dir)
         defer { writer.stop() }
-        let here = try WriterHandOff.$isRequested.withValue(true) {
+        let here = try WriterHandOff.requested.withValue(true) {
             try ranHere(env, db, key: 3) { try writer.perform(weight: 1, $0) }
         }
         #expect(!here)

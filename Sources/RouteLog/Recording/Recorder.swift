@@ -332,7 +332,7 @@ final class Recorder: @unchecked Sendable {
     /// The writes go to the log's writer thread (``WriterHandOff``): the queue's thread is any of a
     /// shared pool's.
     private func drain(force: Bool = false) {
-        WriterHandOff.$isRequested.withValue(true) {
+        WriterHandOff.requested.withValue(true) {
             drainEvents(force: force)
             drainScreens()
         }

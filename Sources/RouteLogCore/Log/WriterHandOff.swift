@@ -10,7 +10,10 @@
 /// 6.3 MiB, where the hand-over keeps it at 0.02 to 0.2 MiB). A caller that waits for its write
 /// (an import, a tool, an app appending itself) keeps the default.
 @_spi(Tools) public enum WriterHandOff {
-    /// Whether the writes of this thread (or task) are handed to the log's writer thread; set it
-    /// with `WriterHandOff.$isRequested.withValue(true) { … }`.
-    @TaskLocal public static var isRequested = false
+    /// Whether the writes of this thread (or task) are handed to the log's writer thread: read
+    /// with ``isRequested``, set with `WriterHandOff.requested.withValue(true) { … }`.
+    public static let requested = TaskLocal(wrappedValue: false)
+
+    /// Whether the writes made now are handed to the log's writer thread.
+    public static var isRequested: Bool { requested.get() }
 }
