@@ -92,6 +92,9 @@ struct ImportRollbackTests {
         Issue.record("three imports ended before they were killed")
     }
 
+    /// The events stored in the store at `path`, a session's or not (read with the store's
+    /// environment alone, closed again before the next command): a format-4 block (its first
+    /// byte 4) holds the events its second byte counts.
     static func records(_ path: String) throws -> Int {
         let env = try LMDBEnvironment.open(at: path, options: .init(readOnly: true))
         let events = try env.database(named: "events")
