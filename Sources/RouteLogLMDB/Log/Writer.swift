@@ -7,11 +7,10 @@ import Foundation
 /// Callers hand it jobs and block until their job is committed (or failed). A job that finds no
 /// transaction running and none queued is written on its caller's thread; jobs that arrive while
 /// a transaction is running are committed together in the next one, on the writer's own thread
-/// (group commit). A job
-/// either throws before it writes anything (a conflict, an unknown session), which fails only that
-/// job, or throws an ``LMDBError`` (or an ``Abort``, for a job that fails after it has written),
-/// which aborts the whole group; the group is then retried job by
-/// job so that one job's failure is reported to that caller alone. A full map is grown and the
+/// (group commit). A job either throws before it writes anything (a conflict, an unknown session),
+/// which fails only that job, or throws an ``LMDBError`` (or an ``Abort``, for a job that fails
+/// after it has written), which aborts the whole group; the group is then retried job by job so
+/// that one job's failure is reported to that caller alone. A full map is grown and the
 /// group retried by ``LMDBEnvironment/withWriteTransaction(syncOnCommit:_:)``.
 final class Writer: @unchecked Sendable {
     /// A job: writes in the group's transaction, reading and updating the heads it sees.
@@ -100,10 +99,10 @@ final class Writer: @unchecked Sendable {
     /// the caller asked for the hand-over (``/RouteLogCore/WriterHandOff``: the navigator's
     /// recorder does); otherwise it joins the next group on the writer thread.
     func perform(weight: Int, _ body: @escaping Body) throws {
-        if WriterHandOff.isRequested { return try wait(for: submit(weight: weight, body)) }
+        let handOff = WriterHandOff.isRequested
         condition.lock()
         precondition(!stopping, "append on a closed log")
-        guard !writing && queue.isEmpty else {
+        guard !handOff, !writing, queue.isEmpty else {
             condition.unlock()
             return try wait(for: submit(weight: weight, body))
         }
@@ -159,8 +158,8 @@ final class Writer: @unchecked Sendable {
     private func loop() {
         while true {
             condition.lock()
-            while (queue.isEmpty || writing) && !stopping { condition.wait() }
-            while writing { condition.wait() }
+            // A caller's lone append is written first; a stopping writer finishes the queue.
+            while writing || (queue.isEmpty && !stopping) { condition.wait() }
             if queue.isEmpty {
                 running = false
                 condition.broadcast()

@@ -30,9 +30,9 @@ import Foundation
 /// also replays the events against the stored outcomes and digests.
 ///
 /// **Appends** run one write transaction at a time per log, short ones: a lone append is written
-/// on its caller's thread, appends that arrive while one is written are committed together
-/// after it on the log's writer thread (group commit), a batch is one transaction, records are written with
-/// `MDB_APPEND` or `MDB_NOOVERWRITE` and never overwritten, and a wrong `expectedSeq` throws
+/// on its caller's thread, appends that arrive while one is written are committed together after
+/// it on the log's writer thread (group commit), a batch is one transaction, records are written
+/// with `MDB_APPEND` or `MDB_NOOVERWRITE` and never overwritten, and a wrong `expectedSeq` throws
 /// `EventLogError.conflict` and writes nothing. The log keeps each session's head state in memory
 /// (checked against the stored head on every append, so other writers are noticed) and stores a
 /// snapshot every ``Options/snapshotInterval`` events in the same transaction.
