@@ -265,6 +265,30 @@ struct BlockFormatTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/v4b/data.mdb"))
     }
 
+    /// An entry whose event is encoded in place (an append's) has the bytes of one whose body was
+    /// encoded beforehand (an import's): metadata with and without times, call sites and notes,
+    /// against running time bases.
+    @Test func entriesEncodedInPlaceMatchEntriesFromBodies() {
+        let events = metadataEvents(300, seed: 51)
+        var inPlace = BlockAssembly(open: OpenBlock(first: 1, count: 0, body: [], previous: .zero), hash: .zero, digest: .zero,
+                                    actual: 0, lastStored: nil, prefix: [0])
+        var fromBodies = inPlace
+        let bodies = StoredPayload.Bodies(events)
+        var base: Int64 = 1_795_000_000_000
+        for (i, e) in events.enumerated() {
+            let site: UInt32? = e.meta.callSite == nil ? nil : UInt32(i % 7)
+            inPlace.write(e, base: base, site: site, body: nil)
+            fromBodies.write(e, base: base, site: site, body: bodies[i])
+            base = StoredPayload.advance(base, time: e.meta.timestamp)
+        }
+        #expect(events.contains { $0.meta.callSite != nil && $0.meta.note != nil && $0.meta.timestamp != 0 })
+        #expect(inPlace.open.body.count > events.count * 4)
+        // The first byte where they differ, not two pages of bytes.
+        let (a, b) = (inPlace.open.body, fromBodies.open.body)
+        #expect(a.count == b.count)
+        #expect(a.indices.first { $0 >= b.count || a[$0] != b[$0] } == nil)
+    }
+
     /// A caller's wrong digest for the last event of a block inside a batch (neither the batch's
     /// last nor a snapshot's) is caught there, and nothing of the batch is stored.
     @Test func aLieAtABlocksEndIsCaught() throws {

@@ -24,6 +24,18 @@ enum StoredPayload {
     /// Writes a payload: `meta` against `base`, the call site as `site` (its index), and the
     /// event's codec body (``BinaryWriter/write(_:)-event``, encoded beforehand).
     static func write(_ meta: EventMetadata, base: Int64, site: UInt32?, event: ArraySlice<UInt8>, into w: inout BinaryWriter) {
+        writeMeta(meta, base: base, site: site, into: &w)
+        w.bytes.append(contentsOf: event)
+    }
+
+    /// Writes a payload as ``write(_:base:site:event:into:)`` does, encoding `event` in place.
+    static func write(_ meta: EventMetadata, base: Int64, site: UInt32?, event: Event, into w: inout BinaryWriter) {
+        writeMeta(meta, base: base, site: site, into: &w)
+        w.write(event)
+    }
+
+    /// Writes a payload's metadata part.
+    private static func writeMeta(_ meta: EventMetadata, base: Int64, site: UInt32?, into w: inout BinaryWriter) {
         var flags = meta.origin.wireCode
         if meta.timestamp != 0 { flags |= 1 << 2 }
         if site != nil { flags |= 1 << 3 }
@@ -32,7 +44,6 @@ enum StoredPayload {
         if meta.timestamp != 0 { w.writeZigZag(meta.timestamp &- base) }
         if let site { w.writeVarint(UInt64(site)) }
         if let note = meta.note { w.writeString(note) }
-        w.bytes.append(contentsOf: event)
     }
 
     /// The codec body of an event, as ``write(_:base:site:event:into:)`` takes it.
