@@ -46,21 +46,28 @@ extension NavigationState {
 extension FrameRef {
     /// A reference resolved against one state: the root it hangs from (``tab``), how many
     /// presentations deep it is (0 for a root frame), and the reference itself. Valid only for the
-    /// state it was resolved against, until that state changes.
+    /// state it was resolved against, until that state changes. Plain numbers, nothing counted:
+    /// the reducer copies it freely (the tab id the digest terms take is looked up when they are
+    /// computed, see ``NavigationState/tabID(at:)``).
     @usableFromInline
     struct Resolved {
         @usableFromInline var tab: Int
         @usableFromInline var depth: Int
         @usableFromInline var ref: FrameRef
-        /// The root's tab id as digest terms spell it (empty without tabs, unused for a presentation).
-        @usableFromInline var tabID: String
 
-        @inlinable init(tab: Int, depth: Int, ref: FrameRef, tabID: String = "") {
+        @inlinable init(tab: Int, depth: Int, ref: FrameRef) {
             self.tab = tab
             self.depth = depth
             self.ref = ref
-            self.tabID = tabID
         }
+    }
+}
+
+extension NavigationState {
+    /// The tab id the digest terms of the frame at `loc` take: its root's tab id, empty without
+    /// tabs and for a presentation's content (whose terms name its token instead).
+    @usableFromInline func tabID(at loc: FrameRef.Resolved) -> String {
+        loc.depth == 0 && hasTabs ? roots[loc.tab].id : ""
     }
 }
 
@@ -88,7 +95,7 @@ extension NavigationState {
     /// Where the frame presenting a presentation at `depth` of root `tab`'s chain is.
     @inlinable func presenterLocation(tab: Int, depth: Int, presenter: UInt64) -> FrameRef.Resolved {
         depth == 0
-            ? FrameRef.Resolved(tab: tab, depth: 0, ref: .root, tabID: hasTabs ? roots[tab].id : "")
+            ? FrameRef.Resolved(tab: tab, depth: 0, ref: .root)
             : FrameRef.Resolved(tab: tab, depth: depth, ref: .presentation(presenter))
     }
 

@@ -48,8 +48,9 @@ extension NavigationState {
             guard let loc = resolve(frame) else { return .rejected(.unknownFrame) }
             if presentsLeaf(loc) { return .rejected(.blockedByAlert) }
             var term = Digest.zero
+            let tabID = keep ? tabID(at: loc) : ""
             modifyFrame(loc) { f in
-                if keep { term = Digest.pathTerm(loc.ref, tabID: loc.tabID, index: f.path.count, route: route) }
+                if keep { term = Digest.pathTerm(loc.ref, tabID: tabID, index: f.path.count, route: route) }
                 f.path.append(route)
             }
             if keep { digestSum += term }
@@ -137,10 +138,11 @@ extension NavigationState {
 
     @usableFromInline mutating func removeLast(_ count: Int, at loc: FrameRef.Resolved, keepingDigest keep: Bool = true) {
         var removed = Digest.zero
+        let tabID = keep ? tabID(at: loc) : ""
         modifyFrame(loc) { f in
             let start = f.path.count - count
             if keep {
-                for i in start..<f.path.count { removed += Digest.pathTerm(loc.ref, tabID: loc.tabID, index: i, route: f.path[i]) }
+                for i in start..<f.path.count { removed += Digest.pathTerm(loc.ref, tabID: tabID, index: i, route: f.path[i]) }
             }
             f.path.removeLast(count)
         }
@@ -156,22 +158,23 @@ extension NavigationState {
         }
         var delta = (add: Digest.zero, remove: Digest.zero)
         var inPlace = false
+        let tabID = keep ? tabID(at: loc) : ""
         modifyFrame(loc) { f in
             if let old = f.presented {
-                if keep { delta.remove += Digest.presentationTerm(loc.ref, tabID: loc.tabID, old) }
+                if keep { delta.remove += Digest.presentationTerm(loc.ref, tabID: tabID, old) }
                 if old.route.id == new.route.id && old.style == new.style {
                     inPlace = true
                     f.withPresented { p in
                         p.route = new.route
                         p.dismissible = new.dismissible
-                        if keep { delta.add += Digest.presentationTerm(loc.ref, tabID: loc.tabID, p) }
+                        if keep { delta.add += Digest.presentationTerm(loc.ref, tabID: tabID, p) }
                     }
                     return
                 }
                 if keep, let c = old.content { delta.remove += Digest.terms(of: c, at: .presentation(old.token), tabID: "") }
             }
             f.presented = new
-            if keep { delta.add += Digest.presentationTerm(loc.ref, tabID: loc.tabID, new) }
+            if keep { delta.add += Digest.presentationTerm(loc.ref, tabID: tabID, new) }
         }
         if keep {
             digestSum += delta.add
@@ -182,10 +185,11 @@ extension NavigationState {
 
     @usableFromInline mutating func removePresentation(at loc: FrameRef.Resolved, keepingDigest keep: Bool = true) {
         var removed = Digest.zero
+        let tabID = keep ? tabID(at: loc) : ""
         modifyFrame(loc) { f in
             guard let old = f.presented else { return }
             if keep {
-                removed += Digest.presentationTerm(loc.ref, tabID: loc.tabID, old)
+                removed += Digest.presentationTerm(loc.ref, tabID: tabID, old)
                 if let c = old.content { removed += Digest.terms(of: c, at: .presentation(old.token), tabID: "") }
             }
             f.presented = nil
