@@ -277,8 +277,9 @@ struct BlockFormatTests {
         var base: Int64 = 1_795_000_000_000
         for (i, e) in events.enumerated() {
             let site: UInt32? = e.meta.callSite == nil ? nil : UInt32(i % 7)
-            inPlace.write(e, base: base, site: site, body: nil)
-            fromBodies.write(e, base: base, site: site, body: bodies[i])
+            // The count stays 0 (no entry is `added`), so the block takes every entry.
+            _ = inPlace.write(e, base: base, site: site, body: nil)
+            _ = fromBodies.write(e, base: base, site: site, body: bodies[i])
             base = StoredPayload.advance(base, time: e.meta.timestamp)
         }
         #expect(events.contains { $0.meta.callSite != nil && $0.meta.note != nil && $0.meta.timestamp != 0 })

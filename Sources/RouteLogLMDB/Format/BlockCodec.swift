@@ -105,9 +105,16 @@ struct OpenBlock {
     /// The checksum of the block before it (zero for the session's first).
     var previous: Digest
 
-    /// Whether the block closes before an entry of `bytes`: it holds ``BlockCodec/maxEvents``
-    /// events, or the entry would take it past ``BlockCodec/capacity`` (an empty block takes any).
-    func isFull(adding bytes: Int) -> Bool {
-        count > 0 && (count == BlockCodec.maxEvents || BlockCodec.size(body: body.count + bytes) > BlockCodec.capacity)
+    /// Writes an entry at the end of the body, in place (`entry` writes it: its outcome byte, then
+    /// its payload), and returns where it starts; the count is unchanged. When the block closes
+    /// before it (it holds ``BlockCodec/maxEvents`` events, or the entry takes it past
+    /// ``BlockCodec/capacity``; an empty block takes any), the entry is taken off again and the
+    /// result is `nil`.
+    mutating func appendEntry(_ entry: (inout BinaryWriter) -> Void) -> Int? {
+        let at = body.count
+        BinaryWriter.appending(to: &body, entry)
+        guard count > 0 && (count == BlockCodec.maxEvents || BlockCodec.size(body: body.count) > BlockCodec.capacity) else { return at }
+        body.removeLast(body.count - at)
+        return nil
     }
 }

@@ -62,7 +62,6 @@ extension StoreLifecycle {
         var base4 = createdAt
         var digest = Digest.zero
         var hash = Digest.zero
-        var entry = BinaryWriter()
         var next: UInt64 = 1
         while next <= count {
             let end = min(count, next + chunk - 1)
@@ -86,20 +85,21 @@ extension StoreLifecycle {
                     }
                     base3 = StoredPayload.advance(base, time: meta.timestamp)
                     let event = Array(UnsafeRawBufferPointer(rebasing: raw.payload[r.offset...]))
-                    func encode() {
-                        BlockAssembly.encode(outcome: raw.outcome.wireCode, meta, base: open.count == 0 ? createdAt : base4, site: site,
-                                             body: event[...], into: &entry)
+                    func appendEntry() -> Int? {
+                        let entryBase = open.count == 0 ? createdAt : base4
+                        return open.appendEntry { w in
+                            w.writeByte(raw.outcome.wireCode)
+                            StoredPayload.write(meta, base: entryBase, site: site, event: event[...], into: &w)
+                        }
                     }
-                    encode()
-                    if open.isFull(adding: entry.bytes.count) {
+                    if appendEntry() == nil {
                         let block = BlockCodec.encode(count: open.count, digest: digest, body: open.body, previous: open.previous)
                         closed.append((open.first, block.bytes))
                         hash = block.checksum
                         open = OpenBlock(first: seq, count: 0, body: [], previous: hash)
-                        encode()
+                        _ = appendEntry()
                     }
                     base4 = StoredPayload.advance(open.count == 0 ? createdAt : base4, time: meta.timestamp)
-                    open.body.append(contentsOf: entry.bytes)
                     open.count += 1
                     digest = raw.digest
                     expected += 1

@@ -285,13 +285,10 @@ extension StoreContext {
                 let recorded = events[i]
                 let site = try siteIndex(recorded.meta.callSite, txn, &head, prefix: prefix)
                 // The entry is written at the end of the open block (its outcome byte, the same
-                // size whatever the outcome, is set once folded); when it does not fit, it is
-                // taken off again, the full block closes, and the entry starts a new one, from
-                // the creation time.
-                var entryAt = assembly.open.body.count
-                assembly.write(recorded, base: assembly.open.count == 0 ? createdAt : head.timeBase, site: site, body: bodies?[i])
-                if assembly.open.isFull(adding: 0) {
-                    assembly.open.body.removeLast(assembly.open.body.count - entryAt)
+                // size whatever the outcome, is set once folded); when it does not fit, the full
+                // block closes, and the entry starts a new one, from the creation time.
+                var entryAt = assembly.write(recorded, base: assembly.open.count == 0 ? createdAt : head.timeBase, site: site, body: bodies?[i])
+                if entryAt == nil {
                     // A block this batch did not add to (full already) stays as it is stored.
                     if assembly.touched {
                         // The caller's digest after the block's last event is checked before it is stored.
@@ -300,12 +297,12 @@ extension StoreContext {
                     }
                     assembly.start(at: seq)
                     head.timeBase = createdAt
-                    entryAt = 0
-                    assembly.write(recorded, base: createdAt, site: site, body: bodies?[i])
+                    entryAt = assembly.write(recorded, base: createdAt, site: site, body: bodies?[i])
                 }
                 let step = try fold(recorded.event, at: i, of: events.count, &head, light: &light, digests: digests, session: id,
                                     check: { $0 == snapshotSeq })
-                assembly.added(outcome: step.outcome.wireCode, at: entryAt, digest: step.digest)
+                // An empty block takes any entry.
+                assembly.added(outcome: step.outcome.wireCode, at: entryAt!, digest: step.digest)
                 head.timeBase = StoredPayload.advance(assembly.open.count == 1 ? createdAt : head.timeBase, time: recorded.meta.timestamp)
                 if step.seq == snapshotSeq {
                     snapshotSeq += interval
@@ -364,25 +361,12 @@ struct BlockAssembly {
     /// past the stored head.
     var touched: Bool { open.count > 0 && open.first &+ UInt64(open.count) > actual &+ 1 }
 
-    /// Writes an entry of a block into `entry` (emptied first): its outcome byte, then the payload.
-    static func encode(outcome: UInt8, _ meta: EventMetadata, base: Int64, site: UInt32?, body: ArraySlice<UInt8>,
-                       into entry: inout BinaryWriter) {
-        entry.bytes.removeAll(keepingCapacity: true)
-        write(outcome: outcome, meta, base: base, site: site, body: body, into: &entry)
-    }
-
-    /// Appends an entry of a block to `w`: its outcome byte, then the payload.
-    private static func write(outcome: UInt8, _ meta: EventMetadata, base: Int64, site: UInt32?, body: ArraySlice<UInt8>,
-                              into w: inout BinaryWriter) {
-        w.writeByte(outcome)
-        StoredPayload.write(meta, base: base, site: site, event: body, into: &w)
-    }
-
-    /// Writes an entry at the end of the open block's body, in place: an outcome byte (0 until
-    /// ``added(outcome:at:digest:)`` sets it), then the payload, with the event's `body` when it
-    /// was encoded beforehand, else the event encoded here. The block's count is unchanged.
-    mutating func write(_ recorded: RecordedEvent, base: Int64, site: UInt32?, body: ArraySlice<UInt8>?) {
-        BinaryWriter.appending(to: &open.body) { w in
+    /// Writes an entry at the end of the open block's body, in place (``OpenBlock/appendEntry(_:)``):
+    /// an outcome byte (0 until ``added(outcome:at:digest:)`` sets it), then the payload, with the
+    /// event's `body` when it was encoded beforehand, else the event encoded here. Returns where
+    /// the entry starts, or `nil` when the block is full (and left as it was).
+    mutating func write(_ recorded: RecordedEvent, base: Int64, site: UInt32?, body: ArraySlice<UInt8>?) -> Int? {
+        open.appendEntry { w in
             w.writeByte(0)
             if let body {
                 StoredPayload.write(recorded.meta, base: base, site: site, event: body, into: &w)
